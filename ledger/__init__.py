@@ -1,0 +1,1 @@
+"""gameledger's write side: the titles' pure rules engines and the event-sourced ledger."""

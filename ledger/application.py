@@ -1,0 +1,317 @@
+"""The ledger application: thin use cases over the Game and Player aggregates.
+
+Each use case loads, decides, saves and returns (STYLE.md item 7). Storage is
+eventsourcing's own (SQLite or PostgreSQL, chosen by the environment given);
+nothing here knows HTTP or SQL.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+import unicodedata
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.domain import DomainEvent
+from eventsourcing.persistence import IntegrityError
+from pydantic import ValidationError
+
+from ledger import records, registry, rng
+from ledger.canonical import canonical, sha256_hex
+from ledger.domain import ACTIVE, FINISHED, WAITING, Game, Player
+from ledger.engine import DrawOutcome, DrawRequest
+from ledger.export import event_record, visible_effects
+from ledger.errors import (
+    AuthError,
+    ConflictError,
+    ForbiddenError,
+    InvalidRequestError,
+    NotFoundError,
+    NotYourTurnError,
+    StaleVersionError,
+)
+
+IDEMPOTENCY_NAMESPACE = uuid.UUID("6f1d8c52-3c1a-4d0e-9a57-1e2b7c1f0a11")
+MAX_NAME = 40
+
+
+def derive_draw(seed: bytes, counter: int, request: DrawRequest) -> tuple[int, ...]:
+    """The outcome of draw number ``counter``: the same function ``verify`` re-runs."""
+    n = len(request.items)
+    if request.kind == "pick":
+        return (rng.pick(seed, counter, n),)
+    return rng.permutation(seed, counter, n)
+
+
+@dataclass(frozen=True)
+class DecisionResult:
+    game_id: UUID
+    version: int
+    first_version: int
+    effects: list[dict[str, Any]] = field(default_factory=list)
+    replayed: bool = False
+
+
+class Ledger(Application[UUID]):
+    """Games and players, event-sourced."""
+
+    name = "Ledger"  # pinned: table names and env prefix derive from it
+    log_section_size = 1000
+    snapshotting_intervals = {Game: 50}
+
+    def __init__(
+        self,
+        env: dict[str, str] | None = None,
+        *,
+        clock: Callable[[], datetime] | None = None,
+        entropy: Callable[[int], bytes] | None = None,
+    ) -> None:
+        super().__init__(env)
+        self.clock = clock or DomainEvent.create_timestamp
+        self.entropy = entropy or secrets.token_bytes
+
+    # -- players ------------------------------------------------------------
+
+    def register_player(self, name: str) -> tuple[UUID, str]:
+        """Register a player; returns the id and a bearer token shown only this once."""
+        clean = unicodedata.normalize("NFC", name).strip()
+        if not 1 <= len(clean) <= MAX_NAME or not clean.isprintable():
+            raise InvalidRequestError(
+                f"A player name is 1 to {MAX_NAME} printable characters.", code="request/invalid_name"
+            )
+        player_id = uuid.UUID(bytes=self.entropy(16), version=4)
+        secret = base64.urlsafe_b64encode(self.entropy(24)).decode().rstrip("=")
+        token = f"gl_{player_id.hex}_{secret}"
+        self.save(Player.register(player_id, clean, _token_hash(token), self.clock()))
+        return player_id, token
+
+    def authenticate(self, token: str) -> Player:
+        parts = token.split("_")
+        if len(parts) != 3 or parts[0] != "gl" or len(parts[1]) != 32:
+            raise AuthError("The bearer token is not a gameledger token.")
+        try:
+            player = self.repository.get(UUID(hex=parts[1]))
+        except (AggregateNotFoundError, ValueError):
+            raise AuthError("Unknown bearer token.") from None
+        if not isinstance(player, Player) or not hmac.compare_digest(player.token_hash, _token_hash(token)):
+            raise AuthError("Unknown bearer token.")
+        return player
+
+    def get_player(self, player_id: UUID | str) -> Player:
+        try:
+            player = self.repository.get(UUID(str(player_id)))
+        except (AggregateNotFoundError, ValueError):
+            raise NotFoundError(f"No player {player_id}.", code="player/not_found") from None
+        if not isinstance(player, Player):
+            raise NotFoundError(f"No player {player_id}.", code="player/not_found")
+        return player
+
+    # -- games ----------------------------------------------------------------
+
+    def get_game(self, game_id: UUID | str, version: int | None = None) -> Game:
+        try:
+            gid = UUID(str(game_id))
+            game = self.repository.get(gid, version=version)
+        except (AggregateNotFoundError, ValueError):
+            raise NotFoundError(f"No game {game_id}.") from None
+        if not isinstance(game, Game):
+            raise NotFoundError(f"No game {game_id}.")
+        if version is not None and game.version != version:
+            raise NotFoundError(f"Game {game_id} has no version {version}.", code="game/no_such_version")
+        return game
+
+    def create_game(
+        self,
+        *,
+        creator: str,
+        title: str,
+        options: dict[str, Any] | None = None,
+        seats: int | None = None,
+        players: list[str] | None = None,
+        join: bool = True,
+        idempotency_key: str | None = None,
+    ) -> Game:
+        meta = registry.meta(title)
+        try:
+            opts = meta.options.model_validate(options or {})
+        except ValidationError as exc:
+            raise InvalidRequestError(
+                f"Invalid options for {meta.name}: {_first_error(exc)}", code="request/invalid_options"
+            ) from None
+        if players:
+            seat_list: list[str | None] = [str(self.get_player(p).id) for p in players]
+            if len(set(seat_list)) != len(seat_list):
+                raise InvalidRequestError("A player can hold only one seat.", code="request/duplicate_player")
+        else:
+            n = seats if seats is not None else meta.min_players
+            seat_list = [None] * n
+            if join:
+                seat_list[0] = creator
+        count = len(seat_list)
+        if not meta.min_players <= count <= meta.max_players:
+            raise InvalidRequestError(
+                f"{meta.name} is for {meta.min_players} to {meta.max_players} players.",
+                code="game/player_count",
+            )
+        registry.engine(title).new_game(opts, count)  # refuses unplayable options now, not at start
+        if idempotency_key:
+            game_id = uuid.uuid5(IDEMPOTENCY_NAMESPACE, f"{creator}:{idempotency_key}")
+            existing = self._find_game(game_id)
+            if existing is not None:
+                return existing
+        else:
+            game_id = uuid.UUID(bytes=self.entropy(16), version=4)
+        now = self.clock()
+        game = Game.create(
+            game_id=game_id, title=title, options=opts.model_dump(mode="json"),
+            rules_version=meta.rules_version, seat_count=count, seats=seat_list,
+            created_by=creator, seed=self.entropy(32), timestamp=now,
+        )
+        if game.full:
+            self._start(game)
+        try:
+            self.save(game)
+        except IntegrityError:
+            existing = self._find_game(game_id)
+            if existing is None:
+                raise
+            return existing
+        return game
+
+    def join(self, game_id: UUID | str, player: str) -> Game:
+        game = self.get_game(game_id)
+        if game.status != WAITING:
+            raise ConflictError("The game has already started.", code="game/already_started")
+        if player in game.seats:
+            raise ConflictError("You already hold a seat in this game.", code="game/already_seated")
+        seat = game.seats.index(None)
+        game.claim_seat(seat, player, self.clock())
+        if game.full:
+            self._start(game)
+        self._save_game(game)
+        return game
+
+    def decide(
+        self,
+        game_id: UUID | str,
+        player: str,
+        expected_version: int,
+        decision: dict[str, Any],
+        *,
+        seat: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> DecisionResult:
+        game = self.get_game(game_id)
+        request = None
+        if idempotency_key:
+            request = {
+                "key": f"{player}:{idempotency_key}",
+                "hash": sha256_hex(canonical({"v": expected_version, "d": decision, "s": seat})),
+            }
+            seen = game.requests.get(request["key"])
+            if seen is not None:
+                if seen[0] != request["hash"]:
+                    raise ConflictError(
+                        "This Idempotency-Key was used for a different request.", code="request/idempotency_key_reused"
+                    )
+                return self._replay_result(game, player, first_version=seen[1])
+        seats = game.seats_of(player)
+        if not seats:
+            raise ForbiddenError("You hold no seat in this game.", code="game/not_seated")
+        if game.status != ACTIVE:
+            raise ConflictError(f"The game is {game.status}.", code=f"game/{game.status}")
+        if expected_version != game.version:
+            raise StaleVersionError(
+                f"The game is at version {game.version}, not {expected_version}; reload and decide again.",
+                current_version=game.version,
+            )
+        awaited = [s for s in seats if s in game.awaiting]
+        if seat is not None:
+            if seat not in seats:
+                raise ForbiddenError(f"Seat {seat} is not yours.", code="game/not_your_seat")
+            awaited = [seat] if seat in awaited else []
+        if not awaited:
+            raise NotYourTurnError("The game is not waiting for your decision.")
+        eng = game.engine
+        try:
+            parsed = eng.decision_adapter.validate_python(decision)
+        except ValidationError as exc:
+            raise InvalidRequestError(
+                f"Not a {eng.meta.name} decision: {_first_error(exc)}", code="request/invalid_decision"
+            ) from None
+        first = game.version + 1
+        game.record_decision(awaited[0], player, parsed, self.clock(), request)
+        self._run_automatic(game)
+        saved = self._save_game(game)
+        finished = game.status == FINISHED
+        viewer = set(seats)
+        effects = [fx for event in saved for fx in visible_effects(event_record(event), viewer, finished)]
+        return DecisionResult(game_id=game.id, version=game.version, first_version=first, effects=effects)
+
+    # -- internals -------------------------------------------------------------
+
+    def _find_game(self, game_id: UUID) -> Game | None:
+        try:
+            return self.get_game(game_id)
+        except NotFoundError:
+            return None
+
+    def _start(self, game: Game) -> None:
+        game.start(self.clock())
+        self._run_automatic(game)
+
+    def _run_automatic(self, game: Game) -> None:
+        """Derive and record every random draw that is due, and finish a game that is over."""
+        eng = game.engine
+        while True:
+            pending = eng.pending(game.state)
+            if pending.draw is not None:
+                values = derive_draw(game.seed_bytes, game.draws, pending.draw)
+                game.record_draw(DrawOutcome(pending.draw.key, values), self.clock())
+                continue
+            if pending.finished and game.status != FINISHED:
+                game.finish(self.clock())
+            return
+
+    def _save_game(self, game: Game) -> list[Any]:
+        """Save the game's new events; a concurrent writer that won makes this a stale request."""
+        try:
+            recordings = self.save(game)
+        except IntegrityError:
+            raise StaleVersionError(
+                "Another decision was recorded first; reload and decide again.",
+                current_version=None,
+            ) from None
+        return [r.domain_event for r in recordings]
+
+    def _replay_result(self, game: Game, player: str, first_version: int) -> DecisionResult:
+        seats = set(game.seats_of(player))
+        effects: list[dict[str, Any]] = []
+        last = first_version
+        for event in self.events.get(game.id, gt=first_version - 1):
+            record = event_record(event)
+            if record["version"] > first_version and record["type"] == Game.DecisionRecorded.TOPIC:
+                break
+            last = record["version"]
+            effects.extend(visible_effects(record, seats, game.status == FINISHED))
+        return DecisionResult(
+            game_id=game.id, version=last, first_version=first_version, effects=effects, replayed=True
+        )
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(x) for x in err.get("loc", ()))
+    return f"{where}: {err.get('msg', 'invalid')}" if where else str(err.get("msg", "invalid"))

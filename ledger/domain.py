@@ -1,0 +1,363 @@
+"""The ledger's aggregates: Game and Player.
+
+A Game's stream is: created (title, options, rules version, seats, the seed's
+commitment) -> seats claimed -> started -> decisions and draws interleaved ->
+finished (standings, seed revealed). Each event is sealed into the per-game
+hash chain (``ledger.records``). The rules engine's state is never stored in
+an event: it is rebuilt by replaying the decisions and draws through the
+title's engine (snapshots hold it only as a cache of that replay).
+
+Topics are explicit and stable (STYLE.md item 8): renaming a class must never
+change what is stored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, cast
+from uuid import UUID
+
+from eventsourcing.domain import Aggregate, Snapshot
+
+from ledger import records
+from ledger.engine import Decision, DrawOutcome, Effect, RulesEngine
+from ledger.registry import engine as title_engine
+
+WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
+
+
+def split_effects(effects: tuple[Effect, ...]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Public effects, and private ones grouped by audience (``server``: nobody yet)."""
+    public: list[dict[str, Any]] = []
+    private: dict[str, Any] = {}
+    for e in effects:
+        payload = e.payload()
+        if e.visible_to is None:
+            public.append(payload)
+        elif not e.visible_to:
+            private.setdefault(records.SERVER, {}).setdefault("effects", []).append(payload)
+        else:
+            for seat in e.visible_to:
+                private.setdefault(records.seat_audience(seat), {}).setdefault("effects", []).append(payload)
+    return public, private
+
+
+@dataclass(frozen=True)
+class _Precomputed:
+    """The engine's result computed by the command, reused by the event's ``apply``."""
+
+    version: int
+    state: Any
+
+
+class Game(Aggregate):
+    TOPIC = "gameledger.game"
+
+    class Snapshot(Snapshot):
+        """Holds the engine state as JSON (via the title's state adapter)."""
+
+        TOPIC = "gameledger.game.snapshot"
+
+        @classmethod
+        def take(cls, aggregate: Any) -> Snapshot:
+            snap = super().take(aggregate)
+            state = dict(snap.state)
+            state.pop("_precomputed", None)
+            if state.get("state") is not None:
+                eng = title_engine(state["title"])
+                state["state"] = eng.state_adapter.dump_python(state["state"], mode="json")
+            object.__setattr__(snap, "state", state)
+            return snap
+
+        def mutate(self, _: None) -> Any:
+            game = cast(Game, super().mutate(_))
+            if game.state is not None:
+                game.state = title_engine(game.title).state_adapter.validate_python(game.state)
+            return game
+
+    class Created(Aggregate.Created):
+        TOPIC = "gameledger.game.created"
+        public: dict[str, Any]
+        private: dict[str, Any]
+        seed: str  # secret until the game is finished
+        commitments: dict[str, str]
+        prev_hash: str
+        hash: str
+
+        def apply_game(self, game: Game) -> None:
+            """Nothing more: ``__init__`` has set the game up."""
+
+    class Event(Aggregate.Event):
+        """Every later game event: the sealed envelope of ``ledger.records``."""
+
+        public: dict[str, Any]
+        private: dict[str, Any]
+        commitments: dict[str, str]
+        prev_hash: str
+        hash: str
+
+        def apply(self, aggregate: Any) -> None:
+            game = cast(Game, aggregate)
+            game.head_hash = self.hash
+            self.apply_game(game)
+
+        def apply_game(self, game: Game) -> None:
+            raise NotImplementedError
+
+    class SeatClaimed(Event):
+        TOPIC = "gameledger.game.seat_claimed"
+
+        def apply_game(self, game: Game) -> None:
+            game.seats[self.public["seat"]] = self.public["player"]
+
+    class Started(Event):
+        TOPIC = "gameledger.game.started"
+
+        def apply_game(self, game: Game) -> None:
+            game.status = ACTIVE
+            game.state = game.take_precomputed(self.originator_version) or game.engine.new_game(
+                game.engine.meta.options.model_validate(game.options), game.seat_count
+            )
+            game.awaiting = list(self.public["awaiting"])
+
+    class DrawRecorded(Event):
+        TOPIC = "gameledger.game.draw_recorded"
+
+        def apply_game(self, game: Game) -> None:
+            state = game.take_precomputed(self.originator_version)
+            if state is None:
+                values = self.public.get("outcome")
+                if values is None:
+                    values = self.private[records.SERVER]["outcome"]
+                state, _ = game.engine.apply_draw(game.state, DrawOutcome(self.public["key"], tuple(values)))
+            game.state = state
+            game.draws += 1
+            game.awaiting = list(self.public["awaiting"])
+
+    class DecisionRecorded(Event):
+        TOPIC = "gameledger.game.decision_recorded"
+
+        def apply_game(self, game: Game) -> None:
+            state = game.take_precomputed(self.originator_version)
+            if state is None:
+                decision = game.engine.decision_adapter.validate_python(self.public["decision"])
+                state, _ = game.engine.apply(game.state, self.public["seat"], decision)
+            game.state = state
+            game.awaiting = list(self.public["awaiting"])
+            request = self.private.get(records.SERVER, {}).get("request")
+            if request:
+                game.requests[request["key"]] = [request["hash"], self.originator_version]
+
+    class Finished(Event):
+        TOPIC = "gameledger.game.finished"
+
+        def apply_game(self, game: Game) -> None:
+            game.status = FINISHED
+            game.awaiting = []
+            game.standings = self.public["standings"]
+
+    def __init__(  # noqa: PLR0913
+        self,
+        public: dict[str, Any],
+        private: dict[str, Any],
+        seed: str,
+        commitments: dict[str, str],
+        prev_hash: str,
+        hash: str,  # noqa: A002
+    ) -> None:
+        self.title: str = public["title"]
+        self.options: dict[str, Any] = public["options"]
+        self.rules_version: str = public["rules_version"]
+        self.seat_count: int = public["seat_count"]
+        self.seats: list[str | None] = list(public["seats"])
+        self.created_by: str = public["created_by"]
+        self.seed: str = seed
+        self.head_hash: str = hash
+        self.status: str = WAITING
+        self.state: Any = None
+        self.draws: int = 0
+        self.awaiting: list[int] = []
+        self.standings: list[dict[str, Any]] = []
+        self.requests: dict[str, list[Any]] = {}  # idempotency: key -> [request hash, version]
+        self._precomputed: _Precomputed | None = None
+
+    # -- helpers ------------------------------------------------------------
+
+    @property
+    def engine(self) -> RulesEngine:
+        return title_engine(self.title)
+
+    @property
+    def seed_bytes(self) -> bytes:
+        return bytes.fromhex(self.seed)
+
+    def take_precomputed(self, version: int) -> Any:
+        pre = self.__dict__.get("_precomputed")
+        self._precomputed = None
+        if pre is not None and pre.version == version:
+            return pre.state
+        return None
+
+    def seats_of(self, player: str) -> list[int]:
+        return [i for i, p in enumerate(self.seats) if p == player]
+
+    @property
+    def full(self) -> bool:
+        return all(p is not None for p in self.seats)
+
+    # -- commands -----------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        *,
+        game_id: UUID,
+        title: str,
+        options: dict[str, Any],
+        rules_version: str,
+        seat_count: int,
+        seats: list[str | None],
+        created_by: str,
+        seed: bytes,
+        timestamp: datetime,
+    ) -> Game:
+        from ledger.rng import seed_commitment
+
+        public = {
+            "title": title,
+            "options": options,
+            "rules_version": rules_version,
+            "seat_count": seat_count,
+            "seats": seats,
+            "created_by": created_by,
+            "seed_commitment": seed_commitment(seed),
+        }
+        sealed = records.seal(
+            seed=seed, game=str(game_id), version=1, kind=cls.Created.TOPIC, timestamp=timestamp,
+            public=public, private={}, prev_hash=records.GENESIS,
+        )
+        return cast(
+            Game,
+            cls._create(
+                cls.Created, id=game_id, timestamp=timestamp, public=public, private={}, seed=seed.hex(),
+                commitments=sealed.commitments, prev_hash=sealed.prev_hash, hash=sealed.hash,
+            ),
+        )
+
+    def _record(
+        self,
+        event_class: type[Game.Event],
+        timestamp: datetime,
+        public: dict[str, Any],
+        private: dict[str, Any] | None = None,
+        state: Any = None,
+    ) -> None:
+        version = self.version + 1
+        sealed = records.seal(
+            seed=self.seed_bytes, game=str(self.id), version=version, kind=event_class.TOPIC,
+            timestamp=timestamp, public=public, private=private or {}, prev_hash=self.head_hash,
+        )
+        if state is not None:
+            self._precomputed = _Precomputed(version, state)
+        self.trigger_event(
+            event_class, timestamp=timestamp, public=sealed.public, private=sealed.private,
+            commitments=sealed.commitments, prev_hash=sealed.prev_hash, hash=sealed.hash,
+        )
+
+    def _digests(self, state: Any) -> dict[str, str]:
+        eng = self.engine
+        return {
+            "state_digest": records.state_digest(self.seed_bytes, eng.state_adapter.dump_python(state, mode="json")),
+            "public_digest": records.public_digest(eng.view(state, None)),
+        }
+
+    def claim_seat(self, seat: int, player: str, timestamp: datetime) -> None:
+        self._record(self.SeatClaimed, timestamp, {"seat": seat, "player": player})
+
+    def start(self, timestamp: datetime) -> None:
+        eng = self.engine
+        state = eng.new_game(eng.meta.options.model_validate(self.options), self.seat_count)
+        pending = eng.pending(state)
+        public = {"awaiting": list(pending.seats), **self._digests(state)}
+        self._record(self.Started, timestamp, public, state=state)
+
+    def record_draw(self, outcome: DrawOutcome, timestamp: datetime) -> tuple[Effect, ...]:
+        eng = self.engine
+        request = eng.pending(self.state).draw
+        assert request is not None
+        state, effects = eng.apply_draw(self.state, outcome)
+        pending = eng.pending(state)
+        public_fx, private = split_effects(effects)
+        public: dict[str, Any] = {
+            "counter": self.draws,
+            "key": request.key,
+            "kind": request.kind,
+            "label": request.label,
+            "size": len(request.items),
+            "effects": public_fx,
+            "awaiting": list(pending.seats),
+            **self._digests(state),
+        }
+        if request.hidden:
+            private.setdefault(records.SERVER, {})["outcome"] = list(outcome.values)
+            private[records.SERVER]["items"] = list(request.items)
+        else:
+            public["outcome"] = list(outcome.values)
+            public["items"] = list(request.items)
+        self._record(self.DrawRecorded, timestamp, public, private, state=state)
+        return effects
+
+    def record_decision(
+        self,
+        seat: int,
+        player: str,
+        decision: Decision,
+        timestamp: datetime,
+        request: dict[str, str] | None = None,
+    ) -> tuple[Effect, ...]:
+        eng = self.engine
+        state, effects = eng.apply(self.state, seat, decision)
+        pending = eng.pending(state)
+        public_fx, private = split_effects(effects)
+        public = {
+            "seat": seat,
+            "player": player,
+            "decision": decision.model_dump(mode="json"),
+            "effects": public_fx,
+            "awaiting": list(pending.seats),
+            **self._digests(state),
+        }
+        if request:
+            private.setdefault(records.SERVER, {})["request"] = request
+        self._record(self.DecisionRecorded, timestamp, public, private, state=state)
+        return effects
+
+    def finish(self, timestamp: datetime) -> None:
+        standings = [
+            {"seat": s.seat, "player": self.seats[s.seat], "rank": s.rank, "score": list(s.score), "summary": s.summary}
+            for s in self.engine.standings(self.state)
+        ]
+        self._record(self.Finished, timestamp, {"standings": standings, "seed": self.seed})
+
+
+class Player(Aggregate):
+    TOPIC = "gameledger.player"
+
+    class Created(Aggregate.Created):
+        TOPIC = "gameledger.player.registered"
+        name: str
+        token_hash: str
+
+    def __init__(self, name: str, token_hash: str) -> None:
+        self.name = name
+        self.token_hash = token_hash
+
+    @classmethod
+    def register(cls, player_id: UUID, name: str, token_hash: str, timestamp: datetime) -> Player:
+        return cast(Player, cls._create(cls.Created, id=player_id, name=name, token_hash=token_hash, timestamp=timestamp))
+
+EVENT_CLASSES: dict[str, type[Any]] = {
+    cls.TOPIC: cls
+    for cls in (Game.Created, Game.SeatClaimed, Game.Started, Game.DrawRecorded, Game.DecisionRecorded, Game.Finished)
+}

@@ -1,0 +1,143 @@
+"""The interface every title's rules engine implements.
+
+A title is a set of pure functions over frozen state (DESIGN.md, "One title =
+one rules engine"):
+
+- ``new_game(options, seats)``: the position before any draw or decision;
+- ``pending(state)``: what the game waits for — decisions of some seats, one
+  random draw, or nothing because it is over;
+- ``legal_decisions(state, seat)``: every legal decision of that seat, ready to send;
+- ``apply(state, seat, decision)`` / ``apply_draw(state, outcome)``: validate and
+  resolve, running every automatic procedure up to the next decision or draw;
+- ``view(state, seat)``: what that seat (``None``: a spectator) may see;
+- ``standings(state)``: ranks with the rulebook's tie-breaks;
+- ``conservation(state)``: the title's conservation laws (empty when they hold).
+
+Nothing here reads the clock, the network or a global random generator:
+randomness enters only as a ``DrawOutcome`` the ledger derives from the
+game's seed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter
+
+# --- decisions -------------------------------------------------------------
+
+
+class Decision(BaseModel):
+    """Base of every decision: a frozen model with a ``type`` discriminator."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class TitleOptions(BaseModel):
+    """Base of every title's options (variant modules and rule flags)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# --- effects ---------------------------------------------------------------
+
+Audience = tuple[int, ...] | None
+"""Who may see an effect: ``None`` everyone, ``()`` no player (yet), ``(s, ...)`` those seats."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Effect:
+    """A resolved fact (past tense). Subclasses set ``kind`` and add fields."""
+
+    kind: ClassVar[str] = "effect"
+    visible_to: Audience = None
+
+    def payload(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        for f in dataclasses.fields(self):
+            if f.name != "visible_to":
+                out[f.name] = _jsonable(getattr(self, f.name))
+        return out
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_jsonable(v) for v in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    return value
+
+
+# --- what the game waits for ---------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DrawRequest:
+    """A random draw the ledger must derive and record.
+
+    ``shuffle``: a permutation of ``items`` (indices into it);
+    ``pick``: one index in ``range(len(items))``.
+    ``hidden``: whether the outcome stays secret from every player.
+    """
+
+    key: str
+    kind: Literal["shuffle", "pick"]
+    items: tuple[str, ...]
+    hidden: bool
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class DrawOutcome:
+    key: str
+    values: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    seats: tuple[int, ...] = ()
+    draw: DrawRequest | None = None
+    finished: bool = False
+    prompt: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    seat: int
+    rank: int
+    score: tuple[int, ...]
+    summary: str
+
+
+@dataclass(frozen=True, slots=True)
+class TitleMeta:
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    description: str
+    options: type[TitleOptions]
+    rules_version: str
+    engine_module: str
+
+    def options_schema(self) -> dict[str, Any]:
+        return self.options.model_json_schema()
+
+
+class RulesEngine(Protocol):
+    meta: TitleMeta
+    decision_adapter: TypeAdapter[Any]
+    state_adapter: TypeAdapter[Any]
+
+    def new_game(self, options: TitleOptions, seats: int) -> Any: ...
+    def pending(self, state: Any) -> Pending: ...
+    def legal_decisions(self, state: Any, seat: int) -> tuple[Decision, ...]: ...
+    def apply(self, state: Any, seat: int, decision: Decision) -> tuple[Any, tuple[Effect, ...]]: ...
+    def apply_draw(self, state: Any, outcome: DrawOutcome) -> tuple[Any, tuple[Effect, ...]]: ...
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]: ...
+    def standings(self, state: Any) -> tuple[Standing, ...]: ...
+    def conservation(self, state: Any) -> list[str]: ...
+    def describe(self, effect: Mapping[str, Any]) -> str: ...

@@ -1,0 +1,67 @@
+"""Game records as a viewer may see them: event records, redaction, JSON-lines exports.
+
+Before a game ends a viewer gets the public part of every event, plus the
+private parts addressed to their own seats together with the salts that open
+those parts' commitments. Once the game is finished everything is public: all
+private parts, and the seed (revealed by the ``finished`` event).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from ledger import records
+
+EXPORT_FORMAT = "gameledger-export/1"
+
+
+def event_record(event: Any) -> dict[str, Any]:
+    """The full stored record of one game event (server side: includes private parts)."""
+    return {
+        "game": str(event.originator_id),
+        "version": event.originator_version,
+        "type": type(event).TOPIC,
+        "timestamp": records.timestamp_text(event.timestamp),
+        "public": event.public,
+        "commitments": event.commitments,
+        "prev_hash": event.prev_hash,
+        "hash": event.hash,
+        "private": getattr(event, "private", {}),
+    }
+
+
+def audiences(seats: Iterable[int]) -> set[str]:
+    return {records.seat_audience(s) for s in seats}
+
+
+def redact(record: dict[str, Any], seats: Iterable[int], finished: bool, seed: bytes) -> dict[str, Any]:
+    """The record as a viewer holding ``seats`` may see it (all of it once finished)."""
+    allowed = audiences(seats)
+    private = {
+        aud: part for aud, part in record["private"].items() if finished or aud in allowed
+    }
+    out = {k: v for k, v in record.items() if k != "private"}
+    if private:
+        out["private"] = private
+        out["salts"] = {aud: records.salt(seed, record["version"], aud).hex() for aud in private}
+    return out
+
+
+def visible_effects(record: dict[str, Any], seats: Iterable[int], finished: bool) -> list[dict[str, Any]]:
+    allowed = audiences(seats)
+    effects = list(record["public"].get("effects", []))
+    for aud, part in record["private"].items():
+        if finished or aud in allowed:
+            effects.extend(part.get("effects", []))
+    return effects
+
+
+def export_lines(
+    header: dict[str, Any], events: Iterable[Any], seats: Iterable[int], finished: bool, seed: bytes
+) -> Iterator[str]:
+    seats = list(seats)
+    yield json.dumps({"format": EXPORT_FORMAT, **header}, sort_keys=True)
+    for event in events:
+        yield json.dumps(redact(event_record(event), seats, finished, seed), sort_keys=True)

@@ -1,0 +1,1 @@
+"""One package per title, each with the same shape: meta, components, state, rules."""

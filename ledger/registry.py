@@ -1,0 +1,25 @@
+"""The titles the ledger knows, by id. Metadata loads without the engines."""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+
+from ledger.engine import RulesEngine, TitleMeta
+from ledger.errors import NotFoundError
+from ledger.games.cotton_trade.meta import META as COTTON_TRADE
+
+TITLES: dict[str, TitleMeta] = {meta.id: meta for meta in (COTTON_TRADE,)}
+
+
+def meta(title_id: str) -> TitleMeta:
+    try:
+        return TITLES[title_id]
+    except KeyError:
+        raise NotFoundError(f"Unknown title {title_id!r}.", code="game/unknown_title") from None
+
+
+@cache
+def engine(title_id: str) -> RulesEngine:
+    module = importlib.import_module(meta(title_id).engine_module)
+    return module.ENGINE  # type: ignore[no-any-return]
