@@ -67,6 +67,8 @@ class Ledger(Application[UUID]):
     log_section_size = 1000
     snapshotting_intervals = {Game: 50}
 
+    env = {"AGGREGATE_CACHE_MAXSIZE": "2000"}  # fast-forwarded from the store on every get
+
     def __init__(
         self,
         env: dict[str, str] | None = None,
@@ -94,7 +96,7 @@ class Ledger(Application[UUID]):
         return player_id, token
 
     def authenticate(self, token: str) -> Player:
-        parts = token.split("_")
+        parts = token.split("_", 2)
         if len(parts) != 3 or parts[0] != "gl" or len(parts[1]) != 32:
             raise AuthError("The bearer token is not a gameledger token.")
         try:

@@ -172,6 +172,7 @@ class Game(Aggregate):
         self.seat_count: int = public["seat_count"]
         self.seats: list[str | None] = list(public["seats"])
         self.created_by: str = public["created_by"]
+        self.seed_commitment: str = public["seed_commitment"]
         self.seed: str = seed
         self.head_hash: str = hash
         self.status: str = WAITING
@@ -181,6 +182,18 @@ class Game(Aggregate):
         self.standings: list[dict[str, Any]] = []
         self.requests: dict[str, list[Any]] = {}  # idempotency: key -> [request hash, version]
         self._precomputed: _Precomputed | None = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        """A copy for the repository's cache: the engine state is immutable, so it is shared."""
+        clone = object.__new__(type(self))
+        d = dict(self.__dict__)
+        d["seats"] = list(self.seats)
+        d["awaiting"] = list(self.awaiting)
+        d["requests"] = dict(self.requests)
+        d["_pending_events"] = []
+        d["_precomputed"] = None
+        clone.__dict__.update(d)
+        return clone
 
     # -- helpers ------------------------------------------------------------
 

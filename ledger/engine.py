@@ -11,7 +11,9 @@ one rules engine"):
   resolve, running every automatic procedure up to the next decision or draw;
 - ``view(state, seat)``: what that seat (``None``: a spectator) may see;
 - ``standings(state)``: ranks with the rulebook's tie-breaks;
-- ``conservation(state)``: the title's conservation laws (empty when they hold).
+- ``conservation(state)``: the title's conservation laws (empty when they hold);
+- ``secrets(state, seat)``: identifiers that seat must not see right now (the
+  conformance harness checks that none appears in its view).
 
 Nothing here reads the clock, the network or a global random generator:
 randomness enters only as a ``DrawOutcome`` the ledger derives from the
@@ -140,4 +142,5 @@ class RulesEngine(Protocol):
     def view(self, state: Any, seat: int | None) -> dict[str, Any]: ...
     def standings(self, state: Any) -> tuple[Standing, ...]: ...
     def conservation(self, state: Any) -> list[str]: ...
+    def secrets(self, state: Any, seat: int | None) -> set[str]: ...
     def describe(self, effect: Mapping[str, Any]) -> str: ...

@@ -1152,6 +1152,15 @@ def conservation(s: State) -> list[str]:
     return problems
 
 
+def secrets(s: State, seat: int | None) -> set[str]:
+    """Card ids no player may see now: the decks (their order is hidden) and face-down contracts."""
+    hidden = set(s.ship_deck)
+    for r in range(len(REGIONS)):
+        hidden.update(s.contract_deck[r])
+        hidden.update(slot.card for slot in s.contract_row[r] if not slot.face_up)
+    return hidden
+
+
 # --- the log in words ----------------------------------------------------------
 
 
@@ -1215,6 +1224,7 @@ class CottonTradeEngine:
     view = staticmethod(view)
     standings = staticmethod(standings)
     conservation = staticmethod(conservation)
+    secrets = staticmethod(secrets)
     describe = staticmethod(describe)
 
 

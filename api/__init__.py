@@ -1,0 +1,1 @@
+"""gameledger's HTTP API, web pages and command line: the composition root."""

@@ -1,0 +1,51 @@
+"""The FastAPI application factory."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from api import errors
+from api.limits import BodyLimits
+from api.routers import games, health, players, titles
+from api.services import Services
+from api.settings import Settings
+
+API_PREFIX = "/api/v1"
+
+
+def create_app(settings: Settings | None = None, services: Services | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+    owned = services is None
+    services = services or Services.start(settings)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        if owned:
+            services.close()
+
+    app = FastAPI(
+        title="gameledger",
+        version="0.1.0",
+        summary="Asynchronous play, replay and audit of the industrial revolution's economic board games.",
+        openapi_url="/openapi.json",
+        docs_url="/docs",
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.services = services
+    errors.install(app)
+    app.include_router(health.router)
+    for router in (players.router, titles.router, games.router):
+        app.include_router(router, prefix=API_PREFIX)
+    app.include_router(health.router, prefix=API_PREFIX, include_in_schema=False)
+    app.add_middleware(BodyLimits, max_bytes=settings.max_body_bytes, max_depth=settings.max_json_depth)
+    return app
+
+
+def app_from_env() -> FastAPI:
+    """Entry point for ``uvicorn --factory api.app:app_from_env``."""
+    return create_app(Settings.from_env())

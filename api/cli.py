@@ -1,0 +1,146 @@
+"""The ``gameledger`` command: serve, db init, simulate, verify, export."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+import uuid
+from collections import Counter
+from pathlib import Path
+
+from api.settings import Settings
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    return Settings.from_env(
+        data_dir=getattr(args, "data_dir", None),
+        database_url=getattr(args, "database_url", None),
+    )
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from api.services import initialise
+
+    settings = _settings(args)
+    initialise(settings)  # tables once, under a lock; the workers then skip it
+    os.environ["GAMELEDGER_DATABASE_URL"] = settings.effective_database_url
+    os.environ["GAMELEDGER_DATA_DIR"] = str(settings.data_dir)
+    os.environ["GAMELEDGER_SKIP_INIT"] = "1"
+    print(f"gameledger: {settings.effective_database_url.split('@')[-1]} -> http://{args.host}:{args.port}/docs")
+    uvicorn.run(
+        "api.app:app_from_env", factory=True, host=args.host, port=args.port,
+        workers=args.workers, log_level=args.log_level, timeout_graceful_shutdown=10,
+    )
+    return 0
+
+
+def cmd_db_init(args: argparse.Namespace) -> int:
+    from api.services import initialise
+
+    settings = _settings(args)
+    db = initialise(settings)
+    print(f"tables ready in {db.kind} ({settings.effective_database_url.split('@')[-1]})")
+    return 0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from api.storage import build_ledger
+    from ledger import registry
+    from ledger.conformance import ledger_playout, random_playout
+    from ledger.storage import parse_database_url
+
+    registry.meta(args.title)
+    url = args.database_url or f"sqlite:///file:sim-{uuid.uuid4().hex}?mode=memory&cache=shared"
+    db = parse_database_url(url)
+    from api.storage import init_db
+
+    init_db(db)
+    app = build_ledger(db)
+    totals = Counter()
+    winners: Counter[str] = Counter()
+    started = time.perf_counter()
+    print(f"simulating {args.games} games of {args.title} with {args.players} players (seed {args.seed})")
+    for g in range(args.games):
+        seed = args.seed * 1_000_003 + g
+        t0 = time.perf_counter()
+        random_playout(args.title, args.players, seed)  # engine-level checks at every step
+        result = ledger_playout(app, args.title, args.players, seed)  # through the ledger, then verified
+        totals["decisions"] += result.decisions
+        totals["events"] += result.events
+        totals["draws"] += result.draws
+        for w in result.winners:
+            winners[f"seat {w}"] += 1
+        print(
+            f"  game {g + 1:>3}/{args.games}: {result.decisions:>4} decisions, {result.events:>4} events, "
+            f"winner(s) {','.join(map(str, result.winners))}, {time.perf_counter() - t0:.2f}s  [conformance ok]",
+            flush=True,
+        )
+    seconds = time.perf_counter() - started
+    app.close()
+    rows = [
+        ("title", args.title), ("players", args.players), ("games", args.games),
+        ("decisions", totals["decisions"]), ("draws", totals["draws"]), ("events", totals["events"]),
+        ("seconds", f"{seconds:.2f}"), ("decisions/s", f"{totals['decisions'] / seconds:.0f}"),
+        ("wins by seat", ", ".join(f"{k}: {v}" for k, v in sorted(winners.items()))),
+    ]
+    width = max(len(k) for k, _ in rows)
+    print("-" * (width + 40))
+    for k, v in rows:
+        print(f"{k:<{width}}  {v}")
+    print("conformance: every game passed (legal moves, conservation, secrets, record verified)")
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from ledger.verify import verify_export
+
+    text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
+    report = verify_export(text.splitlines())
+    print(report.text())
+    return 0 if report.ok else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="gameledger", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def storage_args(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--data-dir", help="directory of the embedded SQLite files (default ./gameledger-data)")
+        p.add_argument("--database-url", help="sqlite:///path or postgresql://user:pw@host:port/db (env GAMELEDGER_DATABASE_URL)")
+
+    serve = sub.add_parser("serve", help="run the HTTP server")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--workers", type=int, default=1, help="server processes (PostgreSQL for more than one)")
+    serve.add_argument("--log-level", default="info")
+    storage_args(serve)
+    serve.set_defaults(func=cmd_serve)
+
+    db = sub.add_parser("db", help="database management")
+    db_sub = db.add_subparsers(dest="db_command", required=True)
+    init = db_sub.add_parser("init", help="create the tables (idempotent, safe to run concurrently)")
+    storage_args(init)
+    init.set_defaults(func=cmd_db_init)
+
+    sim = sub.add_parser("simulate", help="play random games through the ledger with conformance checks")
+    sim.add_argument("--title", required=True)
+    sim.add_argument("--players", type=int, required=True)
+    sim.add_argument("--games", type=int, default=10)
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--database-url", help="default: a private in-memory SQLite database")
+    sim.set_defaults(func=cmd_simulate)
+
+    ver = sub.add_parser("verify", help="verify a game export offline")
+    ver.add_argument("file", help="an export (JSON lines), or - for standard input")
+    ver.set_defaults(func=cmd_verify)
+
+    args = parser.parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

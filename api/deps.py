@@ -1,0 +1,46 @@
+"""FastAPI dependencies as Annotated aliases (the full-stack template's way)."""
+
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Header, Request
+
+from api.services import Services
+from ledger.errors import AuthError
+
+
+@dataclass(frozen=True)
+class Caller:
+    player_id: str
+    name: str
+    is_admin: bool = False
+
+
+def get_services(request: Request) -> Services:
+    return request.app.state.services  # type: ignore[no-any-return]
+
+
+ServicesDep = Annotated[Services, Depends(get_services)]
+
+
+def get_caller(
+    services: ServicesDep,
+    authorization: Annotated[str | None, Header(description="Bearer <token>")] = None,
+) -> Caller:
+    if not authorization:
+        raise AuthError("This call needs Authorization: Bearer <token>.", code="auth/required")
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise AuthError("Use Authorization: Bearer <token>.", code="auth/invalid_scheme")
+    token = token.strip()
+    admin = services.settings.admin_token
+    if admin and hmac.compare_digest(token.encode(), admin.encode()):
+        return Caller(player_id="admin", name="admin", is_admin=True)
+    player = services.ledger.authenticate(token)
+    return Caller(player_id=str(player.id), name=player.name)
+
+
+CallerDep = Annotated[Caller, Depends(get_caller)]

@@ -1,0 +1,80 @@
+"""Turning ledger objects into what a caller may see."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from api.deps import Caller
+from api.services import Services
+from ledger.domain import FINISHED, Game
+from ledger.export import event_record, redact, visible_effects
+
+
+def names_for(services: Services, game: Game) -> dict[str, str]:
+    ids = [p for p in game.seats if p]
+    names = services.game_index.view.player_names(ids)
+    missing = [p for p in ids if p not in names]
+    for pid in missing:  # the index may lag behind another process: ask the ledger
+        names[pid] = services.ledger.get_player(pid).name
+    return names
+
+
+def seat_names(game: Game, names: dict[str, str]) -> dict[int, str]:
+    return {i: names.get(p or "", f"Seat {i}") for i, p in enumerate(game.seats)}
+
+
+def game_out(services: Services, game: Game, caller: Caller) -> dict[str, Any]:
+    names = names_for(services, game)
+    my_seats = game.seats_of(caller.player_id)
+    eng = game.engine
+    state = private = None
+    legal: list[dict[str, Any]] = []
+    prompt = "waiting for players to join" if game.state is None else ""
+    if game.state is not None:
+        viewer = next((s for s in my_seats if s in game.awaiting), my_seats[0] if my_seats else None)
+        state = eng.view(game.state, viewer)
+        private = state.pop("private", None)
+        pending = eng.pending(game.state)
+        prompt = pending.prompt
+        for seat in my_seats:
+            if seat in game.awaiting:
+                legal.extend(d.model_dump(mode="json") for d in eng.legal_decisions(game.state, seat))
+
+    def seat(i: int) -> dict[str, Any]:
+        pid = game.seats[i]
+        return {"seat": i, "player_id": pid, "name": names.get(pid) if pid else None}
+
+    return {
+        "game_id": str(game.id),
+        "title": game.title,
+        "title_name": eng.meta.name,
+        "status": game.status,
+        "version": game.version,
+        "rules_version": game.rules_version,
+        "options": game.options,
+        "created_by": game.created_by,
+        "seed_commitment": game.seed_commitment,
+        "head_hash": game.head_hash,
+        "seats": [seat(i) for i in range(game.seat_count)],
+        "my_seats": my_seats,
+        "awaiting": [seat(i) for i in game.awaiting],
+        "prompt": prompt,
+        "state": state,
+        "private": private,
+        "legal_decisions": legal,
+        "standings": game.standings or None,
+    }
+
+
+def events_out(services: Services, game: Game, caller: Caller, after: int, limit: int) -> list[dict[str, Any]]:
+    my_seats = game.seats_of(caller.player_id)
+    finished = game.status == FINISHED
+    who = seat_names(game, names_for(services, game))
+    describe = game.engine.describe
+    out = []
+    for event in services.ledger.events.get(game.id, gt=after, limit=limit):
+        record = event_record(event)
+        shown = redact(record, my_seats, finished, game.seed_bytes)
+        shown["log"] = [describe(e, who) for e in visible_effects(record, my_seats, finished)]
+        out.append(shown)
+    return out

@@ -1,0 +1,167 @@
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Path, Query, status
+from fastapi.responses import StreamingResponse
+
+from api.deps import CallerDep, ServicesDep
+from api.presenters import events_out, game_out, seat_names, names_for
+from api.schemas import DecisionIn, DecisionOut, ErrorOut, EventsOut, GameIn, GameListOut, GameOut, StateOut
+from ledger.domain import FINISHED
+from ledger.errors import InvalidRequestError
+from ledger.export import export_lines
+
+router = APIRouter(prefix="/games", tags=["games"])
+
+GameId = Annotated[str, Path(description="The game's id", min_length=1, max_length=64)]
+IdempotencyKey = Annotated[
+    str | None,
+    Header(alias="Idempotency-Key", max_length=200, description="Retrying with the same key replays the first answer"),
+]
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorOut} for code in (400, 401, 403, 404, 409, 413, 422, 503)
+}
+
+
+@router.post("", status_code=status.HTTP_201_CREATED, response_model=GameOut, responses=ERRORS)
+def create_game(body: GameIn, caller: CallerDep, services: ServicesDep, idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
+    """Create a game: either open seats (``seats``, the creator joining seat 0 unless
+    ``join`` is false) or a full table (``players``). It starts when every seat is filled."""
+    if body.seats is not None and body.players is not None:
+        raise InvalidRequestError("Give either seats or players, not both.", code="request/seats_or_players")
+    game = services.ledger.create_game(
+        creator=caller.player_id,
+        title=body.title,
+        options=body.options,
+        seats=body.seats,
+        players=[str(p) for p in body.players] if body.players else None,
+        join=body.join and not caller.is_admin,
+        idempotency_key=idempotency_key,
+    )
+    services.refresh()
+    return game_out(services, game, caller)
+
+
+@router.get("", response_model=GameListOut, responses=ERRORS)
+def list_games(
+    caller: CallerDep,
+    services: ServicesDep,
+    status_: Annotated[str | None, Query(alias="status", pattern="^(waiting|active|finished)$")] = None,
+    title: str | None = None,
+    player: Annotated[str | None, Query(description="A player id, or 'me'")] = None,
+    open_: Annotated[bool, Query(alias="open", description="Only games with a free seat")] = False,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> dict[str, Any]:
+    """Games, newest activity first, filtered by status, title and player."""
+    services.refresh()
+    if player == "me":
+        player = caller.player_id
+    games = services.game_index.view.list_games(
+        status=status_, title=title, player=player, open_seats=open_, limit=limit, offset=offset
+    )
+    return {"games": games}
+
+
+@router.get("/{game_id}", response_model=GameOut, responses=ERRORS)
+def get_game(game_id: GameId, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
+    """The game as the caller may see it, with the caller's legal decisions."""
+    return game_out(services, services.ledger.get_game(game_id), caller)
+
+
+@router.post("/{game_id}/join", response_model=GameOut, responses=ERRORS)
+def join_game(game_id: GameId, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
+    """Take the first free seat; the game starts when the last seat is taken."""
+    if caller.is_admin:
+        raise InvalidRequestError("The operator does not take seats.", code="request/admin_cannot_join")
+    game = services.ledger.join(game_id, caller.player_id)
+    services.refresh()
+    return game_out(services, game, caller)
+
+
+@router.post("/{game_id}/decisions", response_model=DecisionOut, responses=ERRORS)
+def decide(
+    game_id: GameId, body: DecisionIn, caller: CallerDep, services: ServicesDep, idempotency_key: IdempotencyKey = None
+) -> dict[str, Any]:
+    """Make a decision on the version you saw. A stale version is refused with 409,
+    an illegal decision with 422 and its rule code; nothing is written then."""
+    result = services.ledger.decide(
+        game_id, caller.player_id, body.expected_version, body.decision,
+        seat=body.seat, idempotency_key=idempotency_key,
+    )
+    game = services.ledger.get_game(game_id)
+    who = seat_names(game, names_for(services, game))
+    services.refresh()
+    return {
+        "game_id": str(result.game_id),
+        "version": result.version,
+        "first_version": result.first_version,
+        "effects": result.effects,
+        "log": [game.engine.describe(e, who) for e in result.effects],
+        "replayed": result.replayed,
+    }
+
+
+@router.get("/{game_id}/events", response_model=EventsOut, responses=ERRORS)
+def game_events(
+    game_id: GameId,
+    caller: CallerDep,
+    services: ServicesDep,
+    after: Annotated[int, Query(ge=0, description="Only events after this version")] = 0,
+    limit: Annotated[int, Query(ge=1, le=5000)] = 1000,
+) -> dict[str, Any]:
+    """The game's record after a version, redacted for the caller, with the log in words."""
+    game = services.ledger.get_game(game_id)
+    return {"game_id": game_id, "version": game.version, "events": events_out(services, game, caller, after, limit)}
+
+
+@router.get("/{game_id}/state", response_model=StateOut, responses=ERRORS)
+def game_state(
+    game_id: GameId,
+    caller: CallerDep,
+    services: ServicesDep,
+    version: Annotated[int | None, Query(ge=1, description="The position after this event")] = None,
+) -> dict[str, Any]:
+    """The position after event ``version`` (default: now), as the caller may see it."""
+    current = services.ledger.get_game(game_id)
+    game = current if version is None else services.ledger.get_game(game_id, version=version)
+    my_seats = current.seats_of(caller.player_id)
+    state = None
+    if game.state is not None:
+        state = game.engine.view(game.state, my_seats[0] if my_seats else None)
+    return {"game_id": game_id, "version": game.version, "status": game.status, "state": state}
+
+
+@router.get(
+    "/{game_id}/export",
+    responses={**ERRORS, 200: {"content": {"application/x-ndjson": {}}, "description": "JSON lines"}},
+)
+def export_game(game_id: GameId, caller: CallerDep, services: ServicesDep) -> StreamingResponse:
+    """The game's record as JSON lines for ``gameledger verify``: before the end hidden
+    parts stay hidden (the caller's own parts come with their salts); after it, everything."""
+    game = services.ledger.get_game(game_id)
+    my_seats = game.seats_of(caller.player_id)
+    finished = game.status == FINISHED
+    header = {
+        "game": str(game.id),
+        "title": game.title,
+        "rules_version": game.rules_version,
+        "status": game.status,
+        "version": game.version,
+        "audience": "full" if finished else (",".join(f"seat:{s}" for s in my_seats) or "spectator"),
+        "exported_at": datetime.now(UTC).isoformat(),
+    }
+    events = list(services.ledger.events.get(game.id))
+
+    def body() -> Iterator[bytes]:
+        for line in export_lines(header, events, my_seats, finished, game.seed_bytes):
+            yield (line + "\n").encode()
+
+    filename = json.dumps(f"{game.title}-{game.id}.jsonl")
+    return StreamingResponse(
+        body(), media_type="application/x-ndjson", headers={"Content-Disposition": f"attachment; filename={filename}"}
+    )

@@ -1,0 +1,111 @@
+"""Request and response bodies of the API (requests refuse unknown fields)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+from uuid import UUID
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Request(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ErrorOut(BaseModel):
+    code: str = Field(examples=["rule/cotton-trade/capacity_held"])
+    message: str
+    details: Any = None
+
+
+class PlayerIn(Request):
+    name: str = Field(min_length=1, max_length=40, examples=["Ada"])
+
+
+class PlayerCreated(BaseModel):
+    player_id: UUID
+    name: str
+    token: str = Field(description="Shown once; send it as Authorization: Bearer <token>.")
+
+
+class PlayerOut(BaseModel):
+    player_id: str
+    name: str
+    is_admin: bool = False
+
+
+class TitleOut(BaseModel):
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    description: str
+    rules_version: str
+    options: dict[str, Any] = Field(description="JSON schema of the title's options")
+
+
+class GameIn(Request):
+    title: str = Field(examples=["cotton-trade"])
+    seats: int | None = Field(None, ge=1, le=8, description="Open a game with this many seats")
+    players: list[UUID] | None = Field(None, max_length=8, description="Or seat these players in this order")
+    options: dict[str, Any] = Field(default_factory=dict)
+    join: bool = Field(True, description="With seats: the creator takes seat 0")
+
+
+class SeatOut(BaseModel):
+    seat: int
+    player_id: str | None
+    name: str | None = None
+
+
+class GameOut(BaseModel):
+    game_id: str
+    title: str
+    title_name: str
+    status: Literal["waiting", "active", "finished"]
+    version: int
+    rules_version: str
+    options: dict[str, Any]
+    created_by: str
+    seed_commitment: str
+    head_hash: str
+    seats: list[SeatOut]
+    my_seats: list[int]
+    awaiting: list[SeatOut]
+    prompt: str
+    state: dict[str, Any] | None = Field(description="The position as the caller may see it")
+    private: dict[str, Any] | None = Field(None, description="The caller's private information")
+    legal_decisions: list[dict[str, Any]] = Field(description="Ready to send as 'decision'")
+    standings: list[dict[str, Any]] | None = None
+
+
+class GameListOut(BaseModel):
+    games: list[dict[str, Any]]
+
+
+class DecisionIn(Request):
+    expected_version: int = Field(ge=0, description="The game version the decision was made on")
+    decision: dict[str, Any] = Field(description="One of legal_decisions, or an equivalent object")
+    seat: int | None = Field(None, ge=0, description="Only for a player holding several seats")
+
+
+class DecisionOut(BaseModel):
+    game_id: str
+    version: int
+    first_version: int
+    effects: list[dict[str, Any]]
+    log: list[str]
+    replayed: bool = Field(description="True when an Idempotency-Key replayed the first answer")
+
+
+class EventsOut(BaseModel):
+    game_id: str
+    version: int
+    events: list[dict[str, Any]]
+
+
+class StateOut(BaseModel):
+    game_id: str
+    version: int
+    status: str
+    state: dict[str, Any] | None

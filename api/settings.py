@@ -1,0 +1,60 @@
+"""Settings, from the environment (GAMELEDGER_*) and the command line, validated at start."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+DEFAULT_DATA_DIR = "gameledger-data"
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    environment: Literal["development", "production"] = "development"
+    data_dir: Path = Field(default=Path(DEFAULT_DATA_DIR), description="Where the embedded SQLite files live.")
+    database_url: str = Field(default="", description="sqlite:///path or postgresql://...; empty: SQLite in data_dir.")
+    admin_token: str = Field(default="", description="Bearer token of the operator (league organiser).")
+    max_body_bytes: int = Field(default=64 * 1024, ge=1024)
+    max_json_depth: int = Field(default=32, ge=4)
+    pool_size: int = Field(default=5, ge=1)
+    init_db: bool = Field(default=True, description="Create tables at start (under a lock).")
+
+    @model_validator(mode="after")
+    def _production_needs_secrets(self) -> Settings:
+        if self.environment == "production":
+            if len(self.admin_token) < 24:
+                raise ValueError("production needs GAMELEDGER_ADMIN_TOKEN of at least 24 characters")
+            if not self.database_url.startswith("postgres"):
+                raise ValueError("production needs GAMELEDGER_DATABASE_URL pointing at PostgreSQL")
+        return self
+
+    @property
+    def effective_database_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite:///{(self.data_dir / 'ledger.sqlite3').resolve()}"
+
+    @classmethod
+    def from_env(cls, **overrides: object) -> Settings:
+        env = os.environ
+        values: dict[str, object] = {}
+        mapping = {
+            "GAMELEDGER_ENV": "environment",
+            "GAMELEDGER_DATA_DIR": "data_dir",
+            "GAMELEDGER_DATABASE_URL": "database_url",
+            "GAMELEDGER_ADMIN_TOKEN": "admin_token",
+            "GAMELEDGER_MAX_BODY_BYTES": "max_body_bytes",
+            "GAMELEDGER_MAX_JSON_DEPTH": "max_json_depth",
+            "GAMELEDGER_POOL_SIZE": "pool_size",
+        }
+        if env.get("GAMELEDGER_SKIP_INIT") == "1":
+            values["init_db"] = False
+        for var, name in mapping.items():
+            if env.get(var):
+                values[name] = env[var]
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls.model_validate(values)
