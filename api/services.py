@@ -17,7 +17,7 @@ VIEWS = (GameIndexView,)
 
 def init_views(db: Database) -> None:
     for view_class in VIEWS:
-        build_view(view_class, db, create_table=True).close()
+        build_view(view_class, db, create_table=True).datastore.close()
 
 
 def initialise(settings: Settings) -> Database:

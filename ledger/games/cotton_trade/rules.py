@@ -799,6 +799,13 @@ def _advance(s: State, out: Effects) -> State:
     raise RuntimeError("automatic procedures did not settle")  # pragma: no cover
 
 
+def resume(s: State) -> tuple[State, tuple[Effect, ...]]:
+    """Run the automatic procedures from a position (a hand-built one, in tests and tools)."""
+    out: Effects = []
+    s = _advance(s, out)
+    return s, tuple(out)
+
+
 # --- decisions ---------------------------------------------------------------
 
 

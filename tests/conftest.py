@@ -1,0 +1,106 @@
+"""Shared fixtures: every store-dependent test runs against SQLite and PostgreSQL.
+
+PostgreSQL tests run whenever a server answers at GAMELEDGER_TEST_DATABASE_URL
+(default: the local server's ``test`` database). Under CI (CI=true) they are
+mandatory: an unreachable server fails them instead of skipping them.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+
+import psycopg
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from api.services import Services, initialise
+from api.settings import Settings
+from api.storage import build_ledger
+from ledger.application import Ledger
+from ledger.storage import parse_database_url
+
+PG_URL = os.environ.get("GAMELEDGER_TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def _pg_available() -> str | None:
+    db = parse_database_url(PG_URL)
+    try:
+        with psycopg.connect(db.conninfo(), connect_timeout=3) as conn:
+            conn.execute("SELECT 1")
+    except Exception as exc:  # any failure to connect
+        return str(exc)
+    return None
+
+
+_PG_PROBLEM = _pg_available()
+
+
+@pytest.fixture(scope="session")
+def pg_required() -> None:
+    if _PG_PROBLEM is not None:
+        if IN_CI:
+            pytest.fail(f"PostgreSQL is mandatory under CI and did not answer: {_PG_PROBLEM}")
+        pytest.skip(f"no PostgreSQL at {PG_URL}: {_PG_PROBLEM}")
+
+
+def _pg_schema_url() -> Iterator[str]:
+    schema = "t_" + uuid.uuid4().hex[:12]
+    db = parse_database_url(PG_URL)
+    sep = "&" if "?" in PG_URL else "?"
+    yield f"{PG_URL}{sep}schema={schema}"
+    with psycopg.connect(db.conninfo(), autocommit=True) as conn:
+        conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:  # type: ignore[no-untyped-def]
+    """A fresh database: a SQLite file, or a PostgreSQL schema of its own."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
+        return
+    request.getfixturevalue("pg_required")
+    yield from _pg_schema_url()
+
+
+@pytest.fixture
+def pg_url(pg_required: None) -> Iterator[str]:
+    yield from _pg_schema_url()
+
+
+@pytest.fixture
+def settings(database_url: str) -> Settings:
+    return Settings(database_url=database_url, admin_token="test-admin-token-0123456789")
+
+
+@pytest.fixture
+def services(settings: Settings) -> Iterator[Services]:
+    svc = Services.start(settings)
+    yield svc
+    svc.close()
+
+
+@pytest.fixture
+def ledger(services: Services) -> Ledger:
+    return services.ledger
+
+
+@pytest.fixture
+def client(settings: Settings, services: Services) -> Iterator[TestClient]:
+    with TestClient(create_app(settings, services)) as c:
+        yield c
+
+
+@pytest.fixture
+def memory_ledger() -> Iterator[Ledger]:
+    """A ledger in a private in-memory SQLite database (no storage under test)."""
+    db = parse_database_url(f"sqlite:///file:{uuid.uuid4().hex}?mode=memory&cache=shared")
+    app = build_ledger(db)
+    yield app
+    app.close()
+
+
+__all__ = ["initialise"]

@@ -1,0 +1,199 @@
+"""The ledger application against every store: streams, concurrency, idempotency, snapshots."""
+
+from __future__ import annotations
+
+import random
+import threading
+from typing import Any
+
+import pytest
+
+from api.storage import build_ledger, init_db
+from ledger.application import Ledger
+from ledger.domain import Game
+from ledger.errors import ConflictError, ForbiddenError, NotYourTurnError, StaleVersionError
+from ledger.export import event_record, export_lines
+from ledger.storage import parse_database_url
+from ledger.verify import verify_export
+
+
+def three_players(ledger: Ledger) -> list[str]:
+    return [str(ledger.register_player(name)[0]) for name in ("Ann", "Bob", "Cid")]
+
+
+def started_game(ledger: Ledger) -> tuple[Game, list[str]]:
+    ids = three_players(ledger)
+    game = ledger.create_game(creator=ids[0], title="cotton-trade", seats=3)
+    assert game.status == "waiting" and game.seats[0] == ids[0]
+    ledger.join(game.id, ids[1])
+    game = ledger.join(game.id, ids[2])
+    return game, ids
+
+
+def some_decision(game: Game) -> tuple[int, dict[str, Any]]:
+    seat = game.awaiting[0]
+    return seat, game.engine.legal_decisions(game.state, seat)[0].model_dump(mode="json")
+
+
+def play_some(ledger: Ledger, game: Game, ids: list[str], n: int, seed: int = 1) -> Game:
+    rnd = random.Random(seed)
+    for _ in range(n):
+        game = ledger.get_game(game.id)
+        if game.status == "finished":
+            break
+        seat = rnd.choice(game.awaiting)
+        d = rnd.choice(game.engine.legal_decisions(game.state, seat)).model_dump(mode="json")
+        ledger.decide(game.id, ids[seat], game.version, d)
+    return ledger.get_game(game.id)
+
+
+def test_a_game_starts_when_the_last_seat_is_claimed(ledger: Ledger) -> None:
+    game, ids = started_game(ledger)
+    assert game.status == "active"
+    assert game.awaiting and game.draws >= 5  # first player and four shuffles
+    types = [type(e).TOPIC for e in ledger.events.get(game.id)]
+    assert types[:4] == [
+        "gameledger.game.created", "gameledger.game.seat_claimed",
+        "gameledger.game.seat_claimed", "gameledger.game.started",
+    ]
+    assert set(types[4:]) == {"gameledger.game.draw_recorded"}
+
+
+def test_a_stale_decision_is_refused_and_writes_nothing(ledger: Ledger) -> None:
+    game, ids = started_game(ledger)
+    seat, d = some_decision(game)
+    with pytest.raises(StaleVersionError):
+        ledger.decide(game.id, ids[seat], game.version - 1, d)
+    assert ledger.get_game(game.id).version == game.version
+
+
+def test_only_the_awaited_seat_may_decide(ledger: Ledger) -> None:
+    game, ids = started_game(ledger)
+    seat, d = some_decision(game)
+    other = next(i for i in range(3) if i not in game.awaiting)
+    with pytest.raises(NotYourTurnError):
+        ledger.decide(game.id, ids[other], game.version, d)
+    stranger = str(ledger.register_player("Dan")[0])
+    with pytest.raises(ForbiddenError):
+        ledger.decide(game.id, stranger, game.version, d)
+    assert ledger.get_game(game.id).version == game.version
+
+
+def test_a_retried_request_with_its_idempotency_key_replays_the_first_answer(ledger: Ledger) -> None:
+    game, ids = started_game(ledger)
+    seat, d = some_decision(game)
+    first = ledger.decide(game.id, ids[seat], game.version, d, idempotency_key="k-1")
+    head = ledger.get_game(game.id).version
+    again = ledger.decide(game.id, ids[seat], game.version, d, idempotency_key="k-1")
+    assert again.replayed and not first.replayed
+    assert again.first_version == first.first_version and again.effects == first.effects
+    assert ledger.get_game(game.id).version == head
+    with pytest.raises(ConflictError) as err:
+        ledger.decide(game.id, ids[seat], game.version + 5, d, idempotency_key="k-1")
+    assert err.value.code == "request/idempotency_key_reused"
+
+
+def test_an_idempotent_game_creation_creates_one_game(ledger: Ledger) -> None:
+    ids = three_players(ledger)
+    a = ledger.create_game(creator=ids[0], title="cotton-trade", players=ids, idempotency_key="new-game")
+    b = ledger.create_game(creator=ids[0], title="cotton-trade", players=ids, idempotency_key="new-game")
+    assert a.id == b.id and b.version == a.version
+
+
+def test_concurrent_decisions_on_one_version_apply_exactly_once(ledger: Ledger) -> None:
+    game, ids = started_game(ledger)
+    seat, d = some_decision(game)
+    results: list[str] = []
+
+    def attempt() -> None:
+        try:
+            ledger.decide(game.id, ids[seat], game.version, d)
+            results.append("ok")
+        except StaleVersionError:
+            results.append("stale")
+
+    threads = [threading.Thread(target=attempt) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results.count("ok") == 1 and results.count("stale") == 5
+    versions = [e.originator_version for e in ledger.events.get(game.id)]
+    assert versions == list(range(1, len(versions) + 1))
+
+
+def test_snapshots_load_the_same_state_as_a_full_replay(ledger: Ledger) -> None:
+    game, ids = started_game(ledger)
+    game = play_some(ledger, game, ids, 80)
+    assert list(ledger.snapshots.get(game.id)), "a long game has snapshots"  # type: ignore[union-attr]
+    fresh = build_ledger(parse_database_url(ledger_url(ledger)))
+    try:
+        loaded = fresh.get_game(game.id)
+        eng = game.engine
+        replayed = None
+        from ledger.engine import DrawOutcome
+
+        for e in ledger.events.get(game.id):
+            if isinstance(e, Game.Started):
+                replayed = eng.new_game(eng.meta.options.model_validate(game.options), 3)
+            elif isinstance(e, Game.DrawRecorded):
+                values = e.public.get("outcome") or e.private["server"]["outcome"]
+                replayed, _ = eng.apply_draw(replayed, DrawOutcome(e.public["key"], tuple(values)))
+            elif isinstance(e, Game.DecisionRecorded):
+                replayed, _ = eng.apply(replayed, e.public["seat"], eng.decision_adapter.validate_python(e.public["decision"]))
+        assert loaded.state == replayed
+    finally:
+        fresh.close()
+
+
+def ledger_url(ledger: Ledger) -> str:
+    env = ledger.env
+    if env.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite":
+        return "sqlite:///" + env["SQLITE_DBNAME"]
+    return (
+        f"postgresql://{env['POSTGRES_USER']}:{env.get('POSTGRES_PASSWORD', '')}@{env['POSTGRES_HOST']}:"
+        f"{env['POSTGRES_PORT']}/{env['POSTGRES_DBNAME']}?schema={env['POSTGRES_SCHEMA']}"
+    )
+
+
+def test_every_event_survives_the_store_and_verifies(ledger: Ledger) -> None:
+    game, ids = started_game(ledger)
+    game = play_some(ledger, game, ids, 40)
+    lines = list(export_lines({"game": str(game.id)}, ledger.events.get(game.id), [], False, game.seed_bytes))
+    report = verify_export(lines)
+    assert report.ok, report.text()
+
+
+def test_the_seed_and_deck_order_never_appear_in_public_parts(ledger: Ledger) -> None:
+    game, ids = started_game(ledger)
+    game = play_some(ledger, game, ids, 30)
+    for e in ledger.events.get(game.id):
+        record = event_record(e)
+        public = str(record["public"])
+        assert game.seed not in public
+        if record["type"] == "gameledger.game.draw_recorded" and record["public"]["kind"] == "shuffle":
+            assert "outcome" not in record["public"] and "items" not in record["public"]
+
+
+@pytest.mark.postgres
+def test_many_processes_can_initialise_one_database_at_once(pg_url: str) -> None:
+    db = parse_database_url(pg_url)
+    errors: list[Exception] = []
+
+    def init() -> None:
+        try:
+            init_db(db)
+        except Exception as exc:  # collected and asserted below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=init) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    app = build_ledger(db)
+    try:
+        assert app.register_player("after init")
+    finally:
+        app.close()
