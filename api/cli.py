@@ -30,10 +30,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     os.environ["GAMELEDGER_DATABASE_URL"] = settings.effective_database_url
     os.environ["GAMELEDGER_DATA_DIR"] = str(settings.data_dir)
     os.environ["GAMELEDGER_SKIP_INIT"] = "1"
-    print(f"gameledger: {settings.effective_database_url.split('@')[-1]} -> http://{args.host}:{args.port}/docs")
+    print(
+        f"gameledger: {settings.effective_database_url.split('@')[-1]} -> http://{args.host}:{args.port}/docs"
+    )
     uvicorn.run(
-        "api.app:app_from_env", factory=True, host=args.host, port=args.port,
-        workers=args.workers, log_level=args.log_level, timeout_graceful_shutdown=10,
+        "api.app:app_from_env",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        log_level=args.log_level,
+        timeout_graceful_shutdown=10,
     )
     return 0
 
@@ -56,11 +63,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     registry.meta(args.title)
     url = args.database_url or f"sqlite:///file:sim-{uuid.uuid4().hex}?mode=memory&cache=shared"
     db = parse_database_url(url)
+    import random
+
     from api.storage import init_db
 
     init_db(db)
-    app = build_ledger(db)
-    totals = Counter()
+    app = build_ledger(db, entropy=random.Random(f"simulate-{args.seed}").randbytes)  # reproducible seeds
+    totals: Counter[str] = Counter()
     winners: Counter[str] = Counter()
     started = time.perf_counter()
     print(f"simulating {args.games} games of {args.title} with {args.players} players (seed {args.seed})")
@@ -82,9 +91,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - started
     app.close()
     rows = [
-        ("title", args.title), ("players", args.players), ("games", args.games),
-        ("decisions", totals["decisions"]), ("draws", totals["draws"]), ("events", totals["events"]),
-        ("seconds", f"{seconds:.2f}"), ("decisions/s", f"{totals['decisions'] / seconds:.0f}"),
+        ("title", args.title),
+        ("players", args.players),
+        ("games", args.games),
+        ("decisions", totals["decisions"]),
+        ("draws", totals["draws"]),
+        ("events", totals["events"]),
+        ("seconds", f"{seconds:.2f}"),
+        ("decisions/s", f"{totals['decisions'] / seconds:.0f}"),
         ("wins by seat", ", ".join(f"{k}: {v}" for k, v in sorted(winners.items()))),
     ]
     width = max(len(k) for k, _ in rows)
@@ -93,6 +107,65 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print(f"{k:<{width}}  {v}")
     print("conformance: every game passed (legal moves, conservation, secrets, record verified)")
     return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """A random-move client over HTTP: plays the seats of the given tokens to the end."""
+    import json
+    import random
+    import urllib.error
+    import urllib.request
+
+    api = args.url.rstrip("/") + "/api/v1"
+    rnd = random.Random(args.seed)
+
+    def call(method: str, path: str, token: str, body: object = None) -> tuple[int, dict]:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(api + path, data=data, method=method)  # noqa: S310
+        req.add_header("Authorization", f"Bearer {token}")
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(req, timeout=30) as resp:  # noqa: S310
+                return resp.status, json.loads(resp.read())
+        except urllib.error.HTTPError as err:
+            return err.code, json.loads(err.read() or b"{}")
+
+    decisions = 0
+    while True:
+        moved = False
+        for token in args.token:
+            status, game = call("GET", f"/games/{args.game}", token)
+            if status != 200:
+                print(f"error {status}: {game}")
+                return 1
+            if game["status"] == "finished":
+                for s in game["standings"]:
+                    name = game["seats"][s["seat"]]["name"]
+                    print(f"rank {s['rank']}: {name} ({s['summary']})")
+                print(f"{decisions} decisions played; the game is finished at version {game['version']}")
+                return 0
+            if not game["legal_decisions"]:
+                continue
+            decision = rnd.choice(game["legal_decisions"])
+            status, result = call(
+                "POST",
+                f"/games/{args.game}/decisions",
+                token,
+                {"expected_version": game["version"], "decision": decision},
+            )
+            if status == 409:
+                continue  # someone moved first: look again
+            if status != 200:
+                print(f"refused {status}: {result}")
+                return 1
+            decisions += 1
+            moved = True
+            if args.verbose:
+                for line in result["log"]:
+                    print("  " + line)
+        if not moved:
+            time.sleep(0.2)
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -109,13 +182,20 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
 
     def storage_args(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--data-dir", help="directory of the embedded SQLite files (default ./gameledger-data)")
-        p.add_argument("--database-url", help="sqlite:///path or postgresql://user:pw@host:port/db (env GAMELEDGER_DATABASE_URL)")
+        p.add_argument(
+            "--data-dir", help="directory of the embedded SQLite files (default ./gameledger-data)"
+        )
+        p.add_argument(
+            "--database-url",
+            help="sqlite:///path or postgresql://user:pw@host:port/db (env GAMELEDGER_DATABASE_URL)",
+        )
 
     serve = sub.add_parser("serve", help="run the HTTP server")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--workers", type=int, default=1, help="server processes (PostgreSQL for more than one)")
+    serve.add_argument(
+        "--workers", type=int, default=1, help="server processes (PostgreSQL for more than one)"
+    )
     serve.add_argument("--log-level", default="info")
     storage_args(serve)
     serve.set_defaults(func=cmd_serve)
@@ -133,6 +213,18 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--database-url", help="default: a private in-memory SQLite database")
     sim.set_defaults(func=cmd_simulate)
+
+    play = sub.add_parser(
+        "play", help="play the seats of the given tokens with random legal decisions over HTTP"
+    )
+    play.add_argument("--url", default="http://127.0.0.1:8000")
+    play.add_argument("--game", required=True)
+    play.add_argument(
+        "--token", action="append", required=True, help="a player's token (repeat for several seats)"
+    )
+    play.add_argument("--seed", type=int, default=1)
+    play.add_argument("--verbose", action="store_true", help="print the log of every decision")
+    play.set_defaults(func=cmd_play)
 
     ver = sub.add_parser("verify", help="verify a game export offline")
     ver.add_argument("file", help="an export (JSON lines), or - for standard input")

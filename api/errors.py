@@ -57,7 +57,9 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(LedgerError)
     async def ledger_error(_: Request, exc: LedgerError) -> JSONResponse:
         headers = {"WWW-Authenticate": "Bearer"} if isinstance(exc, AuthError) else None
-        return JSONResponse(error_body(exc.code, exc.message, exc.details or None), status_of(exc), headers=headers)
+        return JSONResponse(
+            error_body(exc.code, exc.message, exc.details or None), status_of(exc), headers=headers
+        )
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:

@@ -47,8 +47,14 @@ class BodyLimits:
     async def _refuse(self, send: Send, status: int, code: str, message: str) -> None:
         body = json.dumps(error_body(code, message)).encode()
         await send(
-            {"type": "http.response.start", "status": status,
-             "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]}
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
         )
         await send({"type": "http.response.body", "body": body})
 
@@ -58,7 +64,9 @@ class BodyLimits:
             return
         for name, value in scope.get("headers", []):
             if name == b"content-length" and value.isdigit() and int(value) > self.max_bytes:
-                await self._refuse(send, 413, "request/too_large", f"The body is over {self.max_bytes} bytes.")
+                await self._refuse(
+                    send, 413, "request/too_large", f"The body is over {self.max_bytes} bytes."
+                )
                 return
         chunks: list[bytes] = []
         size = 0
@@ -70,13 +78,17 @@ class BodyLimits:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.max_bytes:
-                await self._refuse(send, 413, "request/too_large", f"The body is over {self.max_bytes} bytes.")
+                await self._refuse(
+                    send, 413, "request/too_large", f"The body is over {self.max_bytes} bytes."
+                )
                 return
             chunks.append(chunk)
             more = message.get("more_body", False)
         body = b"".join(chunks)
         if json_depth_exceeds(body, self.max_depth):
-            await self._refuse(send, 422, "request/too_deep", f"JSON nests deeper than {self.max_depth} levels.")
+            await self._refuse(
+                send, 422, "request/too_deep", f"JSON nests deeper than {self.max_depth} levels."
+            )
             return
         sent = False
 

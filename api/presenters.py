@@ -36,9 +36,9 @@ def game_out(services: Services, game: Game, caller: Caller) -> dict[str, Any]:
         private = state.pop("private", None)
         pending = eng.pending(game.state)
         prompt = pending.prompt
-        for seat in my_seats:
-            if seat in game.awaiting:
-                legal.extend(d.model_dump(mode="json") for d in eng.legal_decisions(game.state, seat))
+        for mine in my_seats:
+            if mine in game.awaiting:
+                legal.extend(d.model_dump(mode="json") for d in eng.legal_decisions(game.state, mine))
 
     def seat(i: int) -> dict[str, Any]:
         pid = game.seats[i]
@@ -66,7 +66,9 @@ def game_out(services: Services, game: Game, caller: Caller) -> dict[str, Any]:
     }
 
 
-def events_out(services: Services, game: Game, caller: Caller, after: int, limit: int) -> list[dict[str, Any]]:
+def events_out(
+    services: Services, game: Game, caller: Caller, after: int, limit: int
+) -> list[dict[str, Any]]:
     my_seats = game.seats_of(caller.player_id)
     finished = game.status == FINISHED
     who = seat_names(game, names_for(services, game))

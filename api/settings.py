@@ -15,8 +15,12 @@ class Settings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     environment: Literal["development", "production"] = "development"
-    data_dir: Path = Field(default=Path(DEFAULT_DATA_DIR), description="Where the embedded SQLite files live.")
-    database_url: str = Field(default="", description="sqlite:///path or postgresql://...; empty: SQLite in data_dir.")
+    data_dir: Path = Field(
+        default=Path(DEFAULT_DATA_DIR), description="Where the embedded SQLite files live."
+    )
+    database_url: str = Field(
+        default="", description="sqlite:///path or postgresql://...; empty: SQLite in data_dir."
+    )
     admin_token: str = Field(default="", description="Bearer token of the operator (league organiser).")
     max_body_bytes: int = Field(default=64 * 1024, ge=1024)
     max_json_depth: int = Field(default=32, ge=4)

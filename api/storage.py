@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any

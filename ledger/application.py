@@ -24,11 +24,10 @@ from eventsourcing.domain import DomainEvent
 from eventsourcing.persistence import IntegrityError
 from pydantic import ValidationError
 
-from ledger import records, registry, rng
+from ledger import registry, rng
 from ledger.canonical import canonical, sha256_hex
 from ledger.domain import ACTIVE, FINISHED, WAITING, Game, Player
 from ledger.engine import DrawOutcome, DrawRequest
-from ledger.export import event_record, visible_effects
 from ledger.errors import (
     AuthError,
     ConflictError,
@@ -38,6 +37,7 @@ from ledger.errors import (
     NotYourTurnError,
     StaleVersionError,
 )
+from ledger.export import event_record, visible_effects
 
 IDEMPOTENCY_NAMESPACE = uuid.UUID("6f1d8c52-3c1a-4d0e-9a57-1e2b7c1f0a11")
 MAX_NAME = 40
@@ -100,7 +100,7 @@ class Ledger(Application[UUID]):
         if len(parts) != 3 or parts[0] != "gl" or len(parts[1]) != 32:
             raise AuthError("The bearer token is not a gameledger token.")
         try:
-            player = self.repository.get(UUID(hex=parts[1]))
+            player: Any = self.repository.get(UUID(hex=parts[1]))
         except (AggregateNotFoundError, ValueError):
             raise AuthError("Unknown bearer token.") from None
         if not isinstance(player, Player) or not hmac.compare_digest(player.token_hash, _token_hash(token)):
@@ -109,7 +109,7 @@ class Ledger(Application[UUID]):
 
     def get_player(self, player_id: UUID | str) -> Player:
         try:
-            player = self.repository.get(UUID(str(player_id)))
+            player: Any = self.repository.get(UUID(str(player_id)))
         except (AggregateNotFoundError, ValueError):
             raise NotFoundError(f"No player {player_id}.", code="player/not_found") from None
         if not isinstance(player, Player):
@@ -121,7 +121,7 @@ class Ledger(Application[UUID]):
     def get_game(self, game_id: UUID | str, version: int | None = None) -> Game:
         try:
             gid = UUID(str(game_id))
-            game = self.repository.get(gid, version=version)
+            game: Any = self.repository.get(gid, version=version)
         except (AggregateNotFoundError, ValueError):
             raise NotFoundError(f"No game {game_id}.") from None
         if not isinstance(game, Game):
@@ -173,9 +173,15 @@ class Ledger(Application[UUID]):
             game_id = uuid.UUID(bytes=self.entropy(16), version=4)
         now = self.clock()
         game = Game.create(
-            game_id=game_id, title=title, options=opts.model_dump(mode="json"),
-            rules_version=meta.rules_version, seat_count=count, seats=seat_list,
-            created_by=creator, seed=self.entropy(32), timestamp=now,
+            game_id=game_id,
+            title=title,
+            options=opts.model_dump(mode="json"),
+            rules_version=meta.rules_version,
+            seat_count=count,
+            seats=seat_list,
+            created_by=creator,
+            seed=self.entropy(32),
+            timestamp=now,
         )
         if game.full:
             self._start(game)
@@ -222,7 +228,8 @@ class Ledger(Application[UUID]):
             if seen is not None:
                 if seen[0] != request["hash"]:
                     raise ConflictError(
-                        "This Idempotency-Key was used for a different request.", code="request/idempotency_key_reused"
+                        "This Idempotency-Key was used for a different request.",
+                        code="request/idempotency_key_reused",
                     )
                 return self._replay_result(game, player, first_version=seen[1])
         seats = game.seats_of(player)

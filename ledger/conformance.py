@@ -35,6 +35,7 @@ class ConformanceError(AssertionError):
 class PlayoutResult:
     title: str
     players: int
+    game_id: str = ""
     decisions: int = 0
     draws: int = 0
     events: int = 0
@@ -121,7 +122,7 @@ def ledger_playout(
     rnd = random.Random(seed)
     ids = [str(app.register_player(f"bot {seed}-{i}")[0]) for i in range(players)]
     game = app.create_game(creator=ids[0], title=title, options=options or {}, players=ids)
-    result = PlayoutResult(title=title, players=players)
+    result = PlayoutResult(title=title, players=players, game_id=str(game.id))
     while True:
         game = app.get_game(game.id)
         if game.status == "finished":

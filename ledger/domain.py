@@ -18,7 +18,8 @@ from datetime import datetime
 from typing import Any, cast
 from uuid import UUID
 
-from eventsourcing.domain import Aggregate, Snapshot
+from eventsourcing.domain import Aggregate
+from eventsourcing.domain import Snapshot as LibrarySnapshot
 
 from ledger import records
 from ledger.engine import Decision, DrawOutcome, Effect, RulesEngine
@@ -54,13 +55,13 @@ class _Precomputed:
 class Game(Aggregate):
     TOPIC = "gameledger.game"
 
-    class Snapshot(Snapshot):
+    class Snapshot(LibrarySnapshot):
         """Holds the engine state as JSON (via the title's state adapter)."""
 
         TOPIC = "gameledger.game.snapshot"
 
         @classmethod
-        def take(cls, aggregate: Any) -> Snapshot:
+        def take(cls, aggregate: Any) -> Any:
             snap = super().take(aggregate)
             state = dict(snap.state)
             state.pop("_precomputed", None)
@@ -157,14 +158,14 @@ class Game(Aggregate):
             game.awaiting = []
             game.standings = self.public["standings"]
 
-    def __init__(  # noqa: PLR0913
+    def __init__(
         self,
         public: dict[str, Any],
         private: dict[str, Any],
         seed: str,
         commitments: dict[str, str],
         prev_hash: str,
-        hash: str,  # noqa: A002
+        hash: str,
     ) -> None:
         self.title: str = public["title"]
         self.options: dict[str, Any] = public["options"]
@@ -247,20 +248,33 @@ class Game(Aggregate):
             "seed_commitment": seed_commitment(seed),
         }
         sealed = records.seal(
-            seed=seed, game=str(game_id), version=1, kind=cls.Created.TOPIC, timestamp=timestamp,
-            public=public, private={}, prev_hash=records.GENESIS,
+            seed=seed,
+            game=str(game_id),
+            version=1,
+            kind=cls.Created.TOPIC,
+            timestamp=timestamp,
+            public=public,
+            private={},
+            prev_hash=records.GENESIS,
         )
         return cast(
             Game,
             cls._create(
-                cls.Created, id=game_id, timestamp=timestamp, public=public, private={}, seed=seed.hex(),
-                commitments=sealed.commitments, prev_hash=sealed.prev_hash, hash=sealed.hash,
+                cls.Created,
+                id=game_id,
+                timestamp=timestamp,
+                public=public,
+                private={},
+                seed=seed.hex(),
+                commitments=sealed.commitments,
+                prev_hash=sealed.prev_hash,
+                hash=sealed.hash,
             ),
         )
 
     def _record(
         self,
-        event_class: type[Game.Event],
+        event_class: Any,
         timestamp: datetime,
         public: dict[str, Any],
         private: dict[str, Any] | None = None,
@@ -268,20 +282,33 @@ class Game(Aggregate):
     ) -> None:
         version = self.version + 1
         sealed = records.seal(
-            seed=self.seed_bytes, game=str(self.id), version=version, kind=event_class.TOPIC,
-            timestamp=timestamp, public=public, private=private or {}, prev_hash=self.head_hash,
+            seed=self.seed_bytes,
+            game=str(self.id),
+            version=version,
+            kind=event_class.TOPIC,
+            timestamp=timestamp,
+            public=public,
+            private=private or {},
+            prev_hash=self.head_hash,
         )
         if state is not None:
             self._precomputed = _Precomputed(version, state)
         self.trigger_event(
-            event_class, timestamp=timestamp, public=sealed.public, private=sealed.private,
-            commitments=sealed.commitments, prev_hash=sealed.prev_hash, hash=sealed.hash,
+            event_class,
+            timestamp=timestamp,
+            public=sealed.public,
+            private=sealed.private,
+            commitments=sealed.commitments,
+            prev_hash=sealed.prev_hash,
+            hash=sealed.hash,
         )
 
     def _digests(self, state: Any) -> dict[str, str]:
         eng = self.engine
         return {
-            "state_digest": records.state_digest(self.seed_bytes, eng.state_adapter.dump_python(state, mode="json")),
+            "state_digest": records.state_digest(
+                self.seed_bytes, eng.state_adapter.dump_python(state, mode="json")
+            ),
             "public_digest": records.public_digest(eng.view(state, None)),
         }
 
@@ -348,7 +375,13 @@ class Game(Aggregate):
 
     def finish(self, timestamp: datetime) -> None:
         standings = [
-            {"seat": s.seat, "player": self.seats[s.seat], "rank": s.rank, "score": list(s.score), "summary": s.summary}
+            {
+                "seat": s.seat,
+                "player": self.seats[s.seat],
+                "rank": s.rank,
+                "score": list(s.score),
+                "summary": s.summary,
+            }
             for s in self.engine.standings(self.state)
         ]
         self._record(self.Finished, timestamp, {"standings": standings, "seed": self.seed})
@@ -368,9 +401,20 @@ class Player(Aggregate):
 
     @classmethod
     def register(cls, player_id: UUID, name: str, token_hash: str, timestamp: datetime) -> Player:
-        return cast(Player, cls._create(cls.Created, id=player_id, name=name, token_hash=token_hash, timestamp=timestamp))
+        return cast(
+            Player,
+            cls._create(cls.Created, id=player_id, name=name, token_hash=token_hash, timestamp=timestamp),
+        )
+
 
 EVENT_CLASSES: dict[str, type[Any]] = {
     cls.TOPIC: cls
-    for cls in (Game.Created, Game.SeatClaimed, Game.Started, Game.DrawRecorded, Game.DecisionRecorded, Game.Finished)
+    for cls in (
+        Game.Created,
+        Game.SeatClaimed,
+        Game.Started,
+        Game.DrawRecorded,
+        Game.DecisionRecorded,
+        Game.Finished,
+    )
 }

@@ -39,9 +39,7 @@ def audiences(seats: Iterable[int]) -> set[str]:
 def redact(record: dict[str, Any], seats: Iterable[int], finished: bool, seed: bytes) -> dict[str, Any]:
     """The record as a viewer holding ``seats`` may see it (all of it once finished)."""
     allowed = audiences(seats)
-    private = {
-        aud: part for aud, part in record["private"].items() if finished or aud in allowed
-    }
+    private = {aud: part for aud, part in record["private"].items() if finished or aud in allowed}
     out = {k: v for k, v in record.items() if k != "private"}
     if private:
         out["private"] = private

@@ -104,7 +104,14 @@ def seal(
     private = {aud: part for aud, part in private.items() if part}
     commitments = {aud: commitment(salt(seed, version, aud), part) for aud, part in sorted(private.items())}
     body = event_body(
-        game=game, version=version, kind=kind, timestamp=timestamp_text(timestamp),
-        public=public, commitments=commitments, prev_hash=prev_hash,
+        game=game,
+        version=version,
+        kind=kind,
+        timestamp=timestamp_text(timestamp),
+        public=public,
+        commitments=commitments,
+        prev_hash=prev_hash,
     )
-    return Sealed(public=public, private=private, commitments=commitments, prev_hash=prev_hash, hash=event_hash(body))
+    return Sealed(
+        public=public, private=private, commitments=commitments, prev_hash=prev_hash, hash=event_hash(body)
+    )

@@ -47,7 +47,11 @@ class Database:
     def ledger_env(self, *, create_table: bool) -> dict[str, str]:
         flag = "y" if create_table else "n"
         if self.kind == "sqlite":
-            return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": self.sqlite_path, "CREATE_TABLE": flag}
+            return {
+                "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+                "SQLITE_DBNAME": self.sqlite_path,
+                "CREATE_TABLE": flag,
+            }
         return {
             "PERSISTENCE_MODULE": "eventsourcing.postgres",
             "POSTGRES_DBNAME": self.dbname,
@@ -85,7 +89,9 @@ def parse_database_url(url: str, *, pool_size: int = 5) -> Database:
         return Database(url=url, kind="sqlite", sqlite_path=str(Path(path).expanduser()))
     parsed = urlparse(url)
     if parsed.scheme not in ("postgresql", "postgres", "postgresql+psycopg"):
-        raise ValueError(f"unsupported database URL scheme {parsed.scheme!r}: use sqlite:/// or postgresql://")
+        raise ValueError(
+            f"unsupported database URL scheme {parsed.scheme!r}: use sqlite:/// or postgresql://"
+        )
     query = parse_qs(parsed.query)
     return Database(
         url=url,
@@ -98,32 +104,3 @@ def parse_database_url(url: str, *, pool_size: int = 5) -> Database:
         schema=query.get("schema", ["public"])[0],
         pool_size=pool_size,
     )
-
-
-def parse_database_url(url: str, *, pool_size: int = 5) -> Database:
-    if url.startswith("sqlite:"):
-        path = url[len("sqlite:") :]
-        if path.startswith("//"):
-            path = path[3:] if path.startswith("///") else path[2:]  # sqlite:///rel, sqlite:////abs
-        if not path:
-            raise ValueError("a sqlite URL needs a file: sqlite:///path/to/ledger.sqlite3")
-        if path.startswith("file:"):
-            return Database(url=url, kind="sqlite", sqlite_path=path)
-        return Database(url=url, kind="sqlite", sqlite_path=str(Path(path).expanduser()))
-    parsed = urlparse(url)
-    if parsed.scheme not in ("postgresql", "postgres", "postgresql+psycopg"):
-        raise ValueError(f"unsupported database URL scheme {parsed.scheme!r}: use sqlite:/// or postgresql://")
-    query = parse_qs(parsed.query)
-    return Database(
-        url=url,
-        kind="postgres",
-        host=parsed.hostname or "127.0.0.1",
-        port=parsed.port or 5432,
-        user=unquote(parsed.username or "postgres"),
-        password=unquote(parsed.password or ""),
-        dbname=(parsed.path or "/postgres").lstrip("/") or "postgres",
-        schema=query.get("schema", ["public"])[0],
-        pool_size=pool_size,
-    )
-
-

@@ -44,7 +44,10 @@ class Report:
         return bool(self.checks) and all(ok for _, ok, _ in self.checks)
 
     def text(self) -> str:
-        lines = [f"{'PASS' if ok else 'FAIL'}  {name}{(': ' + detail) if detail else ''}" for name, ok, detail in self.checks]
+        lines = [
+            f"{'PASS' if ok else 'FAIL'}  {name}{(': ' + detail) if detail else ''}"
+            for name, ok, detail in self.checks
+        ]
         lines.append("verified" if self.ok else "NOT verified")
         return "\n".join(lines)
 
@@ -58,8 +61,13 @@ def parse(lines: Iterable[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 
 def _body(e: dict[str, Any]) -> dict[str, Any]:
     return records.event_body(
-        game=e["game"], version=e["version"], kind=e["type"], timestamp=e["timestamp"],
-        public=e["public"], commitments=e["commitments"], prev_hash=e["prev_hash"],
+        game=e["game"],
+        version=e["version"],
+        kind=e["type"],
+        timestamp=e["timestamp"],
+        public=e["public"],
+        commitments=e["commitments"],
+        prev_hash=e["prev_hash"],
     )
 
 
@@ -108,7 +116,10 @@ def verify_export(lines: Iterable[str]) -> Report:
     created = events[0]["public"]
     seed_hex = finished[-1]["public"]["seed"]
     seed = bytes.fromhex(seed_hex)
-    report.add("seed matches the commitment published at creation", seed_commitment(seed) == created["seed_commitment"])
+    report.add(
+        "seed matches the commitment published at creation",
+        seed_commitment(seed) == created["seed_commitment"],
+    )
 
     # 3a. every commitment opens with the seed-derived salt
     missing = mismatched = 0
@@ -119,8 +130,11 @@ def verify_export(lines: Iterable[str]) -> Report:
                 missing += 1
             elif records.commitment(records.salt(seed, e["version"], aud), part) != c:
                 mismatched += 1
-    report.add("every private part present and committed", missing == 0 and mismatched == 0,
-               f"{missing} missing, {mismatched} mismatched")
+    report.add(
+        "every private part present and committed",
+        missing == 0 and mismatched == 0,
+        f"{missing} missing, {mismatched} mismatched",
+    )
     _replay(report, header, events, seed)
     return report
 
@@ -142,14 +156,21 @@ def _replay(report: Report, header: dict[str, Any], events: list[dict[str, Any]]
         p = e["public"]
         try:
             if e["type"] == STARTED:
-                state = eng.new_game(eng.meta.options.model_validate(created["options"]), created["seat_count"])
+                state = eng.new_game(
+                    eng.meta.options.model_validate(created["options"]), created["seat_count"]
+                )
             elif e["type"] == DRAW:
                 request = eng.pending(state).draw
                 recorded = p.get("outcome")
                 if recorded is None:
                     recorded = e["private"]["server"]["outcome"]
                 expected = derive_draw(seed, p["counter"], request) if request else None
-                if request is None or request.key != p["key"] or list(expected or ()) != list(recorded) or p["counter"] != draws:
+                if (
+                    request is None
+                    or request.key != p["key"]
+                    or list(expected or ()) != list(recorded)
+                    or p["counter"] != draws
+                ):
                     draws_ok = False
                     detail_draw = detail_draw or f"draw at version {e['version']} is not the seed's"
                 state, _ = eng.apply_draw(state, DrawOutcome(p["key"], tuple(recorded)))
@@ -169,10 +190,9 @@ def _replay(report: Report, header: dict[str, Any], events: list[dict[str, Any]]
             detail_digest = detail_digest or f"digest differs at version {e['version']}"
     report.add("every draw re-derived from the seed", draws_ok, detail_draw or f"{draws} draws")
     report.add("replay reproduces every digest", digests_ok, detail_digest)
-    standings = [
-        {"seat": s.seat, "rank": s.rank, "score": list(s.score)} for s in eng.standings(state)
-    ]
+    standings = [{"seat": s.seat, "rank": s.rank, "score": list(s.score)} for s in eng.standings(state)]
     recorded = [
-        {"seat": s["seat"], "rank": s["rank"], "score": s["score"]} for s in events[-1]["public"].get("standings", [])
+        {"seat": s["seat"], "rank": s["rank"], "score": s["score"]}
+        for s in events[-1]["public"].get("standings", [])
     ]
     report.add("replay reproduces the standings", standings == recorded)

@@ -63,9 +63,7 @@ class SqlView:
     def _lock(self, c: Any) -> None:
         """Serialise writers of this view across processes (PostgreSQL)."""
 
-    def write(
-        self, tracking: Tracking, fn: Callable[[Any], None], expected: int | None = None
-    ) -> bool:
+    def write(self, tracking: Tracking, fn: Callable[[Any], None], expected: int | None = None) -> bool:
         """Run ``fn(cursor)`` and record ``tracking`` in one transaction.
 
         With ``expected``, the batch applies only if the view is still at that
@@ -115,7 +113,7 @@ class PostgresSqlView(SqlView, PostgresTrackingRecorder):
 
     def __init__(self, datastore: PostgresDatastore) -> None:
         super().__init__(datastore, tracking_table_name=f"{self.view_name}_tracking")
-        self.sql_create_statements.extend(SQL(s) for s in self.ddl())  # type: ignore[arg-type]
+        self.sql_create_statements.extend(SQL(s) for s in self.ddl())  # type: ignore[misc]
 
     def t(self, name: str) -> str:
         return f'"{self.datastore.schema}".{self.view_name}_{name}'
@@ -126,8 +124,10 @@ class PostgresSqlView(SqlView, PostgresTrackingRecorder):
 
     def _position(self, c: Any, application_name: str) -> int:
         c.execute(
-            SQL(f'SELECT notification_id FROM "{self.datastore.schema}".{self.tracking_table_name} '  # noqa: S608
-                "WHERE application_name = %s"),
+            SQL(
+                f'SELECT notification_id FROM "{self.datastore.schema}".{self.tracking_table_name} '
+                "WHERE application_name = %s"
+            ),
             (application_name,),
         )
         row = c.fetchone()
@@ -140,12 +140,22 @@ V = TypeVar("V", bound=SqlView)
 def build_view(view_class: type[V], db: Database, *, create_table: bool = False) -> V:
     """An instance of ``view_class`` over the database's dialect."""
     if db.kind == "sqlite":
-        datastore: Any = SQLiteDatastore(db_name=db.view_sqlite_path(view_class.view_name), pool_size=2, max_overflow=4)
+        datastore: Any = SQLiteDatastore(
+            db_name=db.view_sqlite_path(view_class.view_name), pool_size=2, max_overflow=4
+        )
         concrete: type[Any] = type(f"SQLite{view_class.__name__}", (view_class, SQLiteSqlView), {})
     else:
         datastore = PostgresDatastore(
-            dbname=db.dbname, host=db.host, port=db.port, user=db.user, password=db.password,
-            schema=db.schema, pool_size=2, max_overflow=4, pre_ping=True, connect_timeout=5,
+            dbname=db.dbname,
+            host=db.host,
+            port=db.port,
+            user=db.user,
+            password=db.password,
+            schema=db.schema,
+            pool_size=2,
+            max_overflow=4,
+            pre_ping=True,
+            connect_timeout=5,
         )
         concrete = type(f"Postgres{view_class.__name__}", (view_class, PostgresSqlView), {})
     view = concrete(datastore)
@@ -154,7 +164,7 @@ def build_view(view_class: type[V], db: Database, *, create_table: bool = False)
     return view  # type: ignore[no-any-return]
 
 
-class BatchProjection(Projection[V], Generic[V]):
+class BatchProjection(Projection[Any], Generic[V]):
     """A projection that applies events inside a view transaction it is given."""
 
     @singledispatchmethod
@@ -169,7 +179,9 @@ class BatchProjection(Projection[V], Generic[V]):
 class Catchup:
     """Brings one projection up to date with the ledger, a batch per transaction."""
 
-    def __init__(self, app: Application[Any], projection: BatchProjection[Any], batch_size: int = 1000) -> None:
+    def __init__(
+        self, app: Application[Any], projection: BatchProjection[Any], batch_size: int = 1000
+    ) -> None:
         self.app = app
         self.projection = projection
         self.batch_size = batch_size

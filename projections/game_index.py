@@ -28,7 +28,8 @@ class GameIndexView(SqlView):
         " game_id TEXT NOT NULL, seat INTEGER NOT NULL, player_id TEXT,"
         " awaited INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (game_id, seat))",
         "CREATE INDEX IF NOT EXISTS gameindex_seats_player ON {seats} (player_id)",
-        "CREATE TABLE IF NOT EXISTS {players} (player_id TEXT PRIMARY KEY, name TEXT NOT NULL, registered_at TEXT NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS {players} ("
+        " player_id TEXT PRIMARY KEY, name TEXT NOT NULL, registered_at TEXT NOT NULL)",
     )
 
     # -- writes (inside a batch transaction) ----------------------------------
@@ -39,7 +40,9 @@ class GameIndexView(SqlView):
             (game_id, p["title"], p["seat_count"], p["created_by"], json.dumps(p["options"]), at, at),
         )
         for seat, player in enumerate(p["seats"]):
-            c.execute(self.q(f"INSERT INTO {self.t('seats')} VALUES (%s, %s, %s, 0)"), (game_id, seat, player))
+            c.execute(
+                self.q(f"INSERT INTO {self.t('seats')} VALUES (%s, %s, %s, 0)"), (game_id, seat, player)
+            )
 
     def seat_claimed(self, c: Any, game_id: str, seat: int, player: str) -> None:
         c.execute(
@@ -57,12 +60,15 @@ class GameIndexView(SqlView):
             )
         else:
             c.execute(
-                self.q(f"UPDATE {self.t('games')} SET version = %s, updated_at = %s, status = %s WHERE game_id = %s"),
+                self.q(
+                    f"UPDATE {self.t('games')} SET version = %s, updated_at = %s, status = %s WHERE game_id = %s"
+                ),
                 (version, at, status, game_id),
             )
         if awaiting is not None:
             c.execute(
-                self.q(f"UPDATE {self.t('seats')} SET awaited = 0 WHERE game_id = %s AND awaited = 1"), (game_id,)
+                self.q(f"UPDATE {self.t('seats')} SET awaited = 0 WHERE game_id = %s AND awaited = 1"),
+                (game_id,),
             )
             for seat in awaiting:
                 c.execute(
@@ -72,7 +78,8 @@ class GameIndexView(SqlView):
 
     def finished(self, c: Any, game_id: str, standings: list[dict[str, Any]]) -> None:
         c.execute(
-            self.q(f"UPDATE {self.t('games')} SET standings = %s WHERE game_id = %s"), (json.dumps(standings), game_id)
+            self.q(f"UPDATE {self.t('games')} SET standings = %s WHERE game_id = %s"),
+            (json.dumps(standings), game_id),
         )
 
     def player_registered(self, c: Any, player_id: str, name: str, at: str) -> None:
@@ -102,7 +109,9 @@ class GameIndexView(SqlView):
             where.append("g.title = %s")
             params.append(title)
         if player:
-            where.append(f"EXISTS (SELECT 1 FROM {self.t('seats')} s WHERE s.game_id = g.game_id AND s.player_id = %s)")
+            where.append(
+                f"EXISTS (SELECT 1 FROM {self.t('seats')} s WHERE s.game_id = g.game_id AND s.player_id = %s)"
+            )
             params.append(player)
         if awaiting_player:
             where.append(
@@ -111,8 +120,10 @@ class GameIndexView(SqlView):
             )
             params.append(awaiting_player)
         if open_seats:
-            where.append(f"EXISTS (SELECT 1 FROM {self.t('seats')} s WHERE s.game_id = g.game_id AND s.player_id IS NULL)")
-        sql = f"SELECT * FROM {self.t('games')} g"  # noqa: S608
+            where.append(
+                f"EXISTS (SELECT 1 FROM {self.t('seats')} s WHERE s.game_id = g.game_id AND s.player_id IS NULL)"
+            )
+        sql = f"SELECT * FROM {self.t('games')} g"
         if where:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY g.updated_at DESC, g.game_id LIMIT %s OFFSET %s"
@@ -122,7 +133,7 @@ class GameIndexView(SqlView):
         ids = [g["game_id"] for g in games]
         marks = ", ".join(["%s"] * len(ids))
         seats = self.rows(
-            f"SELECT s.game_id, s.seat, s.player_id, s.awaited, p.name FROM {self.t('seats')} s"  # noqa: S608
+            f"SELECT s.game_id, s.seat, s.player_id, s.awaited, p.name FROM {self.t('seats')} s"
             f" LEFT JOIN {self.t('players')} p ON p.player_id = s.player_id"
             f" WHERE s.game_id IN ({marks}) ORDER BY s.game_id, s.seat",
             ids,
@@ -130,7 +141,12 @@ class GameIndexView(SqlView):
         by_game: dict[str, list[dict[str, Any]]] = {}
         for s in seats:
             by_game.setdefault(s["game_id"], []).append(
-                {"seat": s["seat"], "player_id": s["player_id"], "name": s["name"], "awaited": bool(s["awaited"])}
+                {
+                    "seat": s["seat"],
+                    "player_id": s["player_id"],
+                    "name": s["name"],
+                    "awaited": bool(s["awaited"]),
+                }
             )
         out = []
         for g in games:
@@ -155,7 +171,7 @@ class GameIndexView(SqlView):
         if not ids:
             return {}
         marks = ", ".join(["%s"] * len(ids))
-        rows = self.rows(f"SELECT player_id, name FROM {self.t('players')} WHERE player_id IN ({marks})", ids)  # noqa: S608
+        rows = self.rows(f"SELECT player_id, name FROM {self.t('players')} WHERE player_id IN ({marks})", ids)
         return {r["player_id"]: r["name"] for r in rows}
 
 
@@ -164,8 +180,13 @@ class GameIndex(BatchProjection[GameIndexView]):
     topics: ClassVar[tuple[str, ...]] = tuple(  # type: ignore[misc]
         get_topic(cls)
         for cls in (
-            Game.Created, Game.SeatClaimed, Game.Started, Game.DrawRecorded,
-            Game.DecisionRecorded, Game.Finished, Player.Created,
+            Game.Created,
+            Game.SeatClaimed,
+            Game.Started,
+            Game.DrawRecorded,
+            Game.DecisionRecorded,
+            Game.Finished,
+            Player.Created,
         )
     )
 

@@ -37,7 +37,9 @@ def test_the_lobby_lists_games_and_my_turns(client: TestClient) -> None:
     assert [t["game_id"] for t in turns] == [table.game_id]
     other = next(i for i in range(3) if i != waiting_seat)
     assert client.get(f"{API}/me/turns", headers=table.auth(other)).json()["games"] == []
-    opened = client.post(f"{API}/games", json={"title": "cotton-trade", "seats": 4}, headers=table.auth(0)).json()
+    opened = client.post(
+        f"{API}/games", json={"title": "cotton-trade", "seats": 4}, headers=table.auth(0)
+    ).json()
     open_games = client.get(f"{API}/games?open=true", headers=table.auth(1)).json()["games"]
     assert [x["game_id"] for x in open_games] == [opened["game_id"]]
     assert open_games[0]["seats"][0]["name"] == "P0"
@@ -70,27 +72,85 @@ def test_refused_requests_have_codes_and_change_nothing(client: TestClient) -> N
     cases = [
         (client.get(f"{API}/games"), 401, "auth/required"),
         (client.get(f"{API}/games", headers={"Authorization": "Bearer gl_nope"}), 401, "auth/invalid_token"),
-        (client.get(f"{API}/games/00000000-0000-0000-0000-000000000000", headers=table.auth(0)), 404, "game/not_found"),
+        (
+            client.get(f"{API}/games/00000000-0000-0000-0000-000000000000", headers=table.auth(0)),
+            404,
+            "game/not_found",
+        ),
         (table.decide(other, {"type": "pass_renting"}, version), 403, "game/not_your_turn"),
-        (table.decide(seat, {"type": "rent_ship", "card": "S99"}, version), 422, "rule/cotton-trade/ship_not_in_row"),
-        (table.decide(seat, {"type": "sail_ship", "capacity": 2, "region": "EGYPT"}, version), 422,
-         "rule/cotton-trade/wrong_decision"),
+        (
+            table.decide(seat, {"type": "rent_ship", "card": "S99"}, version),
+            422,
+            "rule/cotton-trade/ship_not_in_row",
+        ),
+        (
+            table.decide(seat, {"type": "sail_ship", "capacity": 2, "region": "EGYPT"}, version),
+            422,
+            "rule/cotton-trade/wrong_decision",
+        ),
         (table.decide(seat, {"type": "fly"}, version), 422, "request/invalid_decision"),
         (table.decide(seat, {"type": "rent_ship"}, version), 422, "request/invalid_decision"),
-        (client.post(f"{base}/decisions", json={"expected_version": version, "decision": {}, "extra": 1},
-                     headers=table.auth(seat)), 422, "request/invalid"),
-        (client.post(f"{base}/decisions", content=b"{not json", headers=table.auth(seat) | {"content-type": "application/json"}),
-         400, "request/bad_json"),
-        (client.post(f"{base}/decisions", content=b"[" * 5000, headers=table.auth(seat) | {"content-type": "application/json"}),
-         422, "request/too_deep"),
-        (client.post(f"{base}/decisions", content=b" " * 200_000, headers=table.auth(seat) | {"content-type": "application/json"}),
-         413, "request/too_large"),
+        (
+            client.post(
+                f"{base}/decisions",
+                json={"expected_version": version, "decision": {}, "extra": 1},
+                headers=table.auth(seat),
+            ),
+            422,
+            "request/invalid",
+        ),
+        (
+            client.post(
+                f"{base}/decisions",
+                content=b"{not json",
+                headers=table.auth(seat) | {"content-type": "application/json"},
+            ),
+            400,
+            "request/bad_json",
+        ),
+        (
+            client.post(
+                f"{base}/decisions",
+                content=b"[" * 5000,
+                headers=table.auth(seat) | {"content-type": "application/json"},
+            ),
+            422,
+            "request/too_deep",
+        ),
+        (
+            client.post(
+                f"{base}/decisions",
+                content=b" " * 200_000,
+                headers=table.auth(seat) | {"content-type": "application/json"},
+            ),
+            413,
+            "request/too_large",
+        ),
         (client.post(f"{base}/join", headers=table.auth(0)), 409, "game/already_started"),
-        (client.post(f"{API}/games", json={"title": "chess", "seats": 2}, headers=table.auth(0)), 404, "game/unknown_title"),
-        (client.post(f"{API}/games", json={"title": "cotton-trade", "seats": 9}, headers=table.auth(0)), 422, "request/invalid"),
-        (client.post(f"{API}/games", json={"title": "cotton-trade", "seats": 7}, headers=table.auth(0)), 422, "game/player_count"),
-        (client.post(f"{API}/games", json={"title": "cotton-trade", "seats": 3, "options": {"nope": 1}},
-                     headers=table.auth(0)), 422, "request/invalid_options"),
+        (
+            client.post(f"{API}/games", json={"title": "chess", "seats": 2}, headers=table.auth(0)),
+            404,
+            "game/unknown_title",
+        ),
+        (
+            client.post(f"{API}/games", json={"title": "cotton-trade", "seats": 9}, headers=table.auth(0)),
+            422,
+            "request/invalid",
+        ),
+        (
+            client.post(f"{API}/games", json={"title": "cotton-trade", "seats": 7}, headers=table.auth(0)),
+            422,
+            "game/player_count",
+        ),
+        (
+            client.post(
+                f"{API}/games",
+                json={"title": "cotton-trade", "seats": 3, "options": {"nope": 1}},
+                headers=table.auth(0),
+            ),
+            422,
+            "request/invalid_options",
+        ),
         (client.post(f"{API}/players", json={"name": ""}), 422, "request/invalid"),
         (client.get(f"{API}/nowhere", headers=table.auth(0)), 404, "http/not_found"),
     ]
@@ -108,7 +168,7 @@ def _face_down_since_shuffle(events: list[dict], game) -> list[tuple[str, list[d
     out = []
     for r, region in enumerate(REGIONS):
         shuffles = [i for i, e in enumerate(events) if e["public"].get("key") == f"contracts:{region.value}"]
-        since = events[shuffles[-1]:] if shuffles else events
+        since = events[shuffles[-1] :] if shuffles else events
         out.extend((slot.card, since) for slot in game.state.contract_row[r] if not slot.face_up)
     return out
 
@@ -151,6 +211,9 @@ def test_the_openapi_schema_and_health_are_served(client: TestClient) -> None:
 def test_the_admin_token_creates_a_full_table_without_taking_a_seat(client: TestClient) -> None:
     players = [client.post(f"{API}/players", json={"name": f"L{i}"}).json() for i in range(2)]
     admin = {"Authorization": "Bearer test-admin-token-0123456789"}
-    r = client.post(f"{API}/games", json={"title": "cotton-trade", "players": [p["player_id"] for p in players]},
-                    headers=admin)
+    r = client.post(
+        f"{API}/games",
+        json={"title": "cotton-trade", "players": [p["player_id"] for p in players]},
+        headers=admin,
+    )
     assert r.status_code == 201 and r.json()["status"] == "active" and r.json()["my_seats"] == []

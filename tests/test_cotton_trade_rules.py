@@ -19,7 +19,17 @@ from ledger.games.cotton_trade.decisions import (
 )
 from ledger.games.cotton_trade.meta import CottonTradeOptions
 from ledger.games.cotton_trade.state import Phase, War
-from tests.ct_positions import at_phase, cleared_board, new, play, ship, with_pence, with_player, with_row, with_track
+from tests.ct_positions import (
+    at_phase,
+    cleared_board,
+    new,
+    play,
+    ship,
+    with_pence,
+    with_player,
+    with_row,
+    with_track,
+)
 
 NA, EG = Region.NORTH_AMERICA, Region.EGYPT
 
@@ -37,8 +47,19 @@ def test_renting_a_second_ship_of_the_same_capacity_is_refused() -> None:
     s = new(3)
     seat = s.awaiting[0]
     card = s.ship_row[0]
-    s = with_player(s, seat, ships=[ship(next(c for c, d in rules.C.ships.items()
-                                           if d.capacity == rules.C.ships[card].capacity and c != card))])
+    s = with_player(
+        s,
+        seat,
+        ships=[
+            ship(
+                next(
+                    c
+                    for c, d in rules.C.ships.items()
+                    if d.capacity == rules.C.ships[card].capacity and c != card
+                )
+            )
+        ],
+    )
     assert violation(s, seat, RentShip(card=card)) == "rule/cotton-trade/capacity_held"
 
 

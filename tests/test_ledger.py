@@ -53,8 +53,10 @@ def test_a_game_starts_when_the_last_seat_is_claimed(ledger: Ledger) -> None:
     assert game.awaiting and game.draws >= 5  # first player and four shuffles
     types = [type(e).TOPIC for e in ledger.events.get(game.id)]
     assert types[:4] == [
-        "gameledger.game.created", "gameledger.game.seat_claimed",
-        "gameledger.game.seat_claimed", "gameledger.game.started",
+        "gameledger.game.created",
+        "gameledger.game.seat_claimed",
+        "gameledger.game.seat_claimed",
+        "gameledger.game.started",
     ]
     assert set(types[4:]) == {"gameledger.game.draw_recorded"}
 
@@ -140,7 +142,9 @@ def test_snapshots_load_the_same_state_as_a_full_replay(ledger: Ledger) -> None:
                 values = e.public.get("outcome") or e.private["server"]["outcome"]
                 replayed, _ = eng.apply_draw(replayed, DrawOutcome(e.public["key"], tuple(values)))
             elif isinstance(e, Game.DecisionRecorded):
-                replayed, _ = eng.apply(replayed, e.public["seat"], eng.decision_adapter.validate_python(e.public["decision"]))
+                replayed, _ = eng.apply(
+                    replayed, e.public["seat"], eng.decision_adapter.validate_python(e.public["decision"])
+                )
         assert loaded.state == replayed
     finally:
         fresh.close()

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Header, Path, Query, status
 from fastapi.responses import StreamingResponse
 
 from api.deps import CallerDep, ServicesDep
-from api.presenters import events_out, game_out, seat_names, names_for
+from api.presenters import events_out, game_out, names_for, seat_names
 from api.schemas import DecisionIn, DecisionOut, ErrorOut, EventsOut, GameIn, GameListOut, GameOut, StateOut
 from ledger.domain import FINISHED
 from ledger.errors import InvalidRequestError
@@ -20,7 +20,11 @@ router = APIRouter(prefix="/games", tags=["games"])
 GameId = Annotated[str, Path(description="The game's id", min_length=1, max_length=64)]
 IdempotencyKey = Annotated[
     str | None,
-    Header(alias="Idempotency-Key", max_length=200, description="Retrying with the same key replays the first answer"),
+    Header(
+        alias="Idempotency-Key",
+        max_length=200,
+        description="Retrying with the same key replays the first answer",
+    ),
 ]
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorOut} for code in (400, 401, 403, 404, 409, 413, 422, 503)
@@ -28,7 +32,9 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=GameOut, responses=ERRORS)
-def create_game(body: GameIn, caller: CallerDep, services: ServicesDep, idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
+def create_game(
+    body: GameIn, caller: CallerDep, services: ServicesDep, idempotency_key: IdempotencyKey = None
+) -> dict[str, Any]:
     """Create a game: either open seats (``seats``, the creator joining seat 0 unless
     ``join`` is false) or a full table (``players``). It starts when every seat is filled."""
     if body.seats is not None and body.players is not None:
@@ -85,13 +91,21 @@ def join_game(game_id: GameId, caller: CallerDep, services: ServicesDep) -> dict
 
 @router.post("/{game_id}/decisions", response_model=DecisionOut, responses=ERRORS)
 def decide(
-    game_id: GameId, body: DecisionIn, caller: CallerDep, services: ServicesDep, idempotency_key: IdempotencyKey = None
+    game_id: GameId,
+    body: DecisionIn,
+    caller: CallerDep,
+    services: ServicesDep,
+    idempotency_key: IdempotencyKey = None,
 ) -> dict[str, Any]:
     """Make a decision on the version you saw. A stale version is refused with 409,
     an illegal decision with 422 and its rule code; nothing is written then."""
     result = services.ledger.decide(
-        game_id, caller.player_id, body.expected_version, body.decision,
-        seat=body.seat, idempotency_key=idempotency_key,
+        game_id,
+        caller.player_id,
+        body.expected_version,
+        body.decision,
+        seat=body.seat,
+        idempotency_key=idempotency_key,
     )
     game = services.ledger.get_game(game_id)
     who = seat_names(game, names_for(services, game))
@@ -116,7 +130,11 @@ def game_events(
 ) -> dict[str, Any]:
     """The game's record after a version, redacted for the caller, with the log in words."""
     game = services.ledger.get_game(game_id)
-    return {"game_id": game_id, "version": game.version, "events": events_out(services, game, caller, after, limit)}
+    return {
+        "game_id": game_id,
+        "version": game.version,
+        "events": events_out(services, game, caller, after, limit),
+    }
 
 
 @router.get("/{game_id}/state", response_model=StateOut, responses=ERRORS)
@@ -163,5 +181,7 @@ def export_game(game_id: GameId, caller: CallerDep, services: ServicesDep) -> St
 
     filename = json.dumps(f"{game.title}-{game.id}.jsonl")
     return StreamingResponse(
-        body(), media_type="application/x-ndjson", headers={"Content-Disposition": f"attachment; filename={filename}"}
+        body(),
+        media_type="application/x-ndjson",
+        headers={"Content-Disposition": f"attachment; filename={filename}"},
     )

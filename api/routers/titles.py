@@ -14,8 +14,13 @@ def list_titles(_: CallerDep) -> list[TitleOut]:
     """The titles this service plays, with their player range and variant options."""
     return [
         TitleOut(
-            id=m.id, name=m.name, min_players=m.min_players, max_players=m.max_players,
-            description=m.description, rules_version=m.rules_version, options=m.options_schema(),
+            id=m.id,
+            name=m.name,
+            min_players=m.min_players,
+            max_players=m.max_players,
+            description=m.description,
+            rules_version=m.rules_version,
+            options=m.options_schema(),
         )
         for m in TITLES.values()
     ]

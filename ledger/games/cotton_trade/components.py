@@ -96,9 +96,7 @@ class Components:
 
     def stage_deck(self, stage: int, region: Region) -> tuple[str, ...]:
         name = STAGE_NAMES[stage]
-        return tuple(
-            sorted(c.id for c in self.contracts.values() if c.stage == name and c.region == region)
-        )
+        return tuple(sorted(c.id for c in self.contracts.values() if c.stage == name and c.region == region))
 
     def space_of(self, wealth: int) -> int:
         for t in self.track:

@@ -7,24 +7,22 @@ from typing import ClassVar
 
 from ledger.engine import Effect
 
-_fx = dataclass(frozen=True, slots=True, kw_only=True)
 
-
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class FirstPlayerDrawn(Effect):
     kind: ClassVar[str] = "first_player_drawn"
     seat: int
     turn_order: tuple[int, ...]
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DeckShuffled(Effect):
     kind: ClassVar[str] = "deck_shuffled"
     deck: str
     cards: int
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MoneyChanged(Effect):
     kind: ClassVar[str] = "money_changed"
     seat: int
@@ -34,14 +32,14 @@ class MoneyChanged(Effect):
     reason: str
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TurnOrderDetermined(Effect):
     kind: ClassVar[str] = "turn_order_determined"
     turn_order: tuple[int, ...]
     wealth: tuple[int, ...]  # by seat
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SharePriceChanged(Effect):
     kind: ClassVar[str] = "share_price_changed"
     company: int
@@ -53,20 +51,20 @@ class SharePriceChanged(Effect):
     cause: str
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ShipCardsDrawn(Effect):
     kind: ClassVar[str] = "ship_cards_drawn"
     cards: tuple[str, ...]
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ContractCardsDrawn(Effect):
     kind: ClassVar[str] = "contract_cards_drawn"
     region: str
     cards: tuple[str | None, ...]  # None: placed face down
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ShipRented(Effect):
     kind: ClassVar[str] = "ship_rented"
     seat: int
@@ -75,21 +73,21 @@ class ShipRented(Effect):
     fee: int
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RentingPassed(Effect):
     kind: ClassVar[str] = "renting_passed"
     seat: int
     automatic: bool
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ContractRevealed(Effect):
     kind: ClassVar[str] = "contract_revealed"
     region: str
     card: str
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HarbourTokensPlaced(Effect):
     kind: ClassVar[str] = "harbour_tokens_placed"
     region: str
@@ -98,7 +96,7 @@ class HarbourTokensPlaced(Effect):
     vip: int
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class WarBroke(Effect):
     kind: ClassVar[str] = "war_broke"
     region: str
@@ -106,7 +104,7 @@ class WarBroke(Effect):
     threshold: int
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ShipSailed(Effect):
     kind: ClassVar[str] = "ship_sailed"
     seat: int
@@ -116,7 +114,7 @@ class ShipSailed(Effect):
     overtook: bool
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BonusCoinsTaken(Effect):
     kind: ClassVar[str] = "bonus_coins_taken"
     seat: int
@@ -124,7 +122,7 @@ class BonusCoinsTaken(Effect):
     coins: int
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PassengersCarried(Effect):
     kind: ClassVar[str] = "passengers_carried"
     seat: int
@@ -134,7 +132,7 @@ class PassengersCarried(Effect):
     income: int
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ContractBought(Effect):
     kind: ClassVar[str] = "contract_bought"
     seat: int
@@ -146,7 +144,7 @@ class ContractBought(Effect):
     discarded: int
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ContractDeclined(Effect):
     kind: ClassVar[str] = "contract_declined"
     seat: int
@@ -155,7 +153,7 @@ class ContractDeclined(Effect):
     automatic: bool
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ShipReturned(Effect):
     kind: ClassVar[str] = "ship_returned"
     seat: int
@@ -164,7 +162,7 @@ class ShipReturned(Effect):
     forced_by_war: bool
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CottonSold(Effect):
     kind: ClassVar[str] = "cotton_sold"
     seat: int
@@ -173,7 +171,7 @@ class CottonSold(Effect):
     demand_after: int
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ShipStayed(Effect):
     kind: ClassVar[str] = "ship_stayed"
     seat: int
@@ -181,7 +179,7 @@ class ShipStayed(Effect):
     region: str
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MaintenancePaid(Effect):
     kind: ClassVar[str] = "maintenance_paid"
     seat: int
@@ -189,7 +187,7 @@ class MaintenancePaid(Effect):
     waived: int
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ShareSold(Effect):
     kind: ClassVar[str] = "share_sold"
     seat: int
@@ -201,14 +199,14 @@ class ShareSold(Effect):
     forced: bool
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BoardCleared(Effect):
     kind: ClassVar[str] = "board_cleared"
     ship_cards: int
     contract_cards: int
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class WarEnded(Effect):
     kind: ClassVar[str] = "war_ended"
     region: str
@@ -217,20 +215,20 @@ class WarEnded(Effect):
     vip: int
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DemandReduced(Effect):
     kind: ClassVar[str] = "demand_reduced"
     before: int
     after: int
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class StageEnded(Effect):
     kind: ClassVar[str] = "stage_ended"
     stage: str
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class NewShipKept(Effect):
     kind: ClassVar[str] = "new_ship_kept"
     seat: int
@@ -238,7 +236,7 @@ class NewShipKept(Effect):
     location: str
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ShipRefunded(Effect):
     kind: ClassVar[str] = "ship_refunded"
     seat: int
@@ -247,13 +245,13 @@ class ShipRefunded(Effect):
     currency: str
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DemandReset(Effect):
     kind: ClassVar[str] = "demand_reset"
     tokens: int
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CurrencyExchanged(Effect):
     kind: ClassVar[str] = "currency_exchanged"
     seat: int
@@ -261,7 +259,7 @@ class CurrencyExchanged(Effect):
     after: tuple[int, int, int]
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ShareBoughtBack(Effect):
     kind: ClassVar[str] = "share_bought_back"
     seat: int
@@ -270,7 +268,7 @@ class ShareBoughtBack(Effect):
     seller: str
 
 
-@_fx
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RoundStarted(Effect):
     kind: ClassVar[str] = "round_started"
     round: int

@@ -15,9 +15,7 @@ class CottonTradeOptions(TitleOptions):
     shares_trade: bool = Field(
         False, description="Advanced rules: shares are auctioned among players (not yet playable)."
     )
-    reputation: bool = Field(
-        False, description="Advanced rules: company reputation (not yet playable)."
-    )
+    reputation: bool = Field(False, description="Advanced rules: company reputation (not yet playable).")
     unrest_scope: Literal["GLOBAL_SUM", "PER_REGION"] = Field(
         "GLOBAL_SUM", description="A-01: war when the summed unrest of all contracts reaches the threshold."
     )

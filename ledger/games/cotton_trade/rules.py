@@ -148,7 +148,9 @@ def can_pay(s: State, seat: int, amount: int) -> bool:
     return available >= amount
 
 
-def _pay(s: State, seat: int, amount: int, reason: str, out: Effects, *, mandatory: bool) -> tuple[State, int]:
+def _pay(
+    s: State, seat: int, amount: int, reason: str, out: Effects, *, mandatory: bool
+) -> tuple[State, int]:
     """Pay ``amount`` in the stage currency, selling shares to the bank on a shortfall.
 
     Rulebook, Selling shares to obtain additional funds: shares are sold one at a
@@ -169,8 +171,13 @@ def _pay(s: State, seat: int, amount: int, reason: str, out: Effects, *, mandato
         s = replace(s, bank_shares=tuple(sorted((*s.bank_shares, share))))
         out.append(
             fx.ShareSold(
-                seat=seat, company=share[0], number=share[1], price=price,
-                currency=_currency(s), buyer="bank", forced=False,
+                seat=seat,
+                company=share[0],
+                number=share[1],
+                price=price,
+                currency=_currency(s),
+                buyer="bank",
+                forced=False,
             )
         )
         s = _gain(s, seat, price, "share_sale", out)
@@ -204,16 +211,26 @@ def new_game(options: TitleOptions, seats: int) -> State:
     n = seats
     draws = [
         DrawRequest(
-            key="first_player", kind="pick", items=tuple(str(i) for i in range(n)),
-            hidden=False, label="first player",
+            key="first_player",
+            kind="pick",
+            items=tuple(str(i) for i in range(n)),
+            hidden=False,
+            label="first player",
         ),
         _shuffle_request("ships", tuple(C.ships), "ship deck"),
     ]
     for r in REGIONS:
         if _stage_region_active(0, r):
-            draws.append(_shuffle_request(f"contracts:{r.value}", C.stage_deck(0, r), f"{r.value} contract deck"))
+            draws.append(
+                _shuffle_request(f"contracts:{r.value}", C.stage_deck(0, r), f"{r.value} contract deck")
+            )
     players = tuple(
-        Player(seat=i, coins=(0, 0, 0), ships=(), shares=tuple((i, k) for k in range(1, C.shares_per_company + 1)))
+        Player(
+            seat=i,
+            coins=(0, 0, 0),
+            ships=(),
+            shares=tuple((i, k) for k in range(1, C.shares_per_company + 1)),
+        )
         for i in range(n)
     )
     empty: tuple[tuple[Any, ...], ...] = tuple(() for _ in REGIONS)
@@ -275,8 +292,13 @@ def apply_draw(s: State, outcome: DrawOutcome) -> tuple[State, tuple[Effect, ...
         for seat in range(s.players_count):
             out.append(
                 fx.SharePriceChanged(
-                    company=seat, space_from=None, space_to=1, value_from=None,
-                    value_to=share_price(s, seat), currency=_currency(s), cause="setup",
+                    company=seat,
+                    space_from=None,
+                    space_to=1,
+                    value_from=None,
+                    value_to=share_price(s, seat),
+                    currency=_currency(s),
+                    cause="setup",
                 )
             )
     else:
@@ -316,8 +338,12 @@ def _turn_order(s: State, out: Effects) -> State:
         if spaces[seat] != s.track_space[seat] or prev_stage != s.stage:
             out.append(
                 fx.SharePriceChanged(
-                    company=seat, space_from=s.track_space[seat], space_to=spaces[seat],
-                    value_from=before, value_to=after, currency=_currency(s),
+                    company=seat,
+                    space_from=s.track_space[seat],
+                    space_to=spaces[seat],
+                    value_from=before,
+                    value_to=after,
+                    currency=_currency(s),
                     cause="turn_order" if prev_stage == s.stage else "new_stage",
                 )
             )
@@ -365,7 +391,9 @@ def _draw_cards(s: State, out: Effects) -> State:
             elif s.contract_discard[r]:
                 if new:
                     out.append(fx.ContractCardsDrawn(region=region.value, cards=tuple(new)))
-                req = _shuffle_request(f"contracts:{region.value}", s.contract_discard[r], f"{region.value} contract deck")
+                req = _shuffle_request(
+                    f"contracts:{region.value}", s.contract_discard[r], f"{region.value} contract deck"
+                )
                 return replace(s, draws=(req,))
             else:
                 break
@@ -377,7 +405,9 @@ def _draw_cards(s: State, out: Effects) -> State:
 def _rentable(s: State, seat: int, card: str) -> RuleViolationError | None:
     ship = C.ships.get(card)
     if ship is None or card not in s.ship_row:
-        return _violation("ship_not_in_row", f"Ship card {card} is not in the ship card row.", "3. Rent ships")
+        return _violation(
+            "ship_not_in_row", f"Ship card {card} is not in the ship card row.", "3. Rent ships"
+        )
     if any(sh.capacity == ship.capacity for sh in s.players[seat].ships):
         return _violation(
             "capacity_held",
@@ -433,11 +463,19 @@ def _reveal(s: State, out: Effects) -> State:
         rows[r] = tuple(Slot(card=slot.card, face_up=True) for slot in rows[r])
         if coins or passengers or vip:
             h = harbours[r]
-            harbours[r] = Harbour(coins=h.coins + coins, passengers=h.passengers + passengers, vip=h.vip + vip)
-            out.append(fx.HarbourTokensPlaced(region=region.value, coins=coins, passengers=passengers, vip=vip))
+            harbours[r] = Harbour(
+                coins=h.coins + coins, passengers=h.passengers + passengers, vip=h.vip + vip
+            )
+            out.append(
+                fx.HarbourTokensPlaced(region=region.value, coins=coins, passengers=passengers, vip=vip)
+            )
     s = replace(
-        s, contract_row=tuple(rows), harbours=tuple(harbours),
-        supply_coins=supply_coins, supply_passengers=supply_pass, supply_vip=supply_vip,
+        s,
+        contract_row=tuple(rows),
+        harbours=tuple(harbours),
+        supply_coins=supply_coins,
+        supply_passengers=supply_pass,
+        supply_vip=supply_vip,
     )
     if s.war is None:  # if war already happened during the current stage, ignore all unrest
         threshold = C.war_threshold[s.players_count]
@@ -483,7 +521,9 @@ def _contract_cost(card: ContractCard, capacity: int) -> int:
 def _buyable(s: State, seat: int, capacity: int, r: int, card_id: str) -> RuleViolationError | None:
     if card_id not in {slot.card for slot in s.contract_row[r]}:
         return _violation(
-            "contract_not_in_row", f"Contract {card_id} is not in this region's contract row.", "6. Buy cotton"
+            "contract_not_in_row",
+            f"Contract {card_id} is not in this region's contract row.",
+            "6. Buy cotton",
         )
     card = C.contracts[card_id]
     if card.drought or card.cotton == 0:
@@ -507,7 +547,9 @@ def _buy(s: State, out: Effects) -> State:
             seat, capacity = track[pos]
             if any(_buyable(s, seat, capacity, r, slot.card) is None for slot in s.contract_row[r]):
                 return replace(s, cursor_region=r, cursor=pos, awaiting=(seat,))
-            out.append(fx.ContractDeclined(seat=seat, capacity=capacity, region=REGIONS[r].value, automatic=True))
+            out.append(
+                fx.ContractDeclined(seat=seat, capacity=capacity, region=REGIONS[r].value, automatic=True)
+            )
             pos += 1
             continue
         r, pos = r + 1, 0
@@ -532,7 +574,9 @@ def _sell_cotton(s: State, seat: int, tokens: int, out: Effects) -> State:
 def _return_ship(s: State, r: int, pos: int, out: Effects, *, forced_by_war: bool) -> State:
     seat, capacity = s.tracks[r][pos]
     ship = _ship(s, seat, capacity)
-    out.append(fx.ShipReturned(seat=seat, capacity=capacity, region=REGIONS[r].value, forced_by_war=forced_by_war))
+    out.append(
+        fx.ShipReturned(seat=seat, capacity=capacity, region=REGIONS[r].value, forced_by_war=forced_by_war)
+    )
     s = replace(s, tracks=_set_tuple(s.tracks, r, s.tracks[r][:pos] + s.tracks[r][pos + 1 :]))
     s = _replace_ship(s, seat, capacity, location=UK, cargo=0, stayed=False)
     if ship.cargo:
@@ -661,7 +705,9 @@ def _rescale_ships(s: State, out: Effects) -> State:
             s = _gain(s, p.seat, value, "ship_refund", out)
     tracks = []
     for r in range(len(REGIONS)):
-        tracks.append(tuple((seat, 1) for seat, cap in s.tracks[r] if seat in kept and kept[seat].capacity == cap))
+        tracks.append(
+            tuple((seat, 1) for seat, cap in s.tracks[r] if seat in kept and kept[seat].capacity == cap)
+        )
     players = []
     for p in s.players:
         ships: tuple[Ship, ...] = ()
@@ -710,8 +756,13 @@ def _rescale_money(s: State, out: Effects) -> State:
         s = replace(s, bank_shares=tuple(sorted((*s.bank_shares, share))))
         out.append(
             fx.ShareSold(
-                seat=seat, company=seat, number=share[1], price=price,
-                currency=CURRENCIES[new], buyer="bank", forced=True,
+                seat=seat,
+                company=seat,
+                number=share[1],
+                price=price,
+                currency=CURRENCIES[new],
+                buyer="bank",
+                forced=True,
             )
         )
         s = _gain(s, seat, price, "forced_share_sale", out, stage=new)
@@ -747,9 +798,13 @@ def _end(s: State, out: Effects) -> State:
             if space != spaces[seat]:
                 out.append(
                     fx.SharePriceChanged(
-                        company=seat, space_from=spaces[seat], space_to=space,
-                        value_from=C.share_value(s.stage, spaces[seat]), value_to=price,
-                        currency=_currency(s), cause="buy_back",
+                        company=seat,
+                        space_from=spaces[seat],
+                        space_to=space,
+                        value_from=C.share_value(s.stage, spaces[seat]),
+                        value_to=price,
+                        currency=_currency(s),
+                        cause="buy_back",
                     )
                 )
                 spaces[seat] = space
@@ -762,9 +817,13 @@ def _end(s: State, out: Effects) -> State:
         if space != spaces[seat]:
             out.append(
                 fx.SharePriceChanged(
-                    company=seat, space_from=spaces[seat], space_to=space,
-                    value_from=C.share_value(s.stage, spaces[seat]), value_to=C.share_value(s.stage, space),
-                    currency=_currency(s), cause="end_of_game",
+                    company=seat,
+                    space_from=spaces[seat],
+                    space_to=space,
+                    value_from=C.share_value(s.stage, spaces[seat]),
+                    value_to=C.share_value(s.stage, space),
+                    currency=_currency(s),
+                    cause="end_of_game",
                 )
             )
             spaces[seat] = space
@@ -813,20 +872,30 @@ def _check_sail(s: State, seat: int, d: SailShip) -> None:
     ship = next((sh for sh in s.players[seat].ships if sh.capacity == d.capacity), None)
     if ship is None or ship.location != UK:
         raise _violation(
-            "ship_not_in_uk", f"You have no ship of capacity {d.capacity} in the United Kingdom.", "5. Sail ships"
+            "ship_not_in_uk",
+            f"You have no ship of capacity {d.capacity} in the United Kingdom.",
+            "5. Sail ships",
         )
     if not _region_open(s, d.region):
         raise _violation("region_closed", "Egypt is not used during stage I.", "2. Draw cards; A-06")
     if _war_locked(s, d.region):
         raise _violation(
-            "region_at_war", f"{d.region.value} is locked by war; ships cannot enter the harbour.", "5. Sail ships"
+            "region_at_war",
+            f"{d.region.value} is locked by war; ships cannot enter the harbour.",
+            "5. Sail ships",
         )
     if d.overtake:
         track = s.tracks[_region_index(d.region)]
         if not C.ship(ship.card).fast:
-            raise _violation("not_fast", "Only a fast ship (red arrow) may overtake.", "5. Sail ships, Fast ships")
+            raise _violation(
+                "not_fast", "Only a fast ship (red arrow) may overtake.", "5. Sail ships, Fast ships"
+            )
         if not track:
-            raise _violation("nothing_to_overtake", "There is no ship on that track to overtake.", "5. Sail ships, Fast ships")
+            raise _violation(
+                "nothing_to_overtake",
+                "There is no ship on that track to overtake.",
+                "5. Sail ships, Fast ships",
+            )
         last_seat, last_cap = track[-1]
         last = _ship(s, last_seat, last_cap)
         if C.ship(last.card).fast or last.stayed:
@@ -847,7 +916,9 @@ def _do_sail(s: State, seat: int, d: SailShip, out: Effects) -> State:
     s = replace(s, tracks=_set_tuple(s.tracks, r, track))
     s = _replace_ship(s, seat, d.capacity, location=d.region.value, stayed=False, cargo=0)
     out.append(
-        fx.ShipSailed(seat=seat, capacity=d.capacity, region=d.region.value, position=pos, overtook=d.overtake)
+        fx.ShipSailed(
+            seat=seat, capacity=d.capacity, region=d.region.value, position=pos, overtook=d.overtake
+        )
     )
     h = s.harbours[r]
     bonus = min(C.bonus_first if pos == 1 else C.bonus_other, h.coins)
@@ -863,7 +934,9 @@ def _do_sail(s: State, seat: int, d: SailShip, out: Effects) -> State:
         income = vip * C.vip_ticket.get(d.region, 0) + regular * C.ticket[d.region]
         h = replace(h, vip=h.vip - vip, passengers=h.passengers - regular)
         s = replace(s, supply_vip=s.supply_vip + vip, supply_passengers=s.supply_passengers + regular)
-        out.append(fx.PassengersCarried(seat=seat, region=d.region.value, vip=vip, regular=regular, income=income))
+        out.append(
+            fx.PassengersCarried(seat=seat, region=d.region.value, vip=vip, regular=regular, income=income)
+        )
         s = _gain(s, seat, income, "tickets", out)
     return replace(s, harbours=_set_tuple(s.harbours, r, h))
 
@@ -901,7 +974,11 @@ def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect,
         card = C.ships[decision.card]
         s, _ = _pay(s, seat, card.value, "ship_rental", out, mandatory=False)
         p = s.players[seat]
-        ships = tuple(sorted((*p.ships, Ship(card=card.id, capacity=card.capacity, location=UK)), key=lambda x: x.capacity))
+        ships = tuple(
+            sorted(
+                (*p.ships, Ship(card=card.id, capacity=card.capacity, location=UK)), key=lambda x: x.capacity
+            )
+        )
         s = _set_player(s, replace(p, ships=ships))
         s = replace(s, ship_row=tuple(c for c in s.ship_row if c != card.id), cursor=(s.cursor + 1) % n)
         out.insert(0, fx.ShipRented(seat=seat, card=card.id, capacity=card.capacity, fee=card.value))
@@ -917,28 +994,35 @@ def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect,
         err = _buyable(s, seat, capacity, r, decision.card)
         if err:
             raise err
-        card = C.contracts[decision.card]
-        cost = _contract_cost(card, capacity)
+        contract = C.contracts[decision.card]
+        cost = _contract_cost(contract, capacity)
         s, _ = _pay(s, seat, cost, "contract", out, mandatory=False)
-        cargo = min(card.cotton, capacity)
+        cargo = min(contract.cotton, capacity)
         s = _replace_ship(s, seat, capacity, cargo=cargo)
-        row = tuple(slot for slot in s.contract_row[r] if slot.card != card.id)
+        row = tuple(slot for slot in s.contract_row[r] if slot.card != contract.id)
         s = replace(
             s,
             contract_row=_set_tuple(s.contract_row, r, row),
-            contract_discard=_set_tuple(s.contract_discard, r, (*s.contract_discard[r], card.id)),
+            contract_discard=_set_tuple(s.contract_discard, r, (*s.contract_discard[r], contract.id)),
             cursor=s.cursor + 1,
         )
         out.insert(
             0,
             fx.ContractBought(
-                seat=seat, capacity=capacity, region=REGIONS[r].value, card=card.id,
-                cost=cost, cargo=cargo, discarded=card.cotton - cargo,
+                seat=seat,
+                capacity=capacity,
+                region=REGIONS[r].value,
+                card=contract.id,
+                cost=cost,
+                cargo=cargo,
+                discarded=contract.cotton - cargo,
             ),
         )
     elif isinstance(decision, DeclineContract):
         r, _, capacity = _current_ship(s)
-        out.append(fx.ContractDeclined(seat=seat, capacity=capacity, region=REGIONS[r].value, automatic=False))
+        out.append(
+            fx.ContractDeclined(seat=seat, capacity=capacity, region=REGIONS[r].value, automatic=False)
+        )
         s = replace(s, cursor=s.cursor + 1)
     elif isinstance(decision, ReturnShip):
         s = _return_ship(s, s.cursor_region, s.cursor, out, forced_by_war=False)
@@ -1010,7 +1094,7 @@ def pending(s: State) -> Pending:
         return Pending(finished=True, prompt="the game is over")
     prompt = _PROMPTS.get(s.phase, "")
     if s.phase in (Phase.BUY, Phase.SELL):
-        r, seat, capacity = _current_ship(s)
+        r, _, capacity = _current_ship(s)
         prompt += f" (your capacity-{capacity} ship in {REGIONS[r].value})"
     return Pending(seats=s.awaiting, prompt=prompt)
 
@@ -1032,7 +1116,9 @@ def standings(s: State) -> tuple[Standing, ...]:
     for seat in range(s.players_count):
         rank = 1 + sum(1 for other in scores.values() if other > scores[seat])
         pence, shillings, pounds = s.players[seat].coins
-        out.append(Standing(seat=seat, rank=rank, score=scores[seat], summary=f"£{pounds} {shillings}s {pence}d"))
+        out.append(
+            Standing(seat=seat, rank=rank, score=scores[seat], summary=f"£{pounds} {shillings}s {pence}d")
+        )
     return tuple(sorted(out, key=lambda x: (x.rank, x.seat)))
 
 
@@ -1046,8 +1132,17 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
             if slot.face_up:
                 c = C.contracts[slot.card]
                 slots.append(
-                    {"card": c.id, "face_up": True, "price": c.price, "cotton": c.cotton, "unrest": c.unrest,
-                     "coins": c.coins, "passengers": c.passengers, "vip": c.vip, "drought": c.drought}
+                    {
+                        "card": c.id,
+                        "face_up": True,
+                        "price": c.price,
+                        "cotton": c.cotton,
+                        "unrest": c.unrest,
+                        "coins": c.coins,
+                        "passengers": c.passengers,
+                        "vip": c.vip,
+                        "drought": c.drought,
+                    }
                 )
             else:
                 slots.append({"card": None, "face_up": False})
@@ -1062,7 +1157,8 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
                 "contract_discard": list(s.contract_discard[r]),
                 "contracts": slots,
                 "track": [
-                    {"seat": st, "capacity": cap, "stayed": _ship(s, st, cap).stayed} for st, cap in s.tracks[r]
+                    {"seat": st, "capacity": cap, "stayed": _ship(s, st, cap).stayed}
+                    for st, cap in s.tracks[r]
                 ],
             }
         )
@@ -1078,8 +1174,14 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
                 "share_value": share_price(s, p.seat),
                 "shares": [{"company": c, "number": n} for c, n in p.shares],
                 "ships": [
-                    {"card": sh.card, "capacity": sh.capacity, "location": sh.location, "cargo": sh.cargo,
-                     "stayed": sh.stayed, **_ship_card_view(sh.card)}
+                    {
+                        "card": sh.card,
+                        "capacity": sh.capacity,
+                        "location": sh.location,
+                        "cargo": sh.cargo,
+                        "stayed": sh.stayed,
+                        **_ship_card_view(sh.card),
+                    }
                     for sh in p.ships
                 ],
             }
@@ -1104,8 +1206,10 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "players": players,
         "bank_shares": [{"company": c, "number": n} for c, n in s.bank_shares],
         "supply": {
-            "coins": s.supply_coins, "passengers": s.supply_passengers,
-            "vip": s.supply_vip, "good_ol_ships": s.supply_good_ol,
+            "coins": s.supply_coins,
+            "passengers": s.supply_passengers,
+            "vip": s.supply_vip,
+            "good_ol_ships": s.supply_good_ol,
         },
     }
 
@@ -1171,6 +1275,10 @@ def secrets(s: State, seat: int | None) -> set[str]:
 # --- the log in words ----------------------------------------------------------
 
 
+def _opt(value: Any, template: str) -> str:
+    return template.format(value) if value else ""
+
+
 def describe(effect: Mapping[str, Any], names: Mapping[int, str] | None = None) -> str:
     def who(seat: int) -> str:
         return (names or {}).get(seat, f"Seat {seat}")
@@ -1181,35 +1289,67 @@ def describe(effect: Mapping[str, Any], names: Mapping[int, str] | None = None) 
     texts: dict[str, Callable[[], str]] = {
         "first_player_drawn": lambda: f"{who(e['seat'])} was drawn to start.",
         "deck_shuffled": lambda: f"The {e['deck']} was shuffled ({e['cards']} cards).",
-        "money_changed": lambda: f"{who(e['seat'])} {'gained' if e['amount'] > 0 else 'paid'} {abs(e['amount'])} {money_word} ({e['reason'].replace('_', ' ')}); now {e['balance']}.",
+        "money_changed": lambda: (
+            f"{who(e['seat'])} {'gained' if e['amount'] > 0 else 'paid'} {abs(e['amount'])} {money_word} ({e['reason'].replace('_', ' ')}); now {e['balance']}."
+        ),
         "turn_order_determined": lambda: "Turn order: " + ", ".join(who(x) for x in e["turn_order"]) + ".",
-        "share_price_changed": lambda: f"{who(e['company'])}'s share value is now {e['value_to']} {money_word} (space {e['space_to']}).",
+        "share_price_changed": lambda: (
+            f"{who(e['company'])}'s share value is now {e['value_to']} {money_word} (space {e['space_to']})."
+        ),
         "ship_cards_drawn": lambda: "Ship cards drawn: " + ", ".join(e["cards"]) + ".",
-        "contract_cards_drawn": lambda: f"Contracts drawn in {e['region']}: " + ", ".join(c or "face down" for c in e["cards"]) + ".",
-        "ship_rented": lambda: f"{who(e['seat'])} rented ship {e['card']} (capacity {e['capacity']}) for {e['fee']}.",
-        "renting_passed": lambda: f"{who(e['seat'])} passed{' (no ship available)' if e['automatic'] else ''}.",
+        "contract_cards_drawn": lambda: (
+            f"Contracts drawn in {e['region']}: " + ", ".join(c or "face down" for c in e["cards"]) + "."
+        ),
+        "ship_rented": lambda: (
+            f"{who(e['seat'])} rented ship {e['card']} (capacity {e['capacity']}) for {e['fee']}."
+        ),
+        "renting_passed": lambda: (
+            f"{who(e['seat'])} passed{' (no ship available)' if e['automatic'] else ''}."
+        ),
         "contract_revealed": lambda: f"Contract {e['card']} turned face up in {e['region']}.",
-        "harbour_tokens_placed": lambda: f"{e['region']} harbour received {e['coins']} coins, {e['passengers']} passengers, {e['vip']} VIP.",
+        "harbour_tokens_placed": lambda: (
+            f"{e['region']} harbour received {e['coins']} coins, {e['passengers']} passengers, {e['vip']} VIP."
+        ),
         "war_broke": lambda: f"War broke out in {e['region']} (unrest {e['unrest']} >= {e['threshold']}).",
-        "ship_sailed": lambda: f"{who(e['seat'])} sailed the capacity-{e['capacity']} ship to {e['region']}, position {e['position']}{' by overtaking' if e['overtook'] else ''}.",
+        "ship_sailed": lambda: (
+            f"{who(e['seat'])} sailed the capacity-{e['capacity']} ship to {e['region']}, position {e['position']}{' by overtaking' if e['overtook'] else ''}."
+        ),
         "bonus_coins_taken": lambda: f"{who(e['seat'])} took {e['coins']} bonus coins in {e['region']}.",
-        "passengers_carried": lambda: f"{who(e['seat'])} carried {e['vip']} VIP and {e['regular']} passengers for {e['income']}.",
-        "contract_bought": lambda: f"{who(e['seat'])} bought contract {e['card']} for {e['cost']}: {e['cargo']} cotton loaded{', %d discarded' % e['discarded'] if e['discarded'] else ''}.",
-        "contract_declined": lambda: f"{who(e['seat'])}'s capacity-{e['capacity']} ship bought nothing in {e['region']}{' (nothing affordable)' if e['automatic'] else ''}.",
-        "ship_returned": lambda: f"{who(e['seat'])}'s capacity-{e['capacity']} ship returned from {e['region']}{' (war)' if e['forced_by_war'] else ''}.",
+        "passengers_carried": lambda: (
+            f"{who(e['seat'])} carried {e['vip']} VIP and {e['regular']} passengers for {e['income']}."
+        ),
+        "contract_bought": lambda: (
+            f"{who(e['seat'])} bought contract {e['card']} for {e['cost']}: {e['cargo']} cotton loaded{_opt(e['discarded'], ', {} discarded')}."
+        ),
+        "contract_declined": lambda: (
+            f"{who(e['seat'])}'s capacity-{e['capacity']} ship bought nothing in {e['region']}{' (nothing affordable)' if e['automatic'] else ''}."
+        ),
+        "ship_returned": lambda: (
+            f"{who(e['seat'])}'s capacity-{e['capacity']} ship returned from {e['region']}{' (war)' if e['forced_by_war'] else ''}."
+        ),
         "cotton_sold": lambda: f"{who(e['seat'])} sold {e['tokens']} cotton for {e['income']}.",
         "ship_stayed": lambda: f"{who(e['seat'])}'s capacity-{e['capacity']} ship stayed in {e['region']}.",
-        "maintenance_paid": lambda: f"{who(e['seat'])} paid {e['amount']} maintenance{' (%d waived)' % e['waived'] if e['waived'] else ''}.",
-        "share_sold": lambda: f"{who(e['seat'])} sold share {e['number']} of {who(e['company'])} to the {e['buyer']} for {e['price']} {money_word}.",
-        "board_cleared": lambda: f"Board cleared: {e['ship_cards']} ship cards, {e['contract_cards']} contracts discarded.",
+        "maintenance_paid": lambda: (
+            f"{who(e['seat'])} paid {e['amount']} maintenance{_opt(e['waived'], ' ({} waived)')}."
+        ),
+        "share_sold": lambda: (
+            f"{who(e['seat'])} sold share {e['number']} of {who(e['company'])} to the {e['buyer']} for {e['price']} {money_word}."
+        ),
+        "board_cleared": lambda: (
+            f"Board cleared: {e['ship_cards']} ship cards, {e['contract_cards']} contracts discarded."
+        ),
         "war_ended": lambda: f"The war in {e['region']} ended.",
         "demand_reduced": lambda: f"Cotton demand row: {e['before']} -> {e['after']} tokens.",
         "stage_ended": lambda: f"Stage {e['stage']} ended.",
         "new_ship_kept": lambda: f"{who(e['seat'])} kept NEW ship {e['card']} as a Good ol' Ship.",
         "ship_refunded": lambda: f"{who(e['seat'])} returned ship {e['card']} for {e['value']} {money_word}.",
         "demand_reset": lambda: f"Cotton demand row reset to {e['tokens']} tokens.",
-        "currency_exchanged": lambda: f"{who(e['seat'])} exchanged money: {e['before']} -> {e['after']} (pence, shillings, pounds).",
-        "share_bought_back": lambda: f"{who(e['seat'])} bought back share {e['number']} from the {e['seller']} for {e['price']}.",
+        "currency_exchanged": lambda: (
+            f"{who(e['seat'])} exchanged money: {e['before']} -> {e['after']} (pence, shillings, pounds)."
+        ),
+        "share_bought_back": lambda: (
+            f"{who(e['seat'])} bought back share {e['number']} from the {e['seller']} for {e['price']}."
+        ),
         "round_started": lambda: f"Round {e['round']} (stage {e['stage']}) began.",
     }
     render = texts.get(k)
