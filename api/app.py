@@ -9,7 +9,7 @@ from fastapi import FastAPI
 
 from api import errors
 from api.limits import BodyLimits
-from api.routers import games, health, players, titles
+from api.routers import games, health, leagues, players, stats, titles
 from api.services import Services
 from api.settings import Settings
 
@@ -19,7 +19,7 @@ API_PREFIX = "/api/v1"
 def create_app(settings: Settings | None = None, services: Services | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     owned = services is None
-    services = services or Services.start(settings)
+    services = services or Services.start(settings, background=settings.projections == "inline")
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -39,7 +39,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     app.state.services = services
     errors.install(app)
     app.include_router(health.router)
-    for router in (players.router, titles.router, games.router):
+    for router in (players.router, titles.router, games.router, leagues.router, stats.router):
         app.include_router(router, prefix=API_PREFIX)
     app.include_router(health.router, prefix=API_PREFIX, include_in_schema=False)
     app.add_middleware(BodyLimits, max_bytes=settings.max_body_bytes, max_depth=settings.max_json_depth)

@@ -55,29 +55,41 @@ def cmd_db_init(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from api.storage import build_ledger
-    from ledger import registry
-    from ledger.conformance import ledger_playout, random_playout
-    from ledger.storage import parse_database_url
-
-    registry.meta(args.title)
-    url = args.database_url or f"sqlite:///file:sim-{uuid.uuid4().hex}?mode=memory&cache=shared"
-    db = parse_database_url(url)
     import random
 
-    from api.storage import init_db
+    from api.services import Services
+    from ledger import registry
+    from ledger.conformance import ledger_playout, random_playout
 
-    init_db(db)
-    app = build_ledger(db, entropy=random.Random(f"simulate-{args.seed}").randbytes)  # reproducible seeds
+    registry.meta(args.title)
+    if args.in_memory:
+        args.database_url = f"sqlite:///file:sim-{uuid.uuid4().hex}?mode=memory&cache=shared"
+    settings = _settings(args)
+    services = Services.start(settings)
+    app = services.ledger
+    app.entropy = random.Random(f"simulate-{args.seed}").randbytes  # reproducible game seeds
+    league = None
+    if args.league:
+        from ledger.errors import NotFoundError
+
+        try:
+            league = app.get_league(args.league)
+        except NotFoundError:
+            league = app.create_league(creator="admin", name=args.league, title=None)
     totals: Counter[str] = Counter()
     winners: Counter[str] = Counter()
     started = time.perf_counter()
-    print(f"simulating {args.games} games of {args.title} with {args.players} players (seed {args.seed})")
+    where = "memory" if args.in_memory else settings.effective_database_url.split("@")[-1]
+    print(
+        f"simulating {args.games} games of {args.title} with {args.players} players (seed {args.seed}, {where})"
+    )
     for g in range(args.games):
         seed = args.seed * 1_000_003 + g
         t0 = time.perf_counter()
         random_playout(args.title, args.players, seed)  # engine-level checks at every step
-        result = ledger_playout(app, args.title, args.players, seed)  # through the ledger, then verified
+        result = ledger_playout(  # through the ledger, then its record verified
+            app, args.title, args.players, seed, league=str(league.id) if league else None
+        )
         totals["decisions"] += result.decisions
         totals["events"] += result.events
         totals["draws"] += result.draws
@@ -89,7 +101,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             flush=True,
         )
     seconds = time.perf_counter() - started
-    app.close()
+    services.refresh()
+    services.close()
     rows = [
         ("title", args.title),
         ("players", args.players),
@@ -101,12 +114,73 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         ("decisions/s", f"{totals['decisions'] / seconds:.0f}"),
         ("wins by seat", ", ".join(f"{k}: {v}" for k, v in sorted(winners.items()))),
     ]
+    if league is not None:
+        rows.append(("league", f"{league.name} ({league.id})"))
     width = max(len(k) for k, _ in rows)
     print("-" * (width + 40))
     for k, v in rows:
         print(f"{k:<{width}}  {v}")
     print("conformance: every game passed (legal moves, conservation, secrets, record verified)")
     return 0
+
+
+def cmd_projections(args: argparse.Namespace) -> int:
+    import signal
+    import threading
+
+    from api.services import PROJECTIONS, Services
+
+    settings = _settings(args).model_copy(update={"projections": "off"})
+    services = Services.start(settings)
+    names = args.names or list(PROJECTIONS)
+    unknown = [n for n in names if n not in PROJECTIONS]
+    if unknown:
+        print(f"unknown projection(s): {', '.join(unknown)}; known: {', '.join(PROJECTIONS)}")
+        return 2
+    try:
+        if args.action == "status":
+            head = services.ledger.recorder.max_notification_id() or 0
+            print(f"{'projection':<14} {'position':>10} {'head':>10} {'lag':>8}")
+            for name in names:
+                position = services.projections[name].view.position(services.ledger.name)
+                print(f"{name:<14} {position:>10} {head:>10} {head - position:>8}")
+            return 0
+        if args.action == "rebuild":
+            for name in names:
+                t0 = time.perf_counter()
+                n = services.catchups[name].rebuild()
+                dt = time.perf_counter() - t0
+                print(f"rebuilt {name}: {n} events in {dt:.2f}s ({n / dt if dt else 0:.0f} events/s)")
+            return 0
+        # run: a worker process; PostgreSQL wakes it through a subscription, SQLite is polled
+        stop = threading.Event()
+        wake = threading.Event()
+        signal.signal(signal.SIGTERM, lambda *_: stop.set())
+        signal.signal(signal.SIGINT, lambda *_: stop.set())
+        if services.db.kind == "postgres":
+            head = services.ledger.recorder.max_notification_id() or 0
+
+            def listen() -> None:
+                with services.ledger.recorder.subscribe(gt=head) as subscription:
+                    for _ in subscription:
+                        wake.set()
+                        if stop.is_set():
+                            return
+
+            threading.Thread(target=listen, daemon=True, name="subscription").start()
+        print(f"projections worker: {', '.join(names)} ({services.db.kind}); Ctrl-C to stop", flush=True)
+        while not stop.is_set():
+            for name in names:
+                n = services.catchups[name].run()
+                if n and args.verbose:
+                    print(f"{name}: +{n}", flush=True)
+            if args.once:
+                break
+            wake.wait(args.interval)
+            wake.clear()
+        return 0
+    finally:
+        services.close()
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -139,6 +213,9 @@ def cmd_play(args: argparse.Namespace) -> int:
             if status != 200:
                 print(f"error {status}: {game}")
                 return 1
+            if game["status"] == "abandoned":
+                print(f"the game was abandoned at version {game['version']}")
+                return 0
             if game["status"] == "finished":
                 for s in game["standings"]:
                     name = game["seats"][s["seat"]]["name"]
@@ -211,8 +288,19 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--players", type=int, required=True)
     sim.add_argument("--games", type=int, default=10)
     sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--database-url", help="default: a private in-memory SQLite database")
+    sim.add_argument("--league", help="count the games in this league (created if missing)")
+    sim.add_argument("--in-memory", action="store_true", help="a throwaway in-memory database")
+    storage_args(sim)
     sim.set_defaults(func=cmd_simulate)
+
+    proj = sub.add_parser("projections", help="read models: status, rebuild, or run as a worker")
+    proj.add_argument("action", choices=["status", "rebuild", "run"])
+    proj.add_argument("names", nargs="*", help="projections (default: all)")
+    proj.add_argument("--once", action="store_true", help="run: catch up once and exit")
+    proj.add_argument("--interval", type=float, default=1.0, help="run: seconds between polls")
+    proj.add_argument("--verbose", action="store_true")
+    storage_args(proj)
+    proj.set_defaults(func=cmd_projections)
 
     play = sub.add_parser(
         "play", help="play the seats of the given tokens with random legal decisions over HTTP"

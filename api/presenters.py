@@ -6,7 +6,7 @@ from typing import Any
 
 from api.deps import Caller
 from api.services import Services
-from ledger.domain import FINISHED, Game
+from ledger.domain import Game
 from ledger.export import event_record, redact, visible_effects
 
 
@@ -70,7 +70,7 @@ def events_out(
     services: Services, game: Game, caller: Caller, after: int, limit: int
 ) -> list[dict[str, Any]]:
     my_seats = game.seats_of(caller.player_id)
-    finished = game.status == FINISHED
+    finished = game.over
     who = seat_names(game, names_for(services, game))
     describe = game.engine.describe
     out = []

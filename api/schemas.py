@@ -50,6 +50,20 @@ class GameIn(Request):
     players: list[UUID] | None = Field(None, max_length=8, description="Or seat these players in this order")
     options: dict[str, Any] = Field(default_factory=dict)
     join: bool = Field(True, description="With seats: the creator takes seat 0")
+    league: str | None = Field(None, max_length=80, description="Count the game in this league (id or name)")
+
+
+class AbandonIn(Request):
+    reason: str = Field(min_length=1, max_length=500)
+
+
+class LeagueIn(Request):
+    name: str = Field(min_length=1, max_length=80, examples=["Autumn 1800"])
+    title: str | None = Field(None, description="Only games of this title may join")
+
+
+class LeagueGameIn(Request):
+    game_id: str = Field(min_length=1, max_length=64)
 
 
 class SeatOut(BaseModel):
@@ -96,6 +110,9 @@ class DecisionOut(BaseModel):
     effects: list[dict[str, Any]]
     log: list[str]
     replayed: bool = Field(description="True when an Idempotency-Key replayed the first answer")
+    position: int | None = Field(
+        None, description="Ledger position: pass it to read models to read your write"
+    )
 
 
 class EventsOut(BaseModel):

@@ -2,21 +2,33 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from dataclasses import dataclass, field
+from typing import Any
 
 from api.settings import Settings
 from api.storage import build_ledger, init_db
 from ledger.application import Ledger
 from ledger.storage import Database, parse_database_url
-from projections.base import Catchup, build_view
+from projections.base import BatchProjection, Catchup, SqlView, build_view
 from projections.game_index import GameIndex, GameIndexView
+from projections.league_stats import LeagueStats, LeagueStatsView
+from projections.scoreboard import Scoreboard, ScoreboardView
+from projections.share_values import ShareValueHistory, ShareValueView
 
-VIEWS = (GameIndexView,)
+log = logging.getLogger("gameledger.projections")
+
+PROJECTIONS: dict[str, tuple[type[BatchProjection[Any]], type[SqlView]]] = {
+    "gameindex": (GameIndex, GameIndexView),
+    "scoreboard": (Scoreboard, ScoreboardView),
+    "sharevalues": (ShareValueHistory, ShareValueView),
+    "leaguestats": (LeagueStats, LeagueStatsView),
+}
 
 
 def init_views(db: Database) -> None:
-    for view_class in VIEWS:
+    for _, view_class in PROJECTIONS.values():
         build_view(view_class, db, create_table=True).datastore.close()
 
 
@@ -31,27 +43,68 @@ class Services:
     settings: Settings
     db: Database
     ledger: Ledger
-    game_index: GameIndex
-    catchups: list[Catchup] = field(default_factory=list)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
+    projections: dict[str, BatchProjection[Any]]
+    catchups: dict[str, Catchup] = field(default_factory=dict)
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _thread: threading.Thread | None = None
 
     @classmethod
-    def start(cls, settings: Settings) -> Services:
+    def start(cls, settings: Settings, *, background: bool = False) -> Services:
         if settings.init_db:
             db = initialise(settings)
         else:
             db = parse_database_url(settings.effective_database_url, pool_size=settings.pool_size)
         ledger = build_ledger(db)
-        game_index = GameIndex(build_view(GameIndexView, db, create_table=db.is_memory))
-        services = cls(settings=settings, db=db, ledger=ledger, game_index=game_index)
-        services.catchups = [Catchup(ledger, game_index)]
+        projections = {
+            name: projection_class(build_view(view_class, db, create_table=db.is_memory))
+            for name, (projection_class, view_class) in PROJECTIONS.items()
+        }
+        services = cls(settings=settings, db=db, ledger=ledger, projections=projections)
+        services.catchups = {name: Catchup(ledger, p) for name, p in projections.items()}
+        if background:
+            services.start_background()
         return services
 
-    def refresh(self) -> None:
-        """Bring the read models up to date (read-your-writes for the caller)."""
-        for catchup in self.catchups:
-            catchup.run()
+    @property
+    def game_index(self) -> GameIndex:
+        return self.projections["gameindex"]  # type: ignore[return-value]
+
+    def view(self, name: str) -> Any:
+        return self.projections[name].view
+
+    def refresh(self, *names: str) -> None:
+        """Bring read models up to date now (read-your-writes for the caller)."""
+        for name in names or tuple(self.catchups):
+            self.catchups[name].run()
+
+    def wait_for(self, name: str, position: int | None, timeout: float = 2.0) -> bool:
+        """Read-your-writes across processes: wait (bounded) until the view has ``position``."""
+        if position is None:
+            self.catchups[name].run()
+            return True
+        return self.catchups[name].wait_for(position, timeout)
+
+    def lags(self) -> dict[str, int]:
+        return {name: c.lag() for name, c in self.catchups.items()}
+
+    # -- the in-process runner (polling: SQLite cannot subscribe) -----------------
+
+    def start_background(self, interval: float = 0.25) -> None:
+        def loop() -> None:
+            while not self._stop.wait(interval):
+                for name, catchup in self.catchups.items():
+                    try:
+                        catchup.run()
+                    except Exception:  # keep polling; the error is logged
+                        log.exception("projection %s failed", name)
+
+        self._thread = threading.Thread(target=loop, name="projections", daemon=True)
+        self._thread.start()
 
     def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
         self.ledger.close()
-        self.game_index.view.datastore.close()
+        for p in self.projections.values():
+            p.view.datastore.close()

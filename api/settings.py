@@ -26,6 +26,9 @@ class Settings(BaseModel):
     max_json_depth: int = Field(default=32, ge=4)
     pool_size: int = Field(default=5, ge=1)
     init_db: bool = Field(default=True, description="Create tables at start (under a lock).")
+    projections: Literal["inline", "off"] = Field(
+        default="inline", description="Run the read models in the server process, or leave them to workers."
+    )
 
     @model_validator(mode="after")
     def _production_needs_secrets(self) -> Settings:
@@ -54,6 +57,7 @@ class Settings(BaseModel):
             "GAMELEDGER_MAX_BODY_BYTES": "max_body_bytes",
             "GAMELEDGER_MAX_JSON_DEPTH": "max_json_depth",
             "GAMELEDGER_POOL_SIZE": "pool_size",
+            "GAMELEDGER_PROJECTIONS": "projections",
         }
         if env.get("GAMELEDGER_SKIP_INIT") == "1":
             values["init_db"] = False

@@ -26,7 +26,7 @@ from pydantic import ValidationError
 
 from ledger import registry, rng
 from ledger.canonical import canonical, sha256_hex
-from ledger.domain import ACTIVE, FINISHED, WAITING, Game, Player
+from ledger.domain import ABANDONED, ACTIVE, FINISHED, WAITING, Game, League, Player
 from ledger.engine import DrawOutcome, DrawRequest
 from ledger.errors import (
     AuthError,
@@ -40,6 +40,15 @@ from ledger.errors import (
 from ledger.export import event_record, visible_effects
 
 IDEMPOTENCY_NAMESPACE = uuid.UUID("6f1d8c52-3c1a-4d0e-9a57-1e2b7c1f0a11")
+LEAGUE_NAMESPACE = uuid.UUID("0b7e3a1c-5d2f-4e8a-9c61-7f3d2b1a0e55")
+ADMIN = "admin"
+
+
+def league_id_for(name: str) -> UUID:
+    """League names are unique (case-insensitively): the id derives from the name."""
+    return uuid.uuid5(LEAGUE_NAMESPACE, unicodedata.normalize("NFC", name).strip().casefold())
+
+
 MAX_NAME = 40
 
 
@@ -58,6 +67,7 @@ class DecisionResult:
     first_version: int
     effects: list[dict[str, Any]] = field(default_factory=list)
     replayed: bool = False
+    position: int | None = None  # the notification id of the last event written
 
 
 class Ledger(Application[UUID]):
@@ -140,8 +150,10 @@ class Ledger(Application[UUID]):
         players: list[str] | None = None,
         join: bool = True,
         idempotency_key: str | None = None,
+        league: str | None = None,
     ) -> Game:
         meta = registry.meta(title)
+        league_agg = self._league_for_new_game(league, creator, title) if league else None
         try:
             opts = meta.options.model_validate(options or {})
         except ValidationError as exc:
@@ -182,17 +194,97 @@ class Ledger(Application[UUID]):
             created_by=creator,
             seed=self.entropy(32),
             timestamp=now,
+            league=str(league_agg.id) if league_agg else None,
         )
+        if league_agg is not None:
+            league_agg.add_game(str(game.id), now)
         if game.full:
             self._start(game)
         try:
-            self.save(game)
+            self.save(game, league_agg)
         except IntegrityError:
             existing = self._find_game(game_id)
             if existing is None:
                 raise
             return existing
         return game
+
+    def abandon(self, game_id: UUID | str, by: str, reason: str) -> Game:
+        """End a game without a result (the operator's call); its seed is revealed."""
+        game = self.get_game(game_id)
+        if game.status in (FINISHED, ABANDONED):
+            raise ConflictError(f"The game is already {game.status}.", code=f"game/{game.status}")
+        game.abandon(by, reason, self.clock())
+        self._save_game(game)
+        return game
+
+    # -- leagues ------------------------------------------------------------------
+
+    def create_league(self, *, creator: str, name: str, title: str | None = None) -> League:
+        clean = unicodedata.normalize("NFC", name).strip()
+        if not 1 <= len(clean) <= 80 or not clean.isprintable():
+            raise InvalidRequestError(
+                "A league name is 1 to 80 printable characters.", code="request/invalid_name"
+            )
+        if title is not None:
+            registry.meta(title)
+        league = League.create(league_id_for(clean), clean, title, creator, self.clock())
+        try:
+            self.save(league)
+        except IntegrityError:
+            raise ConflictError(f"A league named {clean!r} exists.", code="league/exists") from None
+        return league
+
+    def get_league(self, league: UUID | str) -> League:
+        """A league by id or by name."""
+        try:
+            lid = UUID(str(league))
+        except ValueError:
+            lid = league_id_for(str(league))
+        try:
+            found: Any = self.repository.get(lid)
+        except AggregateNotFoundError:
+            raise NotFoundError(f"No league {league}.", code="league/not_found") from None
+        if not isinstance(found, League):
+            raise NotFoundError(f"No league {league}.", code="league/not_found")
+        return found
+
+    def _check_organiser(self, league: League, who: str) -> None:
+        if who not in (league.created_by, ADMIN):
+            raise ForbiddenError("Only the league's organiser may do that.", code="league/not_organiser")
+        if league.closed:
+            raise ConflictError("The league is closed.", code="league/closed")
+
+    def _league_for_new_game(self, league: str, creator: str, title: str) -> League:
+        found = self.get_league(league)
+        if found.closed:
+            raise ConflictError("The league is closed.", code="league/closed")
+        if found.title and found.title != title:
+            raise InvalidRequestError(
+                f"League {found.name!r} is for {found.title}.", code="league/wrong_title"
+            )
+        return found
+
+    def add_game_to_league(self, league: UUID | str, game_id: UUID | str, by: str) -> League:
+        found = self.get_league(league)
+        self._check_organiser(found, by)
+        game = self.get_game(game_id)
+        if found.title and game.title != found.title:
+            raise InvalidRequestError(
+                f"League {found.name!r} is for {found.title}.", code="league/wrong_title"
+            )
+        if str(game.id) in found.games:
+            raise ConflictError("The game is already in the league.", code="league/game_already_added")
+        found.add_game(str(game.id), self.clock())
+        self.save(found)
+        return found
+
+    def close_league(self, league: UUID | str, by: str) -> League:
+        found = self.get_league(league)
+        self._check_organiser(found, by)
+        found.close(self.clock())
+        self.save(found)
+        return found
 
     def join(self, game_id: UUID | str, player: str) -> Game:
         game = self.get_game(game_id)
@@ -259,11 +351,19 @@ class Ledger(Application[UUID]):
         first = game.version + 1
         game.record_decision(awaited[0], player, parsed, self.clock(), request)
         self._run_automatic(game)
-        saved = self._save_game(game)
-        finished = game.status == FINISHED
+        recordings = self._save_game(game)
+        finished = game.over
         viewer = set(seats)
-        effects = [fx for event in saved for fx in visible_effects(event_record(event), viewer, finished)]
-        return DecisionResult(game_id=game.id, version=game.version, first_version=first, effects=effects)
+        effects = [
+            fx for r in recordings for fx in visible_effects(event_record(r.domain_event), viewer, finished)
+        ]
+        return DecisionResult(
+            game_id=game.id,
+            version=game.version,
+            first_version=first,
+            effects=effects,
+            position=recordings[-1].notification.id if recordings else None,
+        )
 
     # -- internals -------------------------------------------------------------
 
@@ -299,7 +399,7 @@ class Ledger(Application[UUID]):
                 "Another decision was recorded first; reload and decide again.",
                 current_version=None,
             ) from None
-        return [r.domain_event for r in recordings]
+        return recordings
 
     def _replay_result(self, game: Game, player: str, first_version: int) -> DecisionResult:
         seats = set(game.seats_of(player))
@@ -310,7 +410,7 @@ class Ledger(Application[UUID]):
             if record["version"] > first_version and record["type"] == Game.DecisionRecorded.TOPIC:
                 break
             last = record["version"]
-            effects.extend(visible_effects(record, seats, game.status == FINISHED))
+            effects.extend(visible_effects(record, seats, game.over))
         return DecisionResult(
             game_id=game.id, version=last, first_version=first_version, effects=effects, replayed=True
         )

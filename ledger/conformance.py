@@ -117,11 +117,12 @@ def ledger_playout(
     seed: int,
     options: dict[str, Any] | None = None,
     on_decision: Callable[[int], None] | None = None,
+    league: str | None = None,
 ) -> PlayoutResult:
     """Play one game through the ledger (as the API does) and verify its record."""
     rnd = random.Random(seed)
     ids = [str(app.register_player(f"bot {seed}-{i}")[0]) for i in range(players)]
-    game = app.create_game(creator=ids[0], title=title, options=options or {}, players=ids)
+    game = app.create_game(creator=ids[0], title=title, options=options or {}, players=ids, league=league)
     result = PlayoutResult(title=title, players=players, game_id=str(game.id))
     while True:
         game = app.get_game(game.id)

@@ -20,12 +20,13 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 from eventsourcing.domain import Snapshot as LibrarySnapshot
+from eventsourcing.utils import register_topic
 
 from ledger import records
 from ledger.engine import Decision, DrawOutcome, Effect, RulesEngine
 from ledger.registry import engine as title_engine
 
-WAITING, ACTIVE, FINISHED = "waiting", "active", "finished"
+WAITING, ACTIVE, FINISHED, ABANDONED = "waiting", "active", "finished", "abandoned"
 
 
 def split_effects(effects: tuple[Effect, ...]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -158,6 +159,15 @@ class Game(Aggregate):
             game.awaiting = []
             game.standings = self.public["standings"]
 
+    class Abandoned(Event):
+        """The game ends without a result (operator's decision); the seed is revealed."""
+
+        TOPIC = "gameledger.game.abandoned"
+
+        def apply_game(self, game: Game) -> None:
+            game.status = ABANDONED
+            game.awaiting = []
+
     def __init__(
         self,
         public: dict[str, Any],
@@ -173,6 +183,7 @@ class Game(Aggregate):
         self.seat_count: int = public["seat_count"]
         self.seats: list[str | None] = list(public["seats"])
         self.created_by: str = public["created_by"]
+        self.league: str | None = public.get("league")
         self.seed_commitment: str = public["seed_commitment"]
         self.seed: str = seed
         self.head_hash: str = hash
@@ -217,6 +228,11 @@ class Game(Aggregate):
         return [i for i, p in enumerate(self.seats) if p == player]
 
     @property
+    def over(self) -> bool:
+        """Finished or abandoned: nothing is hidden any more."""
+        return self.status in (FINISHED, ABANDONED)
+
+    @property
     def full(self) -> bool:
         return all(p is not None for p in self.seats)
 
@@ -235,6 +251,7 @@ class Game(Aggregate):
         created_by: str,
         seed: bytes,
         timestamp: datetime,
+        league: str | None = None,
     ) -> Game:
         from ledger.rng import seed_commitment
 
@@ -247,6 +264,8 @@ class Game(Aggregate):
             "created_by": created_by,
             "seed_commitment": seed_commitment(seed),
         }
+        if league:
+            public["league"] = league
         sealed = records.seal(
             seed=seed,
             game=str(game_id),
@@ -386,6 +405,15 @@ class Game(Aggregate):
         ]
         self._record(self.Finished, timestamp, {"standings": standings, "seed": self.seed})
 
+    def abandon(self, by: str, reason: str, timestamp: datetime) -> None:
+        self._record(self.Abandoned, timestamp, {"by": by, "reason": reason, "seed": self.seed})
+
+
+# A nested snapshot class's explicit topic is not registered by the library when the
+# class is defined (only when a snapshot is taken): register it so that a fresh
+# process can load snapshots it did not write.
+register_topic(Game.Snapshot.TOPIC, Game.Snapshot)
+
 
 class Player(Aggregate):
     TOPIC = "gameledger.player"
@@ -407,14 +435,50 @@ class Player(Aggregate):
         )
 
 
-EVENT_CLASSES: dict[str, type[Any]] = {
-    cls.TOPIC: cls
-    for cls in (
-        Game.Created,
-        Game.SeatClaimed,
-        Game.Started,
-        Game.DrawRecorded,
-        Game.DecisionRecorded,
-        Game.Finished,
-    )
-}
+class League(Aggregate):
+    """A league: a named set of games whose results are counted together."""
+
+    TOPIC = "gameledger.league"
+
+    class Created(Aggregate.Created):
+        TOPIC = "gameledger.league.created"
+        name: str
+        title: str | None
+        created_by: str
+
+    class GameAdded(Aggregate.Event):
+        TOPIC = "gameledger.league.game_added"
+        game_id: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.games.append(self.game_id)
+
+    class Closed(Aggregate.Event):
+        TOPIC = "gameledger.league.closed"
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.closed = True
+
+    def __init__(self, name: str, title: str | None, created_by: str) -> None:
+        self.name = name
+        self.title = title
+        self.created_by = created_by
+        self.games: list[str] = []
+        self.closed = False
+
+    @classmethod
+    def create(
+        cls, league_id: UUID, name: str, title: str | None, created_by: str, timestamp: datetime
+    ) -> League:
+        return cast(
+            League,
+            cls._create(
+                cls.Created, id=league_id, name=name, title=title, created_by=created_by, timestamp=timestamp
+            ),
+        )
+
+    def add_game(self, game_id: str, timestamp: datetime) -> None:
+        self.trigger_event(self.GameAdded, game_id=game_id, timestamp=timestamp)
+
+    def close(self, timestamp: datetime) -> None:
+        self.trigger_event(self.Closed, timestamp=timestamp)

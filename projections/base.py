@@ -6,16 +6,19 @@ SQLite's or PostgreSQL's — that writes the rows and the tracking position in
 one transaction, so every event is applied exactly once, a crash loses
 nothing, and a view can be rebuilt from scratch.
 
-Unlike the library's ``ProjectionRunner`` (one commit per event) ``Catchup``
+Unlike the library's ``ProjectionRunner`` (one commit per event), ``Catchup``
 applies a batch of notifications per transaction, guarded by a compare-and-set
 on the position, so that concurrent catch-ups (several API processes, a
-worker) never apply a batch twice.
+worker) never apply a batch twice. Projections reduce a batch in memory
+(``DocTable``: load the touched rows, change them, write them back once).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+import json
+import time
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from eventsourcing.application import Application
@@ -28,17 +31,24 @@ from psycopg.sql import SQL
 
 from ledger.storage import Database
 
+CHUNK = 400  # ids per IN (...) list: well under SQLite's variable limit
+
 
 class PositionMovedError(Exception):
     """Another catch-up applied this batch first."""
+
+
+def chunks(items: Sequence[Any], size: int = CHUNK) -> Iterable[Sequence[Any]]:
+    for i in range(0, len(items), size):
+        yield items[i : i + size]
 
 
 class SqlView:
     """Dialect-neutral part of a view: table names, statements, batch writes.
 
     Concrete views list their DDL in ``TABLES`` with ``{name}`` placeholders for
-    their tables and write SQL with ``%s`` parameters; ``t()`` and ``q()`` adapt
-    both to the dialect.
+    their tables (``TABLE_NAMES``) and write SQL with ``%s`` parameters; ``t()``
+    and ``q()`` adapt both to the dialect.
     """
 
     view_name: ClassVar[str] = ""
@@ -58,6 +68,9 @@ class SqlView:
         return [stmt.format(**names) for stmt in self.TABLES]
 
     def _position(self, c: Any, application_name: str) -> int:
+        raise NotImplementedError
+
+    def _reset_tracking(self, c: Any, application_name: str) -> None:
         raise NotImplementedError
 
     def _lock(self, c: Any) -> None:
@@ -80,10 +93,26 @@ class SqlView:
             return False
         return True
 
+    def clear(self, c: Any, application_name: str) -> None:
+        """Empty every table of the view and forget its position (inside a rebuild)."""
+        for name in self.TABLE_NAMES:
+            c.execute(f"DELETE FROM {self.t(name)}")
+        self._reset_tracking(c, application_name)
+
+    def execute(self, c: Any, statement: str, params: Sequence[Any] = ()) -> None:
+        c.execute(self.q(statement), tuple(params))
+
+    def executemany(self, c: Any, statement: str, rows: Sequence[Sequence[Any]]) -> None:
+        if rows:
+            c.executemany(self.q(statement), [tuple(r) for r in rows])
+
+    def fetch(self, c: Any, statement: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        c.execute(self.q(statement), tuple(params))
+        return [dict(r) for r in c.fetchall()]
+
     def rows(self, statement: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
         with self.datastore.transaction(commit=False) as c:
-            c.execute(self.q(statement), tuple(params))
-            return [dict(r) for r in c.fetchall()]
+            return self.fetch(c, statement, params)
 
     def position(self, application_name: str) -> int:
         return self.max_tracking_id(application_name) or 0  # type: ignore[attr-defined]
@@ -107,6 +136,9 @@ class SQLiteSqlView(SqlView, SQLiteTrackingRecorder):
         row = c.fetchone()
         return int(row[0]) if row else 0
 
+    def _reset_tracking(self, c: Any, application_name: str) -> None:
+        c.execute("DELETE FROM tracking WHERE application_name = ?", (application_name,))
+
 
 class PostgresSqlView(SqlView, PostgresTrackingRecorder):
     dialect = "postgres"
@@ -122,16 +154,22 @@ class PostgresSqlView(SqlView, PostgresTrackingRecorder):
         key = int.from_bytes(hashlib.sha256(self.view_name.encode()).digest()[:8], "big", signed=True)
         c.execute("SELECT pg_advisory_xact_lock(%s)", (key,))
 
+    def _tracking_table(self) -> str:
+        return f'"{self.datastore.schema}".{self.tracking_table_name}'
+
     def _position(self, c: Any, application_name: str) -> int:
         c.execute(
-            SQL(
-                f'SELECT notification_id FROM "{self.datastore.schema}".{self.tracking_table_name} '
-                "WHERE application_name = %s"
-            ),
+            SQL(f"SELECT notification_id FROM {self._tracking_table()} WHERE application_name = %s"),
             (application_name,),
         )
         row = c.fetchone()
         return int(row["notification_id"]) if row else 0
+
+    def _reset_tracking(self, c: Any, application_name: str) -> None:
+        c.execute(
+            SQL(f"DELETE FROM {self._tracking_table()} WHERE application_name = %s"),
+            (application_name,),
+        )
 
 
 V = TypeVar("V", bound=SqlView)
@@ -164,15 +202,59 @@ def build_view(view_class: type[V], db: Database, *, create_table: bool = False)
     return view  # type: ignore[no-any-return]
 
 
+class DocTable:
+    """A table of JSON documents keyed by id, read and written once per batch."""
+
+    def __init__(self, view: SqlView, table: str, key: str = "game_id") -> None:
+        self.view = view
+        self.table = table
+        self.key = key
+
+    def load(self, c: Any, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}
+        wanted = sorted(set(ids))
+        for part in chunks(wanted):
+            marks = ", ".join(["%s"] * len(part))
+            rows = self.view.fetch(
+                c,
+                f"SELECT {self.key} AS k, doc FROM {self.view.t(self.table)} WHERE {self.key} IN ({marks})",
+                part,
+            )
+            out.update({r["k"]: json.loads(r["doc"]) for r in rows})
+        return out
+
+    def save(
+        self,
+        c: Any,
+        docs: dict[str, dict[str, Any]],
+        extra: Callable[[dict[str, Any]], Sequence[Any]] | None = None,
+        columns: Sequence[str] = (),
+    ) -> None:
+        """Upsert the documents (with optional extra indexed columns derived from each)."""
+        cols = [self.key, "doc", *columns]
+        marks = ", ".join(["%s"] * len(cols))
+        updates = ", ".join(f"{col} = excluded.{col}" for col in cols[1:])
+        rows = [
+            [key, json.dumps(doc, separators=(",", ":")), *(extra(doc) if extra else ())]
+            for key, doc in docs.items()
+        ]
+        self.view.executemany(
+            c,
+            f"INSERT INTO {self.view.t(self.table)} ({', '.join(cols)}) VALUES ({marks}) "
+            f"ON CONFLICT ({self.key}) DO UPDATE SET {updates}",
+            rows,
+        )
+
+
 class BatchProjection(Projection[Any], Generic[V]):
-    """A projection that applies events inside a view transaction it is given."""
+    """A projection that reduces a batch of events inside one view transaction."""
 
     @singledispatchmethod
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
         """The library's per-event entry point (``ProjectionRunner``): a batch of one."""
-        self.view.write(tracking, lambda c: self.apply(c, domain_event))
+        self.view.write(tracking, lambda c: self.process_batch(c, [domain_event]))
 
-    def apply(self, c: Any, event: Any) -> None:
+    def process_batch(self, c: Any, events: list[Any]) -> None:
         raise NotImplementedError
 
 
@@ -180,32 +262,50 @@ class Catchup:
     """Brings one projection up to date with the ledger, a batch per transaction."""
 
     def __init__(
-        self, app: Application[Any], projection: BatchProjection[Any], batch_size: int = 1000
+        self, app: Application[Any], projection: BatchProjection[Any], batch_size: int = 2000
     ) -> None:
         self.app = app
         self.projection = projection
         self.batch_size = batch_size
 
-    def step(self) -> int:
-        """Apply one batch: its size, 0 when current, -1 when another catch-up moved first."""
-        view = self.projection.view
-        start = view.position(self.app.name)
-        notifications = self.app.recorder.select_notifications(
-            start=start, limit=self.batch_size, inclusive_of_start=False, topics=self.projection.topics
+    @property
+    def name(self) -> str:
+        return self.projection.name
+
+    def head(self) -> int:
+        return self.app.recorder.max_notification_id() or 0
+
+    def lag(self) -> int:
+        """Notifications in the log that the view has not yet looked at."""
+        return max(0, self.head() - self.projection.view.position(self.app.name))
+
+    def _select(self, start: int, stop: int) -> Sequence[Any]:
+        return self.app.recorder.select_notifications(
+            start=start,
+            limit=self.batch_size,
+            stop=stop,
+            inclusive_of_start=False,
+            topics=self.projection.topics,
         )
-        if not notifications:
+
+    def step(self) -> int:
+        """Apply one batch: its size (1 for a bare position move), 0 when current,
+        -1 when another catch-up moved first."""
+        view = self.projection.view
+        head = self.head()  # every id up to here is committed (ids commit in order)
+        start = view.position(self.app.name)
+        if head <= start:
             return 0
+        notifications = self._select(start, head)
+        end = notifications[-1].id if len(notifications) == self.batch_size else head
         events = [self.app.mapper.to_domain_event(n) for n in notifications]
-
-        def apply_all(c: Any) -> None:
-            for event in events:
-                self.projection.apply(c, event)
-
-        tracking = Tracking(self.app.name, notifications[-1].id)
-        return len(events) if view.write(tracking, apply_all, expected=start) else -1
+        tracking = Tracking(self.app.name, end)
+        if not view.write(tracking, lambda c: self.projection.process_batch(c, events), expected=start):
+            return -1
+        return max(len(events), 1)
 
     def run(self, max_batches: int | None = None) -> int:
-        """Apply batches until the view is current (or another process got there)."""
+        """Apply batches until the view is current (or another process keeps winning)."""
         total = batches = contended = 0
         while max_batches is None or batches < max_batches:
             n = self.step()
@@ -213,9 +313,48 @@ class Catchup:
                 break
             if n < 0:
                 contended += 1
-                if contended > 20:
+                if contended > 50:
                     break
+                time.sleep(0.005)
                 continue
             total += n
             batches += 1
         return total
+
+    def wait_for(self, position: int, timeout: float = 2.0) -> bool:
+        """Read-your-writes: catch up, then wait (bounded) until the view has ``position``."""
+        deadline = time.monotonic() + timeout
+        view = self.projection.view
+        while True:
+            if view.position(self.app.name) >= position:
+                return True
+            self.run()
+            if view.position(self.app.name) >= position:
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.02)
+
+    def rebuild(self) -> int:
+        """Recompute the view from the first event in one transaction: readers keep
+        seeing the old rows until it commits."""
+        view = self.projection.view
+        head = self.head()
+        applied = 0
+        with view.datastore.transaction(commit=True) as c:
+            view._lock(c)
+            view.clear(c, self.app.name)
+            start = 0
+            while start < head:
+                notifications = self._select(start, head)
+                if not notifications:
+                    break
+                events = [self.app.mapper.to_domain_event(n) for n in notifications]
+                self.projection.process_batch(c, events)
+                applied += len(events)
+                start = notifications[-1].id
+                if len(notifications) < self.batch_size:
+                    break
+            if head:
+                view._insert_tracking(c, Tracking(self.app.name, head))  # type: ignore[attr-defined]
+        return applied

@@ -1,6 +1,6 @@
 """GameIndex: which games exist, their status, seats and whose decision they await.
 
-Fed by the game and player events' public parts (never by re-running rules);
+Fed by the public parts of game and player events (never by re-running rules);
 serves the lobby listings ``GET /games`` and ``GET /me/turns``.
 """
 
@@ -12,7 +12,21 @@ from typing import Any, ClassVar
 from eventsourcing.utils import get_topic
 
 from ledger.domain import Game, Player
-from projections.base import BatchProjection, SqlView
+from projections.base import BatchProjection, SqlView, chunks
+
+GAME_COLUMNS = (
+    "game_id",
+    "title",
+    "status",
+    "seat_count",
+    "created_by",
+    "options",
+    "created_at",
+    "updated_at",
+    "version",
+    "standings",
+    "league_id",
+)
 
 
 class GameIndexView(SqlView):
@@ -23,7 +37,8 @@ class GameIndexView(SqlView):
         " game_id TEXT PRIMARY KEY, title TEXT NOT NULL, status TEXT NOT NULL,"
         " seat_count INTEGER NOT NULL, created_by TEXT NOT NULL, options TEXT NOT NULL,"
         " created_at TEXT NOT NULL, updated_at TEXT NOT NULL, version INTEGER NOT NULL,"
-        " standings TEXT)",
+        " standings TEXT, league_id TEXT)",
+        "CREATE INDEX IF NOT EXISTS gameindex_games_updated ON {games} (updated_at)",
         "CREATE TABLE IF NOT EXISTS {seats} ("
         " game_id TEXT NOT NULL, seat INTEGER NOT NULL, player_id TEXT,"
         " awaited INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (game_id, seat))",
@@ -32,60 +47,42 @@ class GameIndexView(SqlView):
         " player_id TEXT PRIMARY KEY, name TEXT NOT NULL, registered_at TEXT NOT NULL)",
     )
 
-    # -- writes (inside a batch transaction) ----------------------------------
+    # -- batch writes ------------------------------------------------------------
 
-    def game_created(self, c: Any, game_id: str, p: dict[str, Any], at: str) -> None:
-        c.execute(
-            self.q(f"INSERT INTO {self.t('games')} VALUES (%s, %s, 'waiting', %s, %s, %s, %s, %s, 1, NULL)"),
-            (game_id, p["title"], p["seat_count"], p["created_by"], json.dumps(p["options"]), at, at),
+    def load_games(self, c: Any, ids: list[str]) -> dict[str, dict[str, Any]]:
+        games: dict[str, dict[str, Any]] = {}
+        for part in chunks(ids):
+            marks = ", ".join(["%s"] * len(part))
+            for row in self.fetch(c, f"SELECT * FROM {self.t('games')} WHERE game_id IN ({marks})", part):
+                games[row["game_id"]] = {**row, "seats": {}}
+            for row in self.fetch(c, f"SELECT * FROM {self.t('seats')} WHERE game_id IN ({marks})", part):
+                games[row["game_id"]]["seats"][row["seat"]] = [row["player_id"], row["awaited"]]
+        return games
+
+    def save_games(self, c: Any, games: dict[str, dict[str, Any]]) -> None:
+        cols = ", ".join(GAME_COLUMNS)
+        marks = ", ".join(["%s"] * len(GAME_COLUMNS))
+        updates = ", ".join(f"{col} = excluded.{col}" for col in GAME_COLUMNS[1:])
+        self.executemany(
+            c,
+            f"INSERT INTO {self.t('games')} ({cols}) VALUES ({marks}) ON CONFLICT (game_id) DO UPDATE SET {updates}",
+            [[g[col] for col in GAME_COLUMNS] for g in games.values()],
         )
-        for seat, player in enumerate(p["seats"]):
-            c.execute(
-                self.q(f"INSERT INTO {self.t('seats')} VALUES (%s, %s, %s, 0)"), (game_id, seat, player)
-            )
-
-    def seat_claimed(self, c: Any, game_id: str, seat: int, player: str) -> None:
-        c.execute(
-            self.q(f"UPDATE {self.t('seats')} SET player_id = %s WHERE game_id = %s AND seat = %s"),
-            (player, game_id, seat),
-        )
-
-    def progressed(
-        self, c: Any, game_id: str, version: int, at: str, status: str | None, awaiting: list[int] | None
-    ) -> None:
-        if status is None:
-            c.execute(
-                self.q(f"UPDATE {self.t('games')} SET version = %s, updated_at = %s WHERE game_id = %s"),
-                (version, at, game_id),
-            )
-        else:
-            c.execute(
-                self.q(
-                    f"UPDATE {self.t('games')} SET version = %s, updated_at = %s, status = %s WHERE game_id = %s"
-                ),
-                (version, at, status, game_id),
-            )
-        if awaiting is not None:
-            c.execute(
-                self.q(f"UPDATE {self.t('seats')} SET awaited = 0 WHERE game_id = %s AND awaited = 1"),
-                (game_id,),
-            )
-            for seat in awaiting:
-                c.execute(
-                    self.q(f"UPDATE {self.t('seats')} SET awaited = 1 WHERE game_id = %s AND seat = %s"),
-                    (game_id, seat),
-                )
-
-    def finished(self, c: Any, game_id: str, standings: list[dict[str, Any]]) -> None:
-        c.execute(
-            self.q(f"UPDATE {self.t('games')} SET standings = %s WHERE game_id = %s"),
-            (json.dumps(standings), game_id),
+        ids = list(games)
+        for part in chunks(ids):
+            marks = ", ".join(["%s"] * len(part))
+            self.execute(c, f"DELETE FROM {self.t('seats')} WHERE game_id IN ({marks})", part)
+        self.executemany(
+            c,
+            f"INSERT INTO {self.t('seats')} (game_id, seat, player_id, awaited) VALUES (%s, %s, %s, %s)",
+            [[gid, seat, p, a] for gid, g in games.items() for seat, (p, a) in g["seats"].items()],
         )
 
-    def player_registered(self, c: Any, player_id: str, name: str, at: str) -> None:
-        c.execute(
-            self.q(f"INSERT INTO {self.t('players')} VALUES (%s, %s, %s) ON CONFLICT (player_id) DO NOTHING"),
-            (player_id, name, at),
+    def save_players(self, c: Any, players: list[tuple[str, str, str]]) -> None:
+        self.executemany(
+            c,
+            f"INSERT INTO {self.t('players')} VALUES (%s, %s, %s) ON CONFLICT (player_id) DO NOTHING",
+            players,
         )
 
     # -- reads ---------------------------------------------------------------
@@ -98,6 +95,7 @@ class GameIndexView(SqlView):
         player: str | None = None,
         awaiting_player: str | None = None,
         open_seats: bool = False,
+        league: str | None = None,
         limit: int = 50,
         offset: int = 0,
     ) -> list[dict[str, Any]]:
@@ -108,20 +106,22 @@ class GameIndexView(SqlView):
         if title:
             where.append("g.title = %s")
             params.append(title)
+        if league:
+            where.append("g.league_id = %s")
+            params.append(league)
+        seats = self.t("seats")
         if player:
-            where.append(
-                f"EXISTS (SELECT 1 FROM {self.t('seats')} s WHERE s.game_id = g.game_id AND s.player_id = %s)"
-            )
+            where.append(f"EXISTS (SELECT 1 FROM {seats} s WHERE s.game_id = g.game_id AND s.player_id = %s)")
             params.append(player)
         if awaiting_player:
             where.append(
-                f"EXISTS (SELECT 1 FROM {self.t('seats')} s WHERE s.game_id = g.game_id"
+                f"EXISTS (SELECT 1 FROM {seats} s WHERE s.game_id = g.game_id"
                 " AND s.player_id = %s AND s.awaited = 1)"
             )
             params.append(awaiting_player)
         if open_seats:
             where.append(
-                f"EXISTS (SELECT 1 FROM {self.t('seats')} s WHERE s.game_id = g.game_id AND s.player_id IS NULL)"
+                f"EXISTS (SELECT 1 FROM {seats} s WHERE s.game_id = g.game_id AND s.player_id IS NULL)"
             )
         sql = f"SELECT * FROM {self.t('games')} g"
         if where:
@@ -132,14 +132,14 @@ class GameIndexView(SqlView):
             return []
         ids = [g["game_id"] for g in games]
         marks = ", ".join(["%s"] * len(ids))
-        seats = self.rows(
-            f"SELECT s.game_id, s.seat, s.player_id, s.awaited, p.name FROM {self.t('seats')} s"
+        seat_rows = self.rows(
+            f"SELECT s.game_id, s.seat, s.player_id, s.awaited, p.name FROM {seats} s"
             f" LEFT JOIN {self.t('players')} p ON p.player_id = s.player_id"
             f" WHERE s.game_id IN ({marks}) ORDER BY s.game_id, s.seat",
             ids,
         )
         by_game: dict[str, list[dict[str, Any]]] = {}
-        for s in seats:
+        for s in seat_rows:
             by_game.setdefault(s["game_id"], []).append(
                 {
                     "seat": s["seat"],
@@ -148,24 +148,23 @@ class GameIndexView(SqlView):
                     "awaited": bool(s["awaited"]),
                 }
             )
-        out = []
-        for g in games:
-            out.append(
-                {
-                    "game_id": g["game_id"],
-                    "title": g["title"],
-                    "status": g["status"],
-                    "seat_count": g["seat_count"],
-                    "version": g["version"],
-                    "created_by": g["created_by"],
-                    "created_at": g["created_at"],
-                    "updated_at": g["updated_at"],
-                    "options": json.loads(g["options"]),
-                    "seats": by_game.get(g["game_id"], []),
-                    "standings": json.loads(g["standings"]) if g["standings"] else None,
-                }
-            )
-        return out
+        return [
+            {
+                "game_id": g["game_id"],
+                "title": g["title"],
+                "status": g["status"],
+                "seat_count": g["seat_count"],
+                "version": g["version"],
+                "created_by": g["created_by"],
+                "created_at": g["created_at"],
+                "updated_at": g["updated_at"],
+                "league_id": g["league_id"],
+                "options": json.loads(g["options"]),
+                "seats": by_game.get(g["game_id"], []),
+                "standings": json.loads(g["standings"]) if g["standings"] else None,
+            }
+            for g in games
+        ]
 
     def player_names(self, ids: list[str]) -> dict[str, str]:
         if not ids:
@@ -186,25 +185,52 @@ class GameIndex(BatchProjection[GameIndexView]):
             Game.DrawRecorded,
             Game.DecisionRecorded,
             Game.Finished,
+            Game.Abandoned,
             Player.Created,
         )
     )
 
-    def apply(self, c: Any, event: Any) -> None:
+    def process_batch(self, c: Any, events: list[Any]) -> None:
         view = self.view
-        gid = str(event.originator_id)
-        at = event.timestamp.isoformat()
-        if isinstance(event, Player.Created):
-            view.player_registered(c, gid, event.name, at)
-        elif isinstance(event, Game.Created):
-            view.game_created(c, gid, event.public, at)
-        elif isinstance(event, Game.SeatClaimed):
-            view.seat_claimed(c, gid, event.public["seat"], event.public["player"])
-            view.progressed(c, gid, event.originator_version, at, None, None)
-        elif isinstance(event, Game.Started):
-            view.progressed(c, gid, event.originator_version, at, "active", event.public["awaiting"])
-        elif isinstance(event, Game.DrawRecorded | Game.DecisionRecorded):
-            view.progressed(c, gid, event.originator_version, at, None, event.public["awaiting"])
-        elif isinstance(event, Game.Finished):
-            view.progressed(c, gid, event.originator_version, at, "finished", [])
-            view.finished(c, gid, event.public["standings"])
+        players = [
+            (str(e.originator_id), e.name, e.timestamp.isoformat())
+            for e in events
+            if isinstance(e, Player.Created)
+        ]
+        view.save_players(c, players)
+        game_events = [e for e in events if isinstance(e, Game.Event | Game.Created)]
+        if not game_events:
+            return
+        games = view.load_games(c, sorted({str(e.originator_id) for e in game_events}))
+        for e in game_events:
+            gid = str(e.originator_id)
+            at = e.timestamp.isoformat()
+            p = e.public
+            if isinstance(e, Game.Created):
+                games[gid] = {
+                    "game_id": gid,
+                    "title": p["title"],
+                    "status": "waiting",
+                    "seat_count": p["seat_count"],
+                    "created_by": p["created_by"],
+                    "options": json.dumps(p["options"]),
+                    "created_at": at,
+                    "standings": None,
+                    "league_id": p.get("league"),
+                    "seats": {i: [player, 0] for i, player in enumerate(p["seats"])},
+                }
+            g = games[gid]
+            g["version"] = e.originator_version
+            g["updated_at"] = at
+            if isinstance(e, Game.SeatClaimed):
+                g["seats"][p["seat"]][0] = p["player"]
+            if isinstance(e, Game.Started):
+                g["status"] = "active"
+            if isinstance(e, Game.Finished | Game.Abandoned):
+                g["status"] = "finished" if isinstance(e, Game.Finished) else "abandoned"
+                g["standings"] = json.dumps(p.get("standings") or None)
+                p = {"awaiting": []}
+            if "awaiting" in p:
+                for seat, entry in g["seats"].items():
+                    entry[1] = 1 if seat in p["awaiting"] else 0
+        view.save_games(c, games)

@@ -1,23 +1,39 @@
 from __future__ import annotations
 
+import csv
+import io
 import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Path, Query, status
-from fastapi.responses import StreamingResponse
+from fastapi.responses import Response, StreamingResponse
 
+from api.charts import share_value_svg
 from api.deps import CallerDep, ServicesDep
 from api.presenters import events_out, game_out, names_for, seat_names
-from api.schemas import DecisionIn, DecisionOut, ErrorOut, EventsOut, GameIn, GameListOut, GameOut, StateOut
-from ledger.domain import FINISHED
-from ledger.errors import InvalidRequestError
+from api.schemas import (
+    AbandonIn,
+    DecisionIn,
+    DecisionOut,
+    ErrorOut,
+    EventsOut,
+    GameIn,
+    GameListOut,
+    GameOut,
+    StateOut,
+)
+from ledger.errors import ForbiddenError, InvalidRequestError, NotFoundError
 from ledger.export import export_lines
 
 router = APIRouter(prefix="/games", tags=["games"])
 
 GameId = Annotated[str, Path(description="The game's id", min_length=1, max_length=64)]
+Position = Annotated[
+    int | None,
+    Query(ge=0, description="Wait (up to 2 s) until the read model includes this ledger position"),
+]
 IdempotencyKey = Annotated[
     str | None,
     Header(
@@ -47,8 +63,8 @@ def create_game(
         players=[str(p) for p in body.players] if body.players else None,
         join=body.join and not caller.is_admin,
         idempotency_key=idempotency_key,
+        league=body.league,
     )
-    services.refresh()
     return game_out(services, game, caller)
 
 
@@ -60,15 +76,23 @@ def list_games(
     title: str | None = None,
     player: Annotated[str | None, Query(description="A player id, or 'me'")] = None,
     open_: Annotated[bool, Query(alias="open", description="Only games with a free seat")] = False,
+    league: Annotated[str | None, Query(description="A league id")] = None,
+    position: Position = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     offset: Annotated[int, Query(ge=0)] = 0,
 ) -> dict[str, Any]:
-    """Games, newest activity first, filtered by status, title and player."""
-    services.refresh()
+    """Games, newest activity first, filtered by status, title, player and league."""
+    services.wait_for("gameindex", position)
     if player == "me":
         player = caller.player_id
     games = services.game_index.view.list_games(
-        status=status_, title=title, player=player, open_seats=open_, limit=limit, offset=offset
+        status=status_,
+        title=title,
+        player=player,
+        open_seats=open_,
+        league=league,
+        limit=limit,
+        offset=offset,
     )
     return {"games": games}
 
@@ -85,7 +109,6 @@ def join_game(game_id: GameId, caller: CallerDep, services: ServicesDep) -> dict
     if caller.is_admin:
         raise InvalidRequestError("The operator does not take seats.", code="request/admin_cannot_join")
     game = services.ledger.join(game_id, caller.player_id)
-    services.refresh()
     return game_out(services, game, caller)
 
 
@@ -109,7 +132,6 @@ def decide(
     )
     game = services.ledger.get_game(game_id)
     who = seat_names(game, names_for(services, game))
-    services.refresh()
     return {
         "game_id": str(result.game_id),
         "version": result.version,
@@ -117,6 +139,7 @@ def decide(
         "effects": result.effects,
         "log": [game.engine.describe(e, who) for e in result.effects],
         "replayed": result.replayed,
+        "position": result.position,
     }
 
 
@@ -163,7 +186,7 @@ def export_game(game_id: GameId, caller: CallerDep, services: ServicesDep) -> St
     parts stay hidden (the caller's own parts come with their salts); after it, everything."""
     game = services.ledger.get_game(game_id)
     my_seats = game.seats_of(caller.player_id)
-    finished = game.status == FINISHED
+    finished = game.over
     header = {
         "game": str(game.id),
         "title": game.title,
@@ -185,3 +208,102 @@ def export_game(game_id: GameId, caller: CallerDep, services: ServicesDep) -> St
         media_type="application/x-ndjson",
         headers={"Content-Disposition": f"attachment; filename={filename}"},
     )
+
+
+@router.post("/{game_id}/abandon", response_model=GameOut, responses=ERRORS)
+def abandon_game(
+    game_id: GameId, body: AbandonIn, caller: CallerDep, services: ServicesDep
+) -> dict[str, Any]:
+    """The operator ends a game without a result; its seed is revealed and it counts nowhere."""
+    if not caller.is_admin:
+        raise ForbiddenError("Only the operator may abandon a game.", code="auth/admin_only")
+    game = services.ledger.abandon(game_id, caller.player_id, body.reason)
+    return game_out(services, game, caller)
+
+
+def _require_board(services: ServicesDep, name: str, game_id: str, position: int | None) -> None:
+    services.ledger.get_game(game_id)  # 404 for an unknown game
+    services.wait_for(name, position)
+
+
+@router.get("/{game_id}/scoreboard", responses=ERRORS)
+def scoreboard(
+    game_id: GameId, _: CallerDep, services: ServicesDep, position: Position = None
+) -> dict[str, Any]:
+    """Every seat's cash, shares, share value, portfolio value, loans and rank (public facts only)."""
+    _require_board(services, "scoreboard", game_id, position)
+    board = services.view("scoreboard").board(game_id)
+    if board is None:
+        raise NotFoundError("This game has no scoreboard.", code="game/no_scoreboard")
+    game = services.ledger.get_game(game_id)
+    names = names_for(services, game)
+    for seat in board["seats"]:
+        pid = game.seats[seat["seat"]]
+        seat["player_id"], seat["name"] = pid, names.get(pid or "")
+    board["seats"].sort(key=lambda s: (s["rank"], s["seat"]))
+    for key in ("_version", "_at"):
+        board.pop(key, None)
+    return board
+
+
+def _points(services: ServicesDep, game_id: str, position: int | None) -> list[dict[str, Any]]:
+    _require_board(services, "sharevalues", game_id, position)
+    return services.view("sharevalues").points(game_id)  # type: ignore[no-any-return]
+
+
+@router.get(
+    "/{game_id}/share-values",
+    responses={**ERRORS, 200: {"content": {"application/json": {}, "text/csv": {}}}},
+)
+def share_values(
+    game_id: GameId,
+    _: CallerDep,
+    services: ServicesDep,
+    format_: Annotated[str, Query(alias="format", pattern="^(json|csv)$")] = "json",
+    position: Position = None,
+) -> Any:
+    """One point per change of a company's share value: version, period, cause and time.
+    ``?format=csv`` for a spreadsheet."""
+    points = _points(services, game_id, position)
+    if format_ == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out)
+        cols = [
+            "seq",
+            "version",
+            "company",
+            "space_from",
+            "space_to",
+            "value_from",
+            "value_to",
+            "currency",
+            "period",
+            "cause",
+            "at",
+        ]
+        writer.writerow(cols)
+        for p in points:
+            writer.writerow(
+                [
+                    ";".join(f"{k}={v}" for k, v in p["period"].items()) if k == "period" else p[k]
+                    for k in cols
+                ]
+            )
+        return Response(
+            out.getvalue(),
+            media_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="share-values-{game_id}.csv"'},
+        )
+    return {"game_id": game_id, "points": [{k: v for k, v in p.items() if k != "game_id"} for p in points]}
+
+
+@router.get("/{game_id}/share-values.svg", responses={**ERRORS, 200: {"content": {"image/svg+xml": {}}}})
+def share_values_svg(
+    game_id: GameId, _: CallerDep, services: ServicesDep, position: Position = None
+) -> Response:
+    """The share values as a line chart to look at in a browser."""
+    points = _points(services, game_id, position)
+    game = services.ledger.get_game(game_id)
+    names = seat_names(game, names_for(services, game))
+    svg = share_value_svg(f"{game.engine.meta.name}: share values", points, names, game.version)
+    return Response(svg, media_type="image/svg+xml")

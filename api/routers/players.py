@@ -17,7 +17,6 @@ router = APIRouter(tags=["players"])
 def register_player(body: PlayerIn, services: ServicesDep) -> PlayerCreated:
     """Register a player. The token is shown once and stored only as a hash."""
     player_id, token = services.ledger.register_player(body.name)
-    services.refresh()
     return PlayerCreated(player_id=player_id, name=body.name.strip(), token=token)
 
 
@@ -30,6 +29,6 @@ def me(caller: CallerDep) -> PlayerOut:
 @router.get("/me/turns", responses={401: {"model": ErrorOut}})
 def my_turns(caller: CallerDep, services: ServicesDep) -> dict[str, object]:
     """Games waiting on the caller's decision, most recently moved first."""
-    services.refresh()
+    services.wait_for("gameindex", None)
     games = services.game_index.view.list_games(status="active", awaiting_player=caller.player_id, limit=200)
     return {"games": games}

@@ -287,6 +287,7 @@ def apply_draw(s: State, outcome: DrawOutcome) -> tuple[State, tuple[Effect, ...
         order = tuple((first + i) % s.players_count for i in range(s.players_count))
         s = replace(s, turn_order=order)
         out.append(fx.FirstPlayerDrawn(seat=first, turn_order=order))
+        out.append(fx.RoundStarted(round=1, stage=STAGE_NAMES[0]))
         for i, seat in enumerate(order):  # Players setup C: 7, 8, 9 ... pence
             s = _gain(s, seat, C.starting_pence + i, "starting_money", out)
         for seat in range(s.players_count):
@@ -322,7 +323,6 @@ def apply_draw(s: State, outcome: DrawOutcome) -> tuple[State, tuple[Effect, ...
 
 
 def _setup_done(s: State, out: Effects) -> State:
-    out.append(fx.RoundStarted(round=1, stage=STAGE_NAMES[0]))
     return replace(s, phase=Phase.DRAW)
 
 

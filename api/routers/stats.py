@@ -1,0 +1,41 @@
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query
+
+from api.deps import CallerDep, ServicesDep
+from api.schemas import ErrorOut
+from ledger import registry
+
+router = APIRouter(tags=["statistics"])
+ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorOut} for code in (401, 404, 422)}
+Position = Annotated[int | None, Query(ge=0, description="Wait until the read model includes this position")]
+
+
+@router.get("/players/{player_id}/stats", responses=ERRORS)
+def player_stats(
+    player_id: Annotated[str, Path(min_length=1, max_length=64)],
+    caller: CallerDep,
+    services: ServicesDep,
+    position: Position = None,
+) -> dict[str, Any]:
+    """Games, wins, average rank and average final value, overall, per title and per player count."""
+    if player_id == "me":
+        player_id = caller.player_id
+    player = services.ledger.get_player(player_id)
+    services.wait_for("leaguestats", position)
+    return {"name": player.name, **services.view("leaguestats").player_stats(str(player.id))}
+
+
+@router.get("/titles/{title}/stats", responses=ERRORS)
+def title_stats(
+    title: Annotated[str, Path(min_length=1, max_length=64)],
+    _: CallerDep,
+    services: ServicesDep,
+    position: Position = None,
+) -> dict[str, Any]:
+    """Seat-order win rates, score distribution, and game length in decisions and in days."""
+    registry.meta(title)
+    services.wait_for("leaguestats", position)
+    return services.view("leaguestats").title_stats(title)  # type: ignore[no-any-return]

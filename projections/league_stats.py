@@ -1,0 +1,388 @@
+"""LeagueStats: leagues, finished results, ratings, player and title statistics.
+
+Only finished games count; abandoned games are reported separately. Ratings
+use openskill's Plackett-Luce model over each league's finished games in the
+order they finished (ties share a rank), recomputed for a league whenever a
+result or a game joins it, and kept as a history so that "rating as of" a date
+is a lookup.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections import defaultdict
+from datetime import datetime
+from typing import Any, ClassVar
+
+from eventsourcing.utils import get_topic
+from openskill.models import PlackettLuce
+
+from ledger.domain import Game, League
+from projections.base import BatchProjection, DocTable, SqlView, chunks
+
+MODEL = PlackettLuce()
+
+
+class LeagueStatsView(SqlView):
+    view_name = "leaguestats"
+    TABLE_NAMES = ("leagues", "league_games", "games", "results", "ratings")
+    TABLES = (
+        "CREATE TABLE IF NOT EXISTS {leagues} ("
+        " league_id TEXT PRIMARY KEY, name TEXT NOT NULL, title TEXT, created_by TEXT NOT NULL,"
+        " created_at TEXT NOT NULL, closed_at TEXT)",
+        "CREATE TABLE IF NOT EXISTS {league_games} ("
+        " league_id TEXT NOT NULL, game_id TEXT NOT NULL, added_at TEXT NOT NULL, PRIMARY KEY (league_id, game_id))",
+        "CREATE INDEX IF NOT EXISTS leaguestats_league_games_game ON {league_games} (game_id)",
+        "CREATE TABLE IF NOT EXISTS {games} (game_id TEXT PRIMARY KEY, doc TEXT NOT NULL, status TEXT NOT NULL,"
+        " title TEXT NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS {results} ("
+        " game_id TEXT NOT NULL, seat INTEGER NOT NULL, player_id TEXT, title TEXT NOT NULL,"
+        " players INTEGER NOT NULL, rank INTEGER NOT NULL, won INTEGER NOT NULL, final_value INTEGER,"
+        " start_position INTEGER, decisions INTEGER NOT NULL, days REAL NOT NULL, finished_at TEXT NOT NULL,"
+        " PRIMARY KEY (game_id, seat))",
+        "CREATE INDEX IF NOT EXISTS leaguestats_results_player ON {results} (player_id)",
+        "CREATE INDEX IF NOT EXISTS leaguestats_results_title ON {results} (title)",
+        "CREATE TABLE IF NOT EXISTS {ratings} ("
+        " league_id TEXT NOT NULL, seq INTEGER NOT NULL, player_id TEXT NOT NULL, game_id TEXT NOT NULL,"
+        " at TEXT NOT NULL, mu REAL NOT NULL, sigma REAL NOT NULL, ordinal REAL NOT NULL,"
+        " PRIMARY KEY (league_id, seq, player_id))",
+    )
+
+    # -- reads -----------------------------------------------------------------
+
+    def leagues(self) -> list[dict[str, Any]]:
+        rows = self.rows(f"SELECT * FROM {self.t('leagues')} ORDER BY created_at, league_id")
+        counts = self.rows(
+            f"SELECT league_id, COUNT(*) AS n FROM {self.t('league_games')} GROUP BY league_id"
+        )
+        n = {r["league_id"]: r["n"] for r in counts}
+        return [{**r, "games": n.get(r["league_id"], 0)} for r in rows]
+
+    def league(self, league_id: str, as_of: datetime | None = None) -> dict[str, Any] | None:
+        found = self.rows(f"SELECT * FROM {self.t('leagues')} WHERE league_id = %s", [league_id])
+        if not found:
+            return None
+        games = self.rows(
+            f"SELECT lg.game_id, lg.added_at, g.status FROM {self.t('league_games')} lg"
+            f" LEFT JOIN {self.t('games')} g ON g.game_id = lg.game_id WHERE lg.league_id = %s ORDER BY lg.added_at",
+            [league_id],
+        )
+        cutoff = as_of.isoformat() if as_of else None
+        results = [
+            r
+            for r in self.rows(
+                f"SELECT r.* FROM {self.t('results')} r JOIN {self.t('league_games')} lg ON lg.game_id = r.game_id"
+                " WHERE lg.league_id = %s ORDER BY r.finished_at",
+                [league_id],
+            )
+            if cutoff is None or r["finished_at"] <= cutoff
+        ]
+        ratings_rows = self.rows(
+            f"SELECT * FROM {self.t('ratings')} WHERE league_id = %s ORDER BY seq", [league_id]
+        )
+        latest: dict[str, dict[str, Any]] = {}
+        for r in ratings_rows:
+            if cutoff is None or r["at"] <= cutoff:
+                latest[r["player_id"]] = r
+        standings = _aggregate(results, key=lambda r: r["player_id"])
+        table = []
+        for player, st in standings.items():
+            rating = latest.get(player)
+            table.append(
+                {
+                    "player_id": player,
+                    **st,
+                    "rating": None
+                    if rating is None
+                    else {"mu": rating["mu"], "sigma": rating["sigma"], "ordinal": rating["ordinal"]},
+                }
+            )
+        table.sort(key=lambda x: (-x["wins"], x["average_rank"], -x["games"], x["player_id"]))
+        for i, row in enumerate(table, start=1):
+            row["position"] = i
+        ratings = sorted(
+            (
+                {
+                    "player_id": p,
+                    "mu": r["mu"],
+                    "sigma": r["sigma"],
+                    "ordinal": r["ordinal"],
+                    "as_of": r["at"],
+                }
+                for p, r in latest.items()
+            ),
+            key=lambda x: -x["ordinal"],
+        )
+        statuses = [g["status"] or "unknown" for g in games]
+        return {
+            **found[0],
+            "as_of": cutoff,
+            "games": [
+                {"game_id": g["game_id"], "added_at": g["added_at"], "status": g["status"]} for g in games
+            ],
+            "finished_games": len({r["game_id"] for r in results}),
+            "abandoned_games": statuses.count("abandoned"),
+            "standings": table,
+            "ratings": ratings,
+        }
+
+    def player_stats(self, player_id: str) -> dict[str, Any]:
+        results = self.rows(
+            f"SELECT * FROM {self.t('results')} WHERE player_id = %s ORDER BY finished_at", [player_id]
+        )
+        abandoned = [
+            g
+            for g in self.rows(f"SELECT doc FROM {self.t('games')} WHERE status = %s", ["abandoned"])
+            if player_id in json.loads(g["doc"]).get("players", [])
+        ]
+        overall = _aggregate(results, key=lambda r: "all").get("all", _empty())
+        by_title = _aggregate(results, key=lambda r: r["title"])
+        by_count = _aggregate(results, key=lambda r: f"{r['title']}/{r['players']}")
+        return {
+            "player_id": player_id,
+            **overall,
+            "abandoned_games": len(abandoned),
+            "by_title": by_title,
+            "by_title_and_players": by_count,
+        }
+
+    def title_stats(self, title: str) -> dict[str, Any]:
+        results = self.rows(f"SELECT * FROM {self.t('results')} WHERE title = %s", [title])
+        abandoned = self.rows(
+            f"SELECT COUNT(*) AS n FROM {self.t('games')} WHERE title = %s AND status = %s",
+            [title, "abandoned"],
+        )[0]["n"]
+        games: dict[str, dict[str, Any]] = {}
+        for r in results:
+            games.setdefault(
+                r["game_id"], {"decisions": r["decisions"], "days": r["days"], "players": r["players"]}
+            )
+        by_position: dict[int, list[int]] = defaultdict(list)
+        for r in results:
+            if r["start_position"] is not None:
+                by_position[r["start_position"]].append(r["won"])
+        winners = [r["final_value"] for r in results if r["won"] and r["final_value"] is not None]
+        everyone = [r["final_value"] for r in results if r["final_value"] is not None]
+        lengths = [g["decisions"] for g in games.values()]
+        days = [g["days"] for g in games.values()]
+        return {
+            "title": title,
+            "finished_games": len(games),
+            "abandoned_games": abandoned,
+            "seat_order_win_rates": [
+                {
+                    "start_position": pos,
+                    "games": len(w),
+                    "wins": sum(w),
+                    "win_rate": round(sum(w) / len(w), 4),
+                }
+                for pos, w in sorted(by_position.items())
+            ],
+            "score_distribution": {"all": _distribution(everyone), "winners": _distribution(winners)},
+            "game_length": {"decisions": _summary(lengths), "days": _summary(days)},
+            "games_by_player_count": dict(sorted(_count(g["players"] for g in games.values()).items())),
+        }
+
+
+def _count(items: Any) -> dict[Any, int]:
+    out: dict[Any, int] = defaultdict(int)
+    for x in items:
+        out[x] += 1
+    return dict(out)
+
+
+def _empty() -> dict[str, Any]:
+    return {"games": 0, "wins": 0, "average_rank": None, "average_final_value": None}
+
+
+def _aggregate(results: list[dict[str, Any]], key: Any) -> dict[str, dict[str, Any]]:
+    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in results:
+        groups[key(r)].append(r)
+    out = {}
+    for k, rows in groups.items():
+        values = [r["final_value"] for r in rows if r["final_value"] is not None]
+        out[k] = {
+            "games": len(rows),
+            "wins": sum(r["won"] for r in rows),
+            "average_rank": round(statistics.fmean(r["rank"] for r in rows), 4),
+            "average_final_value": round(statistics.fmean(values), 4) if values else None,
+        }
+    return out
+
+
+def _summary(values: list[float]) -> dict[str, Any]:
+    if not values:
+        return {"count": 0}
+    return {
+        "count": len(values),
+        "min": min(values),
+        "median": statistics.median(values),
+        "mean": round(statistics.fmean(values), 4),
+        "max": max(values),
+    }
+
+
+def _distribution(values: list[int]) -> dict[str, Any]:
+    """Counts in ten equal-width bins, with the summary."""
+    if not values:
+        return {"summary": _summary([]), "bins": []}
+    lo, hi = min(values), max(values)
+    width = max(1, -(-(hi - lo + 1) // 10))
+    bins: dict[int, int] = defaultdict(int)
+    for v in values:
+        bins[lo + (v - lo) // width * width] += 1
+    return {
+        "summary": _summary([float(v) for v in values]),
+        "bins": [{"from": b, "to": b + width - 1, "count": n} for b, n in sorted(bins.items())],
+    }
+
+
+class LeagueStats(BatchProjection[LeagueStatsView]):
+    name = "leaguestats"
+    topics: ClassVar[tuple[str, ...]] = tuple(  # type: ignore[misc]
+        get_topic(cls)
+        for cls in (
+            League.Created,
+            League.GameAdded,
+            League.Closed,
+            Game.Created,
+            Game.DrawRecorded,
+            Game.DecisionRecorded,
+            Game.Finished,
+            Game.Abandoned,
+        )
+    )
+
+    def process_batch(self, c: Any, events: list[Any]) -> None:
+        view = self.view
+        table = DocTable(view, "games")
+        game_ids = {str(e.originator_id) for e in events if isinstance(e, Game.Created | Game.Event)}
+        docs = table.load(c, game_ids)
+        touched: dict[str, dict[str, Any]] = {}
+        finished: list[str] = []
+        leagues_to_rate: set[str] = set()
+        for e in events:
+            oid = str(e.originator_id)
+            at = e.timestamp.isoformat()
+            if isinstance(e, League.Created):
+                view.execute(
+                    c,
+                    f"INSERT INTO {view.t('leagues')} VALUES (%s, %s, %s, %s, %s, NULL)",
+                    [oid, e.name, e.title, e.created_by, at],
+                )
+                continue
+            if isinstance(e, League.GameAdded):
+                view.execute(
+                    c, f"INSERT INTO {view.t('league_games')} VALUES (%s, %s, %s)", [oid, e.game_id, at]
+                )
+                leagues_to_rate.add(oid)
+                continue
+            if isinstance(e, League.Closed):
+                view.execute(
+                    c, f"UPDATE {view.t('leagues')} SET closed_at = %s WHERE league_id = %s", [at, oid]
+                )
+                continue
+            if isinstance(e, Game.Created):
+                docs[oid] = {
+                    "title": e.public["title"],
+                    "players": [],
+                    "seat_count": e.public["seat_count"],
+                    "created_at": at,
+                    "decisions": 0,
+                    "start_order": None,
+                    "status": "open",
+                }
+            doc = docs.get(oid)
+            if doc is None:
+                continue
+            touched[oid] = doc
+            if isinstance(e, Game.DecisionRecorded):
+                doc["decisions"] += 1
+            for fx in e.public.get("effects", ()):
+                if fx["kind"] == "first_player_drawn" and doc["start_order"] is None:
+                    doc["start_order"] = list(fx["turn_order"])
+            if isinstance(e, Game.Finished):
+                doc["status"] = "finished"
+                doc["finished_at"] = at
+                doc["standings"] = e.public["standings"]
+                doc["players"] = [s["player"] for s in e.public["standings"]]
+                finished.append(oid)
+            elif isinstance(e, Game.Abandoned):
+                doc["status"] = "abandoned"
+                doc["finished_at"] = at
+        table.save(c, touched, extra=lambda d: (d["status"], d["title"]), columns=("status", "title"))
+        rows = []
+        for gid in finished:
+            doc = docs[gid]
+            days = (
+                datetime.fromisoformat(doc["finished_at"]) - datetime.fromisoformat(doc["created_at"])
+            ).total_seconds() / 86400
+            order = doc["start_order"] or []
+            for s in doc["standings"]:
+                rows.append(
+                    [
+                        gid,
+                        s["seat"],
+                        s["player"],
+                        doc["title"],
+                        doc["seat_count"],
+                        s["rank"],
+                        int(s["rank"] == 1),
+                        s["score"][0] if s.get("score") else None,
+                        order.index(s["seat"]) + 1 if s["seat"] in order else None,
+                        doc["decisions"],
+                        round(days, 6),
+                        doc["finished_at"],
+                    ]
+                )
+        view.executemany(
+            c,
+            f"INSERT INTO {view.t('results')} VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            rows,
+        )
+        for part in chunks(finished):
+            marks = ", ".join(["%s"] * len(part))
+            for r in view.fetch(
+                c, f"SELECT DISTINCT league_id FROM {view.t('league_games')} WHERE game_id IN ({marks})", part
+            ):
+                leagues_to_rate.add(r["league_id"])
+        for league_id in sorted(leagues_to_rate):
+            self._rate(c, league_id)
+
+    def _rate(self, c: Any, league_id: str) -> None:
+        """Recompute a league's rating history from its finished games, in finishing order."""
+        view = self.view
+        results = view.fetch(
+            c,
+            f"SELECT r.game_id, r.player_id, r.rank, r.finished_at FROM {view.t('results')} r"
+            f" JOIN {view.t('league_games')} lg ON lg.game_id = r.game_id"
+            " WHERE lg.league_id = %s ORDER BY r.finished_at, r.game_id, r.seat",
+            [league_id],
+        )
+        view.execute(c, f"DELETE FROM {view.t('ratings')} WHERE league_id = %s", [league_id])
+        games: dict[str, list[dict[str, Any]]] = {}
+        for r in results:
+            games.setdefault(r["game_id"], []).append(r)
+        current: dict[str, Any] = {}
+        rows = []
+        for seq, (gid, rs) in enumerate(games.items(), start=1):
+            players = [r["player_id"] for r in rs]
+            teams = [[current.get(p) or MODEL.rating(name=p)] for p in players]
+            rated = MODEL.rate(teams, ranks=[r["rank"] for r in rs])
+            for p, team in zip(players, rated, strict=True):
+                current[p] = team[0]
+                rows.append(
+                    [
+                        league_id,
+                        seq,
+                        p,
+                        gid,
+                        rs[0]["finished_at"],
+                        team[0].mu,
+                        team[0].sigma,
+                        team[0].ordinal(),
+                    ]
+                )
+        view.executemany(c, f"INSERT INTO {view.t('ratings')} VALUES (%s, %s, %s, %s, %s, %s, %s, %s)", rows)

@@ -1,0 +1,20 @@
+"""What each title's public effects mean for the read models (never the rules themselves)."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from projections.titles import cotton_trade
+
+
+class ScoreboardReducer(Protocol):
+    def initial(self, created: dict[str, Any]) -> dict[str, Any]: ...
+    def apply(self, doc: dict[str, Any], effect: dict[str, Any]) -> None: ...
+    def finish(self, doc: dict[str, Any]) -> None: ...
+
+
+REDUCERS: dict[str, ScoreboardReducer] = {"cotton-trade": cotton_trade.REDUCER}
+
+
+def reducer(title: str) -> ScoreboardReducer | None:
+    return REDUCERS.get(title)
