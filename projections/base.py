@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
@@ -262,11 +263,11 @@ class Catchup:
     """Brings one projection up to date with the ledger, a batch per transaction."""
 
     def __init__(
-        self, app: Application[Any], projection: BatchProjection[Any], batch_size: int = 2000
+        self, app: Application[Any], projection: BatchProjection[Any], batch_size: int | None = None
     ) -> None:
         self.app = app
         self.projection = projection
-        self.batch_size = batch_size
+        self.batch_size = batch_size or int(os.environ.get("GAMELEDGER_PROJECTION_BATCH", "2000"))
 
     @property
     def name(self) -> str:
