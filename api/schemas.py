@@ -76,7 +76,7 @@ class GameOut(BaseModel):
     game_id: str
     title: str
     title_name: str
-    status: Literal["waiting", "active", "finished"]
+    status: Literal["waiting", "active", "finished", "abandoned"]
     version: int
     rules_version: str
     options: dict[str, Any]

@@ -16,12 +16,14 @@ worker) never apply a batch twice. Projections reduce a batch in memory
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
+import orjson
 from eventsourcing.application import Application
 from eventsourcing.dispatch import singledispatchmethod
 from eventsourcing.persistence import IntegrityError, OperationalError, Tracking
@@ -33,6 +35,38 @@ from psycopg.sql import SQL
 from ledger.storage import Database
 
 CHUNK = 400  # ids per IN (...) list: well under SQLite's variable limit
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """A stored event as the read side sees it: its topic and its JSON payload.
+
+    Decoding a notification straight to a dict (no object hooks, no event
+    object) is what lets a projection keep up with the log; projections
+    dispatch on the topic.
+    """
+
+    topic: str
+    originator_id: str
+    version: int
+    at: str  # ISO 8601 time of the event
+    data: dict[str, Any]
+
+    @property
+    def public(self) -> dict[str, Any]:
+        return self.data.get("public") or {}
+
+    @classmethod
+    def from_notification(cls, n: Any) -> Fact:
+        data = orjson.loads(n.state)
+        ts = data.get("timestamp")
+        at = ts["_data_"] if isinstance(ts, dict) else str(ts)
+        return cls(n.topic, str(n.originator_id), n.originator_version, at, data)
+
+    @classmethod
+    def from_event(cls, e: Any) -> Fact:
+        data = {k: v for k, v in vars(e).items() if k not in ("originator_id", "originator_version")}
+        return cls(type(e).TOPIC, str(e.originator_id), e.originator_version, e.timestamp.isoformat(), data)
 
 
 class PositionMovedError(Exception):
@@ -221,7 +255,7 @@ class DocTable:
                 f"SELECT {self.key} AS k, doc FROM {self.view.t(self.table)} WHERE {self.key} IN ({marks})",
                 part,
             )
-            out.update({r["k"]: json.loads(r["doc"]) for r in rows})
+            out.update({r["k"]: orjson.loads(r["doc"]) for r in rows})
         return out
 
     def save(
@@ -236,7 +270,7 @@ class DocTable:
         marks = ", ".join(["%s"] * len(cols))
         updates = ", ".join(f"{col} = excluded.{col}" for col in cols[1:])
         rows = [
-            [key, json.dumps(doc, separators=(",", ":")), *(extra(doc) if extra else ())]
+            [key, orjson.dumps(doc).decode(), *(extra(doc) if extra else ())]
             for key, doc in docs.items()
         ]
         self.view.executemany(
@@ -253,9 +287,9 @@ class BatchProjection(Projection[Any], Generic[V]):
     @singledispatchmethod
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
         """The library's per-event entry point (``ProjectionRunner``): a batch of one."""
-        self.view.write(tracking, lambda c: self.process_batch(c, [domain_event]))
+        self.view.write(tracking, lambda c: self.process_batch(c, [Fact.from_event(domain_event)]))
 
-    def process_batch(self, c: Any, events: list[Any]) -> None:
+    def process_batch(self, c: Any, events: list[Fact]) -> None:
         raise NotImplementedError
 
 
@@ -280,6 +314,12 @@ class Catchup:
         """Notifications in the log that the view has not yet looked at."""
         return max(0, self.head() - self.projection.view.position(self.app.name))
 
+    def decode(self, notifications: Sequence[Any]) -> list[Fact]:
+        mapper = self.app.mapper
+        if getattr(mapper, "cipher", None) or getattr(mapper, "compressor", None):
+            return [Fact.from_event(mapper.to_domain_event(n)) for n in notifications]
+        return [Fact.from_notification(n) for n in notifications]
+
     def _select(self, start: int, stop: int) -> Sequence[Any]:
         return self.app.recorder.select_notifications(
             start=start,
@@ -289,37 +329,49 @@ class Catchup:
             topics=self.projection.topics,
         )
 
-    def step(self) -> int:
-        """Apply one batch: its size (1 for a bare position move), 0 when current,
-        -1 when another catch-up moved first."""
-        view = self.projection.view
-        head = self.head()  # every id up to here is committed (ids commit in order)
-        start = view.position(self.app.name)
-        if head <= start:
-            return 0
-        notifications = self._select(start, head)
-        end = notifications[-1].id if len(notifications) == self.batch_size else head
-        events = [self.app.mapper.to_domain_event(n) for n in notifications]
-        tracking = Tracking(self.app.name, end)
-        if not view.write(tracking, lambda c: self.projection.process_batch(c, events), expected=start):
-            return -1
-        return max(len(events), 1)
+    def _read(self, start: int, stop: int) -> tuple[int, list[Fact]]:
+        notifications = self._select(start, stop)
+        end = notifications[-1].id if len(notifications) == self.batch_size else stop
+        return end, self.decode(notifications)
+
+    def _batches(self, start: int, head: int) -> Iterator[tuple[int, list[Fact]]]:
+        """(end position, facts) per batch up to ``head``; the next batch is read and
+        decoded in a second thread while the caller applies this one."""
+        with ThreadPoolExecutor(1, thread_name_prefix="prefetch") as pool:
+            pending = pool.submit(self._read, start, head)
+            while True:
+                end, facts = pending.result()
+                if end < head:
+                    pending = pool.submit(self._read, end, head)
+                yield end, facts
+                if end >= head:
+                    return
 
     def run(self, max_batches: int | None = None) -> int:
         """Apply batches until the view is current (or another process keeps winning)."""
+        view = self.projection.view
         total = batches = contended = 0
         while max_batches is None or batches < max_batches:
-            n = self.step()
-            if n == 0:
+            head = self.head()  # every id up to here is committed (ids commit in order)
+            start = view.position(self.app.name)
+            if head <= start:
                 break
-            if n < 0:
+            moved = False
+            for end, facts in self._batches(start, head):
+                tracking = Tracking(self.app.name, end)
+                if not view.write(tracking, lambda c, f=facts: self.projection.process_batch(c, f), expected=start):
+                    moved = True
+                    break
+                total += len(facts)
+                batches += 1
+                start = end
+                if max_batches is not None and batches >= max_batches:
+                    break
+            if moved:
                 contended += 1
                 if contended > 50:
                     break
                 time.sleep(0.005)
-                continue
-            total += n
-            batches += 1
         return total
 
     def wait_for(self, position: int, timeout: float = 2.0) -> bool:
@@ -345,17 +397,9 @@ class Catchup:
         with view.datastore.transaction(commit=True) as c:
             view._lock(c)
             view.clear(c, self.app.name)
-            start = 0
-            while start < head:
-                notifications = self._select(start, head)
-                if not notifications:
-                    break
-                events = [self.app.mapper.to_domain_event(n) for n in notifications]
-                self.projection.process_batch(c, events)
-                applied += len(events)
-                start = notifications[-1].id
-                if len(notifications) < self.batch_size:
-                    break
             if head:
+                for _, facts in self._batches(0, head):
+                    self.projection.process_batch(c, facts)
+                    applied += len(facts)
                 view._insert_tracking(c, Tracking(self.app.name, head))  # type: ignore[attr-defined]
         return applied

@@ -7,12 +7,10 @@ serves the lobby listings ``GET /games`` and ``GET /me/turns``.
 from __future__ import annotations
 
 import json
-from typing import Any, ClassVar
-
-from eventsourcing.utils import get_topic
+from typing import Any
 
 from ledger.domain import Game, Player
-from projections.base import BatchProjection, SqlView, chunks
+from projections.base import BatchProjection, Fact, SqlView, chunks
 
 GAME_COLUMNS = (
     "game_id",
@@ -174,39 +172,33 @@ class GameIndexView(SqlView):
         return {r["player_id"]: r["name"] for r in rows}
 
 
+CREATED, SEAT, STARTED, DRAW, DECISION, FINISHED, ABANDONED, PLAYER = (
+    Game.Created.TOPIC,
+    Game.SeatClaimed.TOPIC,
+    Game.Started.TOPIC,
+    Game.DrawRecorded.TOPIC,
+    Game.DecisionRecorded.TOPIC,
+    Game.Finished.TOPIC,
+    Game.Abandoned.TOPIC,
+    Player.Created.TOPIC,
+)
+
+
 class GameIndex(BatchProjection[GameIndexView]):
     name = "gameindex"
-    topics: ClassVar[tuple[str, ...]] = tuple(  # type: ignore[misc]
-        get_topic(cls)
-        for cls in (
-            Game.Created,
-            Game.SeatClaimed,
-            Game.Started,
-            Game.DrawRecorded,
-            Game.DecisionRecorded,
-            Game.Finished,
-            Game.Abandoned,
-            Player.Created,
-        )
-    )
+    topics = (CREATED, SEAT, STARTED, DRAW, DECISION, FINISHED, ABANDONED, PLAYER)
 
-    def process_batch(self, c: Any, events: list[Any]) -> None:
+    def process_batch(self, c: Any, events: list[Fact]) -> None:
         view = self.view
-        players = [
-            (str(e.originator_id), e.name, e.timestamp.isoformat())
-            for e in events
-            if isinstance(e, Player.Created)
-        ]
-        view.save_players(c, players)
-        game_events = [e for e in events if isinstance(e, Game.Event | Game.Created)]
+        view.save_players(c, [(e.originator_id, e.data["name"], e.at) for e in events if e.topic == PLAYER])
+        game_events = [e for e in events if e.topic != PLAYER]
         if not game_events:
             return
-        games = view.load_games(c, sorted({str(e.originator_id) for e in game_events}))
+        games = view.load_games(c, sorted({e.originator_id for e in game_events}))
         for e in game_events:
-            gid = str(e.originator_id)
-            at = e.timestamp.isoformat()
+            gid = e.originator_id
             p = e.public
-            if isinstance(e, Game.Created):
+            if e.topic == CREATED:
                 games[gid] = {
                     "game_id": gid,
                     "title": p["title"],
@@ -214,20 +206,22 @@ class GameIndex(BatchProjection[GameIndexView]):
                     "seat_count": p["seat_count"],
                     "created_by": p["created_by"],
                     "options": json.dumps(p["options"]),
-                    "created_at": at,
+                    "created_at": e.at,
                     "standings": None,
                     "league_id": p.get("league"),
                     "seats": {i: [player, 0] for i, player in enumerate(p["seats"])},
                 }
-            g = games[gid]
-            g["version"] = e.originator_version
-            g["updated_at"] = at
-            if isinstance(e, Game.SeatClaimed):
+            g = games.get(gid)
+            if g is None:
+                continue
+            g["version"] = e.version
+            g["updated_at"] = e.at
+            if e.topic == SEAT:
                 g["seats"][p["seat"]][0] = p["player"]
-            if isinstance(e, Game.Started):
+            elif e.topic == STARTED:
                 g["status"] = "active"
-            if isinstance(e, Game.Finished | Game.Abandoned):
-                g["status"] = "finished" if isinstance(e, Game.Finished) else "abandoned"
+            elif e.topic in (FINISHED, ABANDONED):
+                g["status"] = "finished" if e.topic == FINISHED else "abandoned"
                 g["standings"] = json.dumps(p.get("standings") or None)
                 p = {"awaiting": []}
             if "awaiting" in p:

@@ -13,13 +13,12 @@ import json
 import statistics
 from collections import defaultdict
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import Any
 
-from eventsourcing.utils import get_topic
 from openskill.models import PlackettLuce
 
 from ledger.domain import Game, League
-from projections.base import BatchProjection, DocTable, SqlView, chunks
+from projections.base import BatchProjection, DocTable, Fact, SqlView, chunks
 
 MODEL = PlackettLuce()
 
@@ -239,52 +238,56 @@ def _distribution(values: list[int]) -> dict[str, Any]:
     }
 
 
+L_CREATED, L_GAME, L_CLOSED = League.Created.TOPIC, League.GameAdded.TOPIC, League.Closed.TOPIC
+G_CREATED, G_DECISION, G_FINISHED, G_ABANDONED = (
+    Game.Created.TOPIC,
+    Game.DecisionRecorded.TOPIC,
+    Game.Finished.TOPIC,
+    Game.Abandoned.TOPIC,
+)
+
+
 class LeagueStats(BatchProjection[LeagueStatsView]):
     name = "leaguestats"
-    topics: ClassVar[tuple[str, ...]] = tuple(  # type: ignore[misc]
-        get_topic(cls)
-        for cls in (
-            League.Created,
-            League.GameAdded,
-            League.Closed,
-            Game.Created,
-            Game.DrawRecorded,
-            Game.DecisionRecorded,
-            Game.Finished,
-            Game.Abandoned,
-        )
+    topics = (
+        L_CREATED,
+        L_GAME,
+        L_CLOSED,
+        G_CREATED,
+        Game.DrawRecorded.TOPIC,
+        G_DECISION,
+        G_FINISHED,
+        G_ABANDONED,
     )
 
-    def process_batch(self, c: Any, events: list[Any]) -> None:
+    def process_batch(self, c: Any, events: list[Fact]) -> None:
         view = self.view
         table = DocTable(view, "games")
-        game_ids = {str(e.originator_id) for e in events if isinstance(e, Game.Created | Game.Event)}
-        docs = table.load(c, game_ids)
+        docs = table.load(c, {e.originator_id for e in events if e.topic.startswith("gameledger.game.")})
         touched: dict[str, dict[str, Any]] = {}
         finished: list[str] = []
         leagues_to_rate: set[str] = set()
         for e in events:
-            oid = str(e.originator_id)
-            at = e.timestamp.isoformat()
-            if isinstance(e, League.Created):
+            oid, at, d = e.originator_id, e.at, e.data
+            if e.topic == L_CREATED:
                 view.execute(
                     c,
                     f"INSERT INTO {view.t('leagues')} VALUES (%s, %s, %s, %s, %s, NULL)",
-                    [oid, e.name, e.title, e.created_by, at],
+                    [oid, d["name"], d["title"], d["created_by"], at],
                 )
                 continue
-            if isinstance(e, League.GameAdded):
+            if e.topic == L_GAME:
                 view.execute(
-                    c, f"INSERT INTO {view.t('league_games')} VALUES (%s, %s, %s)", [oid, e.game_id, at]
+                    c, f"INSERT INTO {view.t('league_games')} VALUES (%s, %s, %s)", [oid, d["game_id"], at]
                 )
                 leagues_to_rate.add(oid)
                 continue
-            if isinstance(e, League.Closed):
+            if e.topic == L_CLOSED:
                 view.execute(
                     c, f"UPDATE {view.t('leagues')} SET closed_at = %s WHERE league_id = %s", [at, oid]
                 )
                 continue
-            if isinstance(e, Game.Created):
+            if e.topic == G_CREATED:
                 docs[oid] = {
                     "title": e.public["title"],
                     "players": [],
@@ -298,18 +301,19 @@ class LeagueStats(BatchProjection[LeagueStatsView]):
             if doc is None:
                 continue
             touched[oid] = doc
-            if isinstance(e, Game.DecisionRecorded):
+            if e.topic == G_DECISION:
                 doc["decisions"] += 1
-            for fx in e.public.get("effects", ()):
-                if fx["kind"] == "first_player_drawn" and doc["start_order"] is None:
-                    doc["start_order"] = list(fx["turn_order"])
-            if isinstance(e, Game.Finished):
+            if doc["start_order"] is None:
+                for fx in e.public.get("effects", ()):
+                    if fx["kind"] == "first_player_drawn":
+                        doc["start_order"] = list(fx["turn_order"])
+            if e.topic == G_FINISHED:
                 doc["status"] = "finished"
                 doc["finished_at"] = at
                 doc["standings"] = e.public["standings"]
                 doc["players"] = [s["player"] for s in e.public["standings"]]
                 finished.append(oid)
-            elif isinstance(e, Game.Abandoned):
+            elif e.topic == G_ABANDONED:
                 doc["status"] = "abandoned"
                 doc["finished_at"] = at
         table.save(c, touched, extra=lambda d: (d["status"], d["title"]), columns=("status", "title"))

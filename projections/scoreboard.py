@@ -6,12 +6,10 @@ Reduced from the public effects of the game's events by the title's reducer
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
-from eventsourcing.utils import get_topic
+from typing import Any
 
 from ledger.domain import Game
-from projections.base import BatchProjection, DocTable, SqlView
+from projections.base import BatchProjection, DocTable, Fact, SqlView
 from projections.titles import reducer
 
 
@@ -35,28 +33,32 @@ class ScoreboardView(SqlView):
         return {"game_id": game_id, "version": rows[0]["version"], "updated_at": rows[0]["updated_at"], **doc}
 
 
+CREATED, STARTED, FINISHED, ABANDONED = (
+    Game.Created.TOPIC,
+    Game.Started.TOPIC,
+    Game.Finished.TOPIC,
+    Game.Abandoned.TOPIC,
+)
+
+
 class Scoreboard(BatchProjection[ScoreboardView]):
     name = "scoreboard"
-    topics: ClassVar[tuple[str, ...]] = tuple(  # type: ignore[misc]
-        get_topic(cls)
-        for cls in (
-            Game.Created,
-            Game.Started,
-            Game.DrawRecorded,
-            Game.DecisionRecorded,
-            Game.Finished,
-            Game.Abandoned,
-        )
+    topics = (
+        CREATED,
+        STARTED,
+        Game.DrawRecorded.TOPIC,
+        Game.DecisionRecorded.TOPIC,
+        FINISHED,
+        ABANDONED,
     )
 
-    def process_batch(self, c: Any, events: list[Any]) -> None:
+    def process_batch(self, c: Any, events: list[Fact]) -> None:
         table = DocTable(self.view, "boards")
-        ids = {str(e.originator_id) for e in events}
-        docs = table.load(c, ids)
+        docs = table.load(c, {e.originator_id for e in events})
         touched: dict[str, dict[str, Any]] = {}
         for e in events:
-            gid = str(e.originator_id)
-            if isinstance(e, Game.Created):
+            gid = e.originator_id
+            if e.topic == CREATED:
                 r = reducer(e.public["title"])
                 if r is None:
                     continue
@@ -69,23 +71,18 @@ class Scoreboard(BatchProjection[ScoreboardView]):
             assert r is not None
             for effect in e.public.get("effects", ()):
                 r.apply(doc, effect)
-            if isinstance(e, Game.Started):
+            if e.topic == STARTED:
                 doc["status"] = "active"
-            elif isinstance(e, Game.Finished):
+            elif e.topic == FINISHED:
                 doc["status"] = "finished"
                 doc["standings"] = e.public["standings"]
-            elif isinstance(e, Game.Abandoned):
+            elif e.topic == ABANDONED:
                 doc["status"] = "abandoned"
-            doc["_version"] = e.originator_version
-            doc["_at"] = e.timestamp.isoformat()
+            doc["_version"] = e.version
+            doc["_at"] = e.at
             touched[gid] = doc
         for doc in touched.values():
             r = reducer(doc["title"])
             assert r is not None
             r.finish(doc)
-        table.save(
-            c,
-            touched,
-            extra=lambda d: (d["_version"], d["_at"]),
-            columns=("version", "updated_at"),
-        )
+        table.save(c, touched, extra=lambda d: (d["_version"], d["_at"]), columns=("version", "updated_at"))

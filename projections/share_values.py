@@ -7,12 +7,10 @@ cycle), the cause recorded by the rules engine and the time.
 from __future__ import annotations
 
 import json
-from typing import Any, ClassVar
-
-from eventsourcing.utils import get_topic
+from typing import Any
 
 from ledger.domain import Game
-from projections.base import BatchProjection, DocTable, SqlView
+from projections.base import BatchProjection, DocTable, Fact, SqlView
 
 PERIOD_EFFECTS = {"round_started": ("round", "stage")}
 POINT_COLUMNS = (
@@ -55,18 +53,20 @@ class ShareValueView(SqlView):
 
 class ShareValueHistory(BatchProjection[ShareValueView]):
     name = "sharevalues"
-    topics: ClassVar[tuple[str, ...]] = tuple(  # type: ignore[misc]
-        get_topic(cls) for cls in (Game.Created, Game.DrawRecorded, Game.DecisionRecorded)
+    topics = (
+        Game.Created.TOPIC,
+        Game.DrawRecorded.TOPIC,
+        Game.DecisionRecorded.TOPIC,
     )
 
-    def process_batch(self, c: Any, events: list[Any]) -> None:
+    def process_batch(self, c: Any, events: list[Fact]) -> None:
         table = DocTable(self.view, "context")
-        contexts = table.load(c, {str(e.originator_id) for e in events})
+        contexts = table.load(c, {e.originator_id for e in events})
         touched: dict[str, dict[str, Any]] = {}
         points: list[list[Any]] = []
         for e in events:
-            gid = str(e.originator_id)
-            if isinstance(e, Game.Created):
+            gid = e.originator_id
+            if e.topic == Game.Created.TOPIC:
                 contexts[gid] = {"seq": 0, "period": {}, "seats": e.public["seat_count"]}
             ctx = contexts.get(gid)
             if ctx is None:
@@ -82,7 +82,7 @@ class ShareValueHistory(BatchProjection[ShareValueView]):
                         [
                             gid,
                             ctx["seq"],
-                            e.originator_version,
+                            e.version,
                             fx["company"],
                             fx["space_from"],
                             fx["space_to"],
@@ -91,7 +91,7 @@ class ShareValueHistory(BatchProjection[ShareValueView]):
                             fx["currency"],
                             json.dumps(ctx["period"]),
                             fx["cause"],
-                            e.timestamp.isoformat(),
+                            e.at,
                         ]
                     )
         self.view.executemany(

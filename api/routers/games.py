@@ -72,7 +72,9 @@ def create_game(
 def list_games(
     caller: CallerDep,
     services: ServicesDep,
-    status_: Annotated[str | None, Query(alias="status", pattern="^(waiting|active|finished)$")] = None,
+    status_: Annotated[
+        str | None, Query(alias="status", pattern="^(waiting|active|finished|abandoned)$")
+    ] = None,
     title: str | None = None,
     player: Annotated[str | None, Query(description="A player id, or 'me'")] = None,
     open_: Annotated[bool, Query(alias="open", description="Only games with a free seat")] = False,
