@@ -8,8 +8,9 @@ from functools import cache
 from ledger.engine import RulesEngine, TitleMeta
 from ledger.errors import NotFoundError
 from ledger.games.cotton_trade.meta import META as COTTON_TRADE
+from ledger.games.water_frame.meta import META as WATER_FRAME
 
-TITLES: dict[str, TitleMeta] = {meta.id: meta for meta in (COTTON_TRADE,)}
+TITLES: dict[str, TitleMeta] = {meta.id: meta for meta in (COTTON_TRADE, WATER_FRAME)}
 
 
 def meta(title_id: str) -> TitleMeta:

@@ -10,7 +10,6 @@ due; ``State.awaiting`` names the seats whose decision is awaited and
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from pydantic import TypeAdapter
@@ -58,6 +57,7 @@ from ledger.games.cotton_trade.state import (
     State,
     War,
 )
+from ledger.games.shared import replace
 
 C: Components = load()
 Effects = list[Effect]

@@ -1,0 +1,190 @@
+"""A scripted greedy Water Frame player: sensible prices, builds, hires and sales.
+
+It always picks one of the engine's legal decisions, so it doubles as a
+conformance check that the economy works (the games end with sales and
+share values that rose), not only that random moves survive.
+"""
+
+from __future__ import annotations
+
+from ledger.engine import Decision
+from ledger.games.water_frame import actions
+from ledger.games.water_frame.components import GOODS
+from ledger.games.water_frame.decisions import (
+    AdjustPrice,
+    BuildFactory,
+    BuyShares,
+    ChooseStartPlayer,
+    Done,
+    EndTurn,
+    FinishMainAction,
+    FoundFactory,
+    HireWorkers,
+    ModernizeFactory,
+    PlaceMachine,
+    PlaceMarker,
+    RaiseDistribution,
+    RaiseQuality,
+    RepayLoans,
+    ReuseMarker,
+    SellFromWarehouse,
+    SellShares,
+    SellStartShares,
+    SellStoredGoods,
+)
+from ledger.games.water_frame.economy import C, appeal, level_now, output, wage
+from ledger.games.water_frame.rules import legal_decisions
+from ledger.games.water_frame.state import Phase, State
+
+TARGET_APPEAL = 3
+
+
+def _incomplete_rows(s: State, seat: int) -> list[tuple[int, int, int]]:
+    """(good, row, free slots) of rows worth completing: their output pays their wages."""
+    out = []
+    w = wage(s)
+    for g, f in enumerate(s.players[seat].factories):
+        if f is None:
+            continue
+        for r in range(4):
+            free = C.slots(g, r) - f.rows[r].workers - f.rows[r].machines
+            if free and C.row_output[f.level - 1][r] * max(f.price, C.price_min) > C.slots(g, r) * w:
+                out.append((g, r, free))
+    return sorted(out, key=lambda x: (x[2], x[1]))
+
+
+def _machine_rows(s: State, seat: int) -> bool:
+    for g, f in enumerate(s.players[seat].factories):
+        if f is None:
+            continue
+        for r in range(4):
+            only, flex = C.row_slots[g][r]
+            if f.rows[r].machines < flex and f.rows[r].workers > only:
+                return True
+    return False
+
+
+def _want(s: State, seat: int) -> str:
+    """Which action this turn: machines save wages, then modernise, build, hire, appeal, shares."""
+    p = s.players[seat]
+    owned = [g for g in range(4) if p.factories[g] is not None]
+    lvl = level_now(s)
+    if _machine_rows(s, seat) and p.cash >= 10 and wage(s) >= 2:
+        return "MACHINERY"
+    old = [g for g in owned if p.factories[g].level < lvl]  # type: ignore[union-attr]
+    if old and p.cash > C.base_quality(old[0], p.factories[old[0]].level + 1) + 12:  # type: ignore[union-attr]
+        return "FACTORY"
+    if len(owned) < 3 and p.cash > 35:
+        return "FACTORY"
+    if _incomplete_rows(s, seat) and p.cash > 8:
+        return "WORKERS"
+    if any(appeal(g, p.factories[g]) < TARGET_APPEAL for g in owned) and p.cash > 8:
+        return "DISTRIBUTION"
+    return "STOCK_EXCHANGE"
+
+
+def _good_price(s: State, seat: int, g: int) -> int:
+    f = s.players[seat].factories[g]
+    assert f is not None
+    top = f.price + appeal(g, f)
+    return max(C.price_min, min(C.price_max, top - TARGET_APPEAL))
+
+
+def choose(s: State, seat: int) -> Decision:
+    legal = legal_decisions(s, seat)
+    assert legal, "the bot is only asked when it has a legal decision"
+    p = s.players[seat]
+
+    def first(kind: type[Decision]) -> Decision | None:
+        return next((d for d in legal if isinstance(d, kind)), None)
+
+    if s.phase in (Phase.FOUNDATION_1, Phase.FOUNDATION_2):
+        taken = [sum(1 for q in s.players if q.factories[g] is not None) for g in range(4)]
+        wanted = [d for d in legal if isinstance(d, FoundFactory)]
+        return min(
+            wanted,
+            key=lambda d: (
+                taken[GOODS.index(d.good)],
+                C.base_quality(GOODS.index(d.good), 1),
+                abs(C.base_quality(GOODS.index(d.good), 1) - d.price - TARGET_APPEAL),
+            ),
+        )
+    if s.phase == Phase.START_SHARES:
+        counts = [d.count for d in legal if isinstance(d, SellStartShares)]
+        return SellStartShares(count=min(max(counts), min(counts) + 3))
+    if s.phase == Phase.SALE:
+        return SellFromWarehouse()
+    if s.phase == Phase.RELEASE:
+        return Done()
+    if s.phase == Phase.START_PLAYER:
+        return ChooseStartPlayer(seat=seat)
+    if s.phase == Phase.FINAL_STOCK_EXCHANGE:
+        if p.loans and not first(RepayLoans) and p.shares:
+            return next(d for d in legal if isinstance(d, SellShares) and d.count == 1)
+        return first(SellStoredGoods) or _max_repay(legal) or _max_buy(legal) or Done()
+    t = s.turn
+    if t is None:
+        action = _want(s, seat)
+        for d in legal:
+            if isinstance(d, ReuseMarker) and d.action == action and p.cash > 10:
+                return d
+        places = [d for d in legal if isinstance(d, PlaceMarker) and d.action == action]
+        if places:
+            need = {"DISTRIBUTION": 4, "QUALITY": 6, "MACHINERY": 6 if p.cash > 20 else 3}.get(action, 2)
+            fitting = [d for d in places if d.space >= need] or places
+            return min(fitting, key=lambda d: d.space)
+        return legal[0]
+    if t.stage == "main":
+        if t.action == "WORKERS":
+            for g, r, free in _incomplete_rows(s, seat):
+                d = HireWorkers(good=GOODS[g], row=r + 1, count=free)  # type: ignore[arg-type]
+                if d in legal:
+                    return d
+        elif t.action == "FACTORY":
+            lvl = level_now(s)
+            for d in legal:
+                if isinstance(d, ModernizeFactory) and p.cash > 20:
+                    return d
+            builds = [d for d in legal if isinstance(d, BuildFactory) and d.level == lvl]
+            if builds and p.cash > 35:
+                return max(
+                    builds,
+                    key=lambda d: (
+                        C.base_quality(GOODS.index(d.good), d.level) - d.price == TARGET_APPEAL,
+                        -d.price,
+                    ),
+                )
+        elif t.action == "DISTRIBUTION":
+            raises = [d for d in legal if isinstance(d, RaiseDistribution)]
+            if raises:
+                return min(
+                    raises, key=lambda d: appeal(GOODS.index(d.good), p.factories[GOODS.index(d.good)])
+                )
+        elif t.action == "QUALITY":
+            return first(RaiseQuality) or FinishMainAction()
+        elif t.action == "MACHINERY":
+            return first(PlaceMachine) or FinishMainAction()
+        elif t.action == "STOCK_EXCHANGE":
+            return first(RepayLoans) or (_max_buy(legal) if p.cash > 30 else None) or FinishMainAction()
+        if FinishMainAction() in legal:
+            return FinishMainAction()
+    for d in legal:  # additional action: prices that leave a healthy appeal
+        if isinstance(d, AdjustPrice):
+            g = GOODS.index(d.good)
+            f = p.factories[g]
+            if f is not None and f.price != _good_price(s, seat, g) and d.price == _good_price(s, seat, g):
+                return d
+    return EndTurn()
+
+
+def _max_repay(legal: tuple[Decision, ...]) -> Decision | None:
+    repays = [d for d in legal if isinstance(d, RepayLoans)]
+    return max(repays, key=lambda d: d.count) if repays else None
+
+
+def _max_buy(legal: tuple[Decision, ...]) -> Decision | None:
+    buys = [d for d in legal if isinstance(d, BuyShares)]
+    return max(buys, key=lambda d: d.count) if buys else None
+
+
+__all__ = ["actions", "choose", "output", "wage"]

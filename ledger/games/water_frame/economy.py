@@ -1,0 +1,235 @@
+"""Water Frame's money, shares, workers and factories: the small rules every phase uses.
+
+Spec references: §2.4 derived values, §5.1 job market, §5.2 payments, §5.7 wages.
+"""
+
+from __future__ import annotations
+
+from ledger.errors import RuleViolationError
+from ledger.games.shared import ceil_div, clockwise_from, replace, set_at
+from ledger.games.water_frame import effects as fx
+from ledger.games.water_frame.components import GOODS, Components, load
+from ledger.games.water_frame.state import Factory, Player, State
+
+C: Components = load()
+Effects = list[fx.Effect]
+
+
+def violation(code: str, message: str, rule: str) -> RuleViolationError:
+    return RuleViolationError(f"rule/water-frame/{code}", message, rule)
+
+
+# --- players and order ---------------------------------------------------------
+
+
+def set_player(s: State, p: Player) -> State:
+    return replace(s, players=set_at(s.players, p.seat, p))
+
+
+def turn_order(s: State) -> tuple[int, ...]:
+    return clockwise_from(s.start_player, s.players_count)
+
+
+def reverse_order(s: State) -> tuple[int, ...]:
+    return tuple(reversed(turn_order(s)))
+
+
+def level_now(s: State) -> int:
+    return C.level_of_decade[s.decade]
+
+
+# --- factories -----------------------------------------------------------------
+
+
+def base_quality(good: int, f: Factory) -> int:
+    return C.base_quality(good, f.level)
+
+
+def quality(good: int, f: Factory) -> int:
+    return base_quality(good, f) + f.quality
+
+
+def appeal(good: int, f: Factory | None) -> int:
+    """Quality plus distribution minus price (0 without a factory)."""
+    if f is None:
+        return 0
+    return quality(good, f) + f.distribution - f.price
+
+
+def row_complete(good: int, f: Factory, r: int) -> bool:
+    row = f.rows[r]
+    return row.workers + row.machines == C.slots(good, r)
+
+
+def output(good: int, f: Factory) -> int:
+    """Goods produced by the complete production rows (§7.4)."""
+    levels = C.row_output[f.level - 1]
+    return sum(levels[r] for r in range(4) if row_complete(good, f, r))
+
+
+def factory_workers(f: Factory) -> int:
+    return sum(r.workers for r in f.rows) + f.obsolete_workers
+
+
+def set_factory(s: State, seat: int, good: int, f: Factory | None) -> State:
+    p = s.players[seat]
+    return set_player(s, replace(p, factories=set_at(p.factories, good, f)))  # type: ignore[arg-type]
+
+
+def price_ok(good: int, f: Factory, price: int) -> bool:
+    return C.price_min <= price <= C.price_max and price <= quality(good, f) + f.distribution
+
+
+# --- warehouse -----------------------------------------------------------------
+
+
+def large_cap(p: Player, good: int) -> int:
+    """5 if the good's column is open, else the number of open rows (§7.11)."""
+    return C.column_capacity if p.wh_cols[good] else sum(p.wh_rows)
+
+
+def warehouse_workers(p: Player) -> int:
+    return sum(p.wh_cols) + sum(p.wh_rows)
+
+
+def edges(p: Player) -> list[tuple[str, bool]]:
+    return [(f"col:{g}", p.wh_cols[i]) for i, g in enumerate(GOODS)] + [
+        (f"row:{r + 1}", p.wh_rows[r]) for r in range(C.warehouse_rows)
+    ]
+
+
+def set_edge(p: Player, edge: str, value: bool) -> Player:
+    kind, _, name = edge.partition(":")
+    if kind == "col":
+        return replace(p, wh_cols=set_at(p.wh_cols, GOODS.index(name), value))  # type: ignore[arg-type]
+    return replace(p, wh_rows=set_at(p.wh_rows, int(name) - 1, value))
+
+
+def edge_occupied(p: Player, edge: str) -> bool:
+    kind, _, name = edge.partition(":")
+    return p.wh_cols[GOODS.index(name)] if kind == "col" else p.wh_rows[int(name) - 1]
+
+
+def trim_stock(s: State, seat: int, out: Effects) -> tuple[State, int]:
+    """Goods above the warehouse's capacity are lost, per good."""
+    p = s.players[seat]
+    lost = 0
+    stock = list(p.stock)
+    for g in range(4):
+        cap = large_cap(p, g)
+        if stock[g] > cap:
+            lost += stock[g] - cap
+            stock[g] = cap
+    if lost:
+        s = set_player(s, replace(p, stock=tuple(stock)))  # type: ignore[arg-type]
+    return s, lost
+
+
+# --- the job market (§5.1) -------------------------------------------------------
+
+
+def available_for_hire(s: State) -> int:
+    return (C.jm_cells - s.jm_empty) + s.fired
+
+
+def take_for_hire(s: State, n: int) -> tuple[State, int]:
+    """Job market in reading order; the fired space only once the job market is empty."""
+    from_jm = min(n, C.jm_cells - s.jm_empty)
+    from_fired = min(n - from_jm, s.fired)
+    return replace(s, jm_empty=s.jm_empty + from_jm, fired=s.fired - from_fired), from_jm + from_fired
+
+
+def fire(s: State, n: int) -> State:
+    return replace(s, fired=s.fired + n)
+
+
+def wage(s: State) -> int:
+    return C.wage_for(s.jm_empty)
+
+
+def demand(s: State, good: int) -> int:
+    return C.demand_for(s.jm_empty, good)
+
+
+# --- money, shares, loans (§5.2) --------------------------------------------------
+
+
+def gain(s: State, seat: int, amount: int, reason: str, out: Effects) -> State:
+    if amount == 0:
+        return s
+    p = s.players[seat]
+    p = replace(p, cash=p.cash + amount)
+    out.append(fx.MoneyChanged(seat=seat, amount=amount, balance=p.cash, reason=reason))
+    return replace(set_player(s, p), bank=s.bank - amount)
+
+
+def move_share(s: State, seat: int, delta: int, cause: str, out: Effects) -> State:
+    p = s.players[seat]
+    space = max(C.share_min, min(C.share_max, p.share_space + delta))
+    if space == p.share_space:
+        return s
+    out.append(
+        fx.SharePriceChanged(
+            company=seat,
+            space_from=p.share_space,
+            space_to=space,
+            value_from=C.share_value(p.share_space),
+            value_to=C.share_value(space),
+            currency="pounds",
+            cause=cause,
+        )
+    )
+    return set_player(s, replace(p, share_space=space))
+
+
+def change_shares(s: State, seat: int, delta: int, price: int, reason: str, out: Effects) -> State:
+    p = s.players[seat]
+    p = replace(p, shares=p.shares + delta, bank_shares=p.bank_shares - delta)
+    out.append(fx.SharesChanged(seat=seat, delta=delta, held=p.shares, price=price, reason=reason))
+    return set_player(s, p)
+
+
+def change_loans(s: State, seat: int, delta: int, out: Effects) -> State:
+    p = s.players[seat]
+    p = replace(p, loans=p.loans + delta)
+    out.append(fx.LoansChanged(seat=seat, delta=delta, loans=p.loans))
+    return set_player(s, p)
+
+
+def leading_digit(s: State, space: int) -> int:
+    """Spaces lost per emergency-sold share: the first digit of the space (A-11)."""
+    if s.options.emergency_digit_mode == "tens":
+        return space // 10
+    return int(str(space)[0])
+
+
+def settle(s: State, seat: int, amount: int, reason: str, out: Effects) -> State:
+    """Pay ``amount``; a shortfall is met by an emergency share sale, then by loans ([R16 §7.0])."""
+    if amount <= 0:
+        return s
+    p = s.players[seat]
+    if p.cash < amount and p.shares > 0:
+        price = C.share_value(p.share_space)
+        n = min(p.shares, ceil_div(amount - p.cash, price))  # never more shares than needed
+        drop = n * leading_digit(s, p.share_space)  # computed before moving
+        s = change_shares(s, seat, -n, price, "emergency_sale", out)
+        s = gain(s, seat, n * price, "emergency_sale", out)
+        s = move_share(s, seat, -drop, "emergency_sale", out)
+        p = s.players[seat]
+    if p.cash < amount:
+        k = ceil_div(amount - p.cash, C.loan)
+        s = change_loans(s, seat, k, out)
+        s = gain(s, seat, k * C.loan, "loan", out)
+        s = move_share(s, seat, -k, "loan", out)
+    return gain(s, seat, -amount, reason, out)
+
+
+def portfolio(p: Player) -> int:
+    return p.shares * C.share_value(p.share_space)
+
+
+def production_cost(s: State, f: Factory) -> tuple[int, int, int]:
+    """Workers (rows and obsolete) at the current wage, £1 per machine: (workers, machines, amount)."""
+    workers = factory_workers(f)
+    machines = sum(r.machines for r in f.rows)
+    return workers, machines, workers * wage(s) + machines * C.machine_cost

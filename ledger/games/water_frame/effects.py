@@ -1,0 +1,352 @@
+"""Water Frame effects: resolved facts, past tense; everything in Water Frame is public."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ledger.engine import Effect
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StartPlayerDrawn(Effect):
+    kind: ClassVar[str] = "start_player_drawn"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeckShuffled(Effect):
+    kind: ClassVar[str] = "deck_shuffled"
+    deck: str
+    cards: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MoneyChanged(Effect):
+    kind: ClassVar[str] = "money_changed"
+    seat: int
+    amount: int
+    balance: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SharesChanged(Effect):
+    kind: ClassVar[str] = "shares_changed"
+    seat: int
+    delta: int
+    held: int
+    price: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LoansChanged(Effect):
+    kind: ClassVar[str] = "loans_changed"
+    seat: int
+    delta: int
+    loans: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SharePriceChanged(Effect):
+    kind: ClassVar[str] = "share_price_changed"
+    company: int
+    space_from: int | None
+    space_to: int
+    value_from: int | None
+    value_to: int
+    currency: str
+    cause: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FactoryFounded(Effect):
+    kind: ClassVar[str] = "factory_founded"
+    seat: int
+    good: str
+    price: int
+    appeal: int
+    workers: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FactoryBuilt(Effect):
+    kind: ClassVar[str] = "factory_built"
+    seat: int
+    good: str
+    level: int
+    price: int
+    cost: int
+    workers: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FactoryModernized(Effect):
+    kind: ClassVar[str] = "factory_modernized"
+    seat: int
+    good: str
+    level: int
+    cost: int
+    obsolete_released: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FactoryClosed(Effect):
+    kind: ClassVar[str] = "factory_closed"
+    seat: int
+    good: str
+    level: int
+    workers_fired: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WorkersHired(Effect):
+    kind: ClassVar[str] = "workers_hired"
+    seat: int
+    good: str
+    row: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WarehouseWorkerHired(Effect):
+    kind: ClassVar[str] = "warehouse_worker_hired"
+    seat: int
+    edge: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WarehouseWorkerMoved(Effect):
+    kind: ClassVar[str] = "warehouse_worker_moved"
+    seat: int
+    from_edge: str
+    to_edge: str
+    goods_lost: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WarehouseWorkerReleased(Effect):
+    kind: ClassVar[str] = "warehouse_worker_released"
+    seat: int
+    edge: str
+    goods_lost: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WorkersFired(Effect):
+    kind: ClassVar[str] = "workers_fired"
+    seat: int
+    good: str
+    count: int
+    machines_removed: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MachinePlaced(Effect):
+    kind: ClassVar[str] = "machine_placed"
+    seat: int
+    good: str
+    row: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class QualityRaised(Effect):
+    kind: ClassVar[str] = "quality_raised"
+    seat: int
+    good: str
+    level: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DistributionRaised(Effect):
+    kind: ClassVar[str] = "distribution_raised"
+    seat: int
+    good: str
+    level: int
+    cost: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PriceSet(Effect):
+    kind: ClassVar[str] = "price_set"
+    seat: int
+    good: str
+    price: int
+    appeal: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MarkerPlaced(Effect):
+    kind: ClassVar[str] = "marker_placed"
+    seat: int
+    action: str
+    space: int
+    cost: int
+    reuse: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnEnded(Effect):
+    kind: ClassVar[str] = "turn_ended"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DecadeStarted(Effect):
+    kind: ClassVar[str] = "decade_started"
+    decade: int
+    level: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CycleStarted(Effect):
+    kind: ClassVar[str] = "cycle_started"
+    decade: int
+    cycle: int
+    good: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EconomyMarkerRevealed(Effect):
+    kind: ClassVar[str] = "economy_marker_revealed"
+    decade: int
+    good: str
+    advance: int
+    workers: int
+    importer: int
+    returned: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SaleStarted(Effect):
+    kind: ClassVar[str] = "sale_started"
+    good: str
+    demand: int
+    importer: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GoodsProduced(Effect):
+    kind: ClassVar[str] = "goods_produced"
+    seat: int
+    good: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GoodsSold(Effect):
+    kind: ClassVar[str] = "goods_sold"
+    seat: int
+    good: str
+    from_production: int
+    from_stock: int
+    price: int
+    income: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ImporterSold(Effect):
+    kind: ClassVar[str] = "importer_sold"
+    good: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GoodsStored(Effect):
+    kind: ClassVar[str] = "goods_stored"
+    seat: int
+    good: str
+    stored: int
+    lost: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WagesPaid(Effect):
+    kind: ClassVar[str] = "wages_paid"
+    seat: int
+    good: str
+    workers: int
+    machines: int
+    wage: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DistributionDecayed(Effect):
+    kind: ClassVar[str] = "distribution_decayed"
+    seat: int
+    good: str
+    level: int
+    forced_price_drop: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StoredGoodsSold(Effect):
+    kind: ClassVar[str] = "stored_goods_sold"
+    seat: int
+    good: str
+    count: int
+    income: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MarkersReturned(Effect):
+    kind: ClassVar[str] = "markers_returned"
+    decade: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HarbourWagesPaid(Effect):
+    kind: ClassVar[str] = "harbour_wages_paid"
+    seat: int
+    workers: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EventRevealed(Effect):
+    kind: ClassVar[str] = "event_revealed"
+    decade: int
+    event: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StartPlayerChanged(Effect):
+    kind: ClassVar[str] = "start_player_changed"
+    seat: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FactoryObsolete(Effect):
+    kind: ClassVar[str] = "factory_obsolete"
+    seat: int
+    good: str
+    level: int
+    workers: int
+    missing: int
+    fee: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerEliminated(Effect):
+    kind: ClassVar[str] = "player_eliminated"
+    seat: int
+    loans: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EndPenalty(Effect):
+    kind: ClassVar[str] = "end_penalty"
+    seat: int
+    reason: str
+    spaces: int
+    shares: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameScored(Effect):
+    kind: ClassVar[str] = "game_scored"
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
