@@ -270,8 +270,7 @@ class DocTable:
         marks = ", ".join(["%s"] * len(cols))
         updates = ", ".join(f"{col} = excluded.{col}" for col in cols[1:])
         rows = [
-            [key, orjson.dumps(doc).decode(), *(extra(doc) if extra else ())]
-            for key, doc in docs.items()
+            [key, orjson.dumps(doc).decode(), *(extra(doc) if extra else ())] for key, doc in docs.items()
         ]
         self.view.executemany(
             c,
@@ -359,7 +358,9 @@ class Catchup:
             moved = False
             for end, facts in self._batches(start, head):
                 tracking = Tracking(self.app.name, end)
-                if not view.write(tracking, lambda c, f=facts: self.projection.process_batch(c, f), expected=start):
+                if not view.write(
+                    tracking, lambda c, f=facts: self.projection.process_batch(c, f), expected=start
+                ):
                     moved = True
                     break
                 total += len(facts)

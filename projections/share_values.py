@@ -12,7 +12,7 @@ from typing import Any
 from ledger.domain import Game
 from projections.base import BatchProjection, DocTable, Fact, SqlView
 
-PERIOD_EFFECTS = {"round_started": ("round", "stage")}
+PERIOD_EFFECTS = {"round_started": ("round", "stage"), "cycle_started": ("decade", "cycle", "good")}
 POINT_COLUMNS = (
     "game_id",
     "seq",

@@ -19,10 +19,14 @@ def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str
 
 
 def test_simulate_plays_games_through_the_ledger_and_prints_a_summary() -> None:
-    done = run("simulate", "--title", "cotton-trade", "--players", "3", "--games", "2", "--seed", "4", "--in-memory")
+    done = run(
+        "simulate", "--title", "cotton-trade", "--players", "3", "--games", "2", "--seed", "4", "--in-memory"
+    )
     assert done.returncode == 0, done.stderr
     assert "games         2" in done.stdout and "conformance: every game passed" in done.stdout
-    again = run("simulate", "--title", "cotton-trade", "--players", "3", "--games", "2", "--seed", "4", "--in-memory")
+    again = run(
+        "simulate", "--title", "cotton-trade", "--players", "3", "--games", "2", "--seed", "4", "--in-memory"
+    )
 
     def strip(out: str) -> list[str]:  # drop the timings
         return [

@@ -29,9 +29,16 @@ def test_a_game_played_through_the_ledger_verifies_from_its_record(title: str, m
     assert result.events > result.decisions > 0
 
 
+SWEEP = [
+    (title, n, seed)
+    for title, meta in registry.TITLES.items()
+    for n in range(meta.min_players, meta.max_players + 1)
+    for seed in range(1000, 1200)
+]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(100, 150))
-def test_many_random_games(seed: int) -> None:
-    for title, meta in registry.TITLES.items():
-        for n in range(meta.min_players, meta.max_players + 1):
-            random_playout(title, n, seed)
+@pytest.mark.parametrize(("title", "players", "seed"), SWEEP)
+def test_many_random_games(title: str, players: int, seed: int) -> None:
+    """200 seeded random games per title and player count (run with -m slow)."""
+    random_playout(title, players, seed, check_every=5)

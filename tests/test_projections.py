@@ -188,7 +188,9 @@ def test_a_worker_killed_mid_stream_resumes_without_double_counting(
             before = services.lags()
             worker = subprocess.Popen(
                 [str(BIN / "gameledger"), "projections", "run", "--interval", "0.05"],
-                env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
             )
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline:  # kill as soon as it has made some progress

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from projections.titles import cotton_trade
+from projections.titles import cotton_trade, water_frame
 
 
 class ScoreboardReducer(Protocol):
@@ -13,7 +13,10 @@ class ScoreboardReducer(Protocol):
     def finish(self, doc: dict[str, Any]) -> None: ...
 
 
-REDUCERS: dict[str, ScoreboardReducer] = {"cotton-trade": cotton_trade.REDUCER}
+REDUCERS: dict[str, ScoreboardReducer] = {
+    "cotton-trade": cotton_trade.REDUCER,
+    "water-frame": water_frame.REDUCER,
+}
 
 
 def reducer(title: str) -> ScoreboardReducer | None:
