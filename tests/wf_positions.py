@@ -160,7 +160,9 @@ def with_factory(s: State, seat: int, good: GoodRef, f: Factory | None) -> State
     return with_player(s, seat, factories=factories)
 
 
-def with_factories(s: State, seat: int, factories: Mapping[GoodRef, Factory | None]) -> State:
+def with_factories(
+    s: State, seat: int, factories: Mapping[int, Factory | None] | Mapping[str, Factory | None]
+) -> State:
     """Replace all four factories of a seat (goods not named have none)."""
     by_index = {good_index(g): f for g, f in factories.items()}
     return with_player(s, seat, factories=tuple(by_index.get(g) for g in range(4)))
@@ -187,7 +189,8 @@ def with_marker(s: State, seat: int, action: str, space: int) -> State:
 
 def with_importer(s: State, good: GoodRef, position: int) -> State:
     g = good_index(good)
-    return replace(s, importers=tuple(position if i == g else x for i, x in enumerate(s.importers)))
+    importers = tuple(position if i == g else x for i, x in enumerate(s.importers))
+    return replace(s, importers=importers)  # type: ignore[arg-type]
 
 
 # --- the job market --------------------------------------------------------------------
@@ -273,6 +276,8 @@ def rejected(s: State, seat: int, decision: Any, code: str) -> RuleViolationErro
     with pytest.raises(RuleViolationError) as err:
         E.apply(s, seat, decision)
     assert err.value.code == f"rule/water-frame/{code}", err.value.code
+    if seat in s.awaiting:
+        assert decision not in E.legal_decisions(s, seat)
     assert s == before
     assert E.view(s, None) == view_before
     return err.value

@@ -392,7 +392,11 @@ def _sale(s: State, out: Effects) -> State:
     sale = s.sale
     assert sale is not None
     while sale.level >= 1 and sale.tokens > 0:
-        players_left = [seat for seat in range(s.players_count) if s.players[seat].factories[sale.good]]
+        players_left = [  # the sellers: a factory of the good and appeal at least 1
+            seat
+            for seat in range(s.players_count)
+            if appeal(sale.good, s.players[seat].factories[sale.good]) >= 1
+        ]
         if (
             not s.options.importer_top_up
             and sale.group == 0
