@@ -23,6 +23,7 @@ from ledger.games.water_frame.decisions import (
     PlaceMarker,
     ReuseMarker,
     SellStartShares,
+    SkipSpecialMarker,
 )
 from ledger.games.water_frame.meta import WaterFrameOptions
 from ledger.games.water_frame.state import Factory, Phase, Row, State
@@ -55,8 +56,13 @@ def settle_draws(s: State, first: int = 0) -> tuple[State, list[Effect]]:
 def new_with_effects(
     n: int, predetermined: bool = False, first: int = 0, **options: Any
 ) -> tuple[State, list[Effect]]:
+    """Draws settled; in the predetermined set-up every player also skips the tile from the box."""
     s = E.new_game(WaterFrameOptions(predetermined_setup=predetermined, **options), n)
-    return settle_draws(s, first)
+    s, out = settle_draws(s, first)
+    while s.phase == Phase.PREDETERMINED_TILE:
+        s, fx = E.apply(s, s.awaiting[0], SkipSpecialMarker())
+        out.extend(fx)
+    return s, out
 
 
 def new(n: int, predetermined: bool = False, first: int = 0, **options: Any) -> State:
@@ -81,9 +87,13 @@ def through_1760(
     sell = sell or {}
     out: list[Effect] = []
     for _ in range(100):
-        if s.phase not in (Phase.FOUNDATION_1, Phase.FOUNDATION_2, Phase.START_SHARES):
+        if s.phase not in (Phase.FOUNDATION_1, Phase.FOUNDATION_2, Phase.START_SHARES, Phase.START_SPECIAL):
             return s, out
         seat = s.awaiting[0]
+        if s.phase == Phase.START_SPECIAL:
+            s, fx = E.apply(s, seat, SkipSpecialMarker())
+            out.extend(fx)
+            continue
         first, second = foundations.get(seat, DEFAULT_FOUNDATIONS)
         if s.phase == Phase.FOUNDATION_1:
             d: Any = FoundFactory(good=first[0], price=first[1])  # type: ignore[arg-type]

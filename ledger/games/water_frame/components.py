@@ -18,6 +18,40 @@ FOOD, CLOTHES, CUTLERY, LAMPS = range(4)
 OWN_ACTIONS = ("FACTORY", "WORKERS", "MACHINERY", "QUALITY", "DISTRIBUTION", "STOCK_EXCHANGE")
 
 
+TILE_TYPES = (
+    "ACCOUNTANT",
+    "ADMINISTRATOR",
+    "AGENT_IN_THE_COLONIES",
+    "BROKER",
+    "CHARISMA",
+    "DEVELOPER",
+    "ENGINEER",
+    "ENGINEERING_WORKS",
+    "EXTRA_SHIFTS",
+    "FOREMAN",
+    "INVENTOR",
+    "OFFICE",
+    "PATENT",
+    "PATRON_FOOD",
+    "PATRON_CLOTHES",
+    "PATRON_CUTLERY",
+    "PATRON_LAMPS",
+    "SCHOOL",
+    "SMALL_WAREHOUSE",
+    "WORKSHOP",
+)
+PATRONS = ("PATRON_FOOD", "PATRON_CLOTHES", "PATRON_CUTLERY", "PATRON_LAMPS")
+GREY_ACTIONS = ("MACHINERY", "QUALITY", "DISTRIBUTION", "PRODUCTION")
+
+
+@dataclass(frozen=True)
+class Ship:
+    id: str
+    capacity: int
+    crew: int
+    row: int
+
+
 @dataclass(frozen=True)
 class Components:
     share_values: tuple[int, ...]  # index space-1
@@ -70,6 +104,23 @@ class Components:
     predetermined: dict[
         int, tuple[tuple[tuple[tuple[int, int], ...], int], ...]
     ]  # players -> ((good, price)..., shares)
+    events_pool_2014: tuple[str, ...]
+    ships: tuple[Ship, ...]
+    two_player_ship_capacity: int
+    piers: int
+    mat_copies: int
+    mat_sets_removed: dict[int, int]
+    mat_predetermined: dict[int, tuple[tuple[str, ...], ...]]  # players -> rows -> markers "LIGHT:MACHINERY"
+    tile_copies: dict[str, dict[str, int]]  # edition -> type -> copies
+    tiles_random: dict[int, int]
+    tiles_random_patrons: dict[int, int]
+    tiles_predetermined: dict[int, tuple[str, ...]]  # cumulative display by player count
+    tiles_max: int
+    small_warehouse: int
+    inventor_fee: int
+    office_bonus: int
+    developer_discount: int
+    quality_max_engineer: int
 
     # -- questions ----------------------------------------------------------
 
@@ -101,9 +152,26 @@ class Components:
         """[R16 III.1] each numbered empty space in the active good's column."""
         return sum(1 for i in range(good, jm_empty, len(GOODS)) if self.jm_numbered[i])
 
+    def ship(self, ship_id: str) -> Ship:
+        return next(x for x in self.ships if x.id == ship_id)
+
     def economy_marker(self, marker_id: str) -> tuple[int, int]:
         digits = marker_id.split("-")[1]
         return int(digits[0]), int(digits[1])
+
+
+_SHORT = {"M": "MACHINERY", "Q": "QUALITY", "D": "DISTRIBUTION", "P": "PRODUCTION"}
+
+
+def _mat_id(short: str) -> str:
+    """'LM' -> 'LIGHT:MACHINERY', 'DP' -> 'DARK:PRODUCTION'."""
+    return f"{'LIGHT' if short[0] == 'L' else 'DARK'}:{_SHORT[short[1]]}"
+
+
+def _cumulative_display(raw: dict[str, Any]) -> dict[int, tuple[str, ...]]:
+    two = tuple(raw["2"])
+    three = two + tuple(raw["3"])
+    return {2: two, 3: three, 4: three + tuple(raw["4"])}
 
 
 def _v(node: Any) -> Any:
@@ -169,6 +237,26 @@ def load(path: str | None = None) -> Components:
         event_pool=tuple(ev["pool_2016"]),
         events_removed_2p=tuple(ev["removed_2p"]),
         events_predetermined={int(k): v for k, v in ev["predetermined"].items()},
+        events_pool_2014=tuple(ev["pool_2014"]),
+        ships=tuple(Ship(**x) for x in raw["ships"]["list"]),
+        two_player_ship_capacity=raw["ships"]["two_player_capacity"],
+        piers=raw["ships"]["piers"],
+        mat_copies=raw["special_mat"]["copies_per_shade"],
+        mat_sets_removed={int(k): v for k, v in raw["special_mat"]["sets_removed"].items()},
+        mat_predetermined={
+            int(n): tuple(tuple(_mat_id(x) for x in row) for row in rows)
+            for n, rows in raw["special_mat"]["predetermined"].items()
+        },
+        tile_copies={"2016": dict(raw["tiles"]["copies_2016"]), "2014": dict(raw["tiles"]["copies_2014"])},
+        tiles_random={int(k): v for k, v in raw["tiles"]["random_display"].items()},
+        tiles_random_patrons={int(k): v for k, v in raw["tiles"]["random_display_patron_variant"].items()},
+        tiles_predetermined=_cumulative_display(raw["tiles"]["predetermined_display"]),
+        tiles_max=raw["tiles"]["max_per_player"],
+        small_warehouse=_v(hb["small_warehouse"]),
+        inventor_fee=_v(fin["inventor_fee"]),
+        office_bonus=_v(fin["office_bonus"]),
+        developer_discount=_v(fin["developer_discount"]),
+        quality_max_engineer=_v(raw["markers"]["quality_max_engineer"]),
         predetermined={
             int(n): tuple(
                 (tuple((GOODS.index(g), price) for g, price in seat["factories"]), seat["shares"])

@@ -9,7 +9,34 @@ from pydantic import Field, TypeAdapter
 from ledger.engine import Decision
 
 Good = Literal["FOOD", "CLOTHES", "CUTLERY", "LAMPS"]
-Action = Literal["FACTORY", "WORKERS", "MACHINERY", "QUALITY", "DISTRIBUTION", "STOCK_EXCHANGE"]
+Action = Literal[
+    "FACTORY", "WORKERS", "MACHINERY", "QUALITY", "DISTRIBUTION", "STOCK_EXCHANGE", "PRODUCTION", "SHIP"
+]
+Shade = Literal["OWN", "LIGHT", "DARK"]
+Tile = Literal[
+    "ACCOUNTANT",
+    "ADMINISTRATOR",
+    "AGENT_IN_THE_COLONIES",
+    "BROKER",
+    "CHARISMA",
+    "DEVELOPER",
+    "ENGINEER",
+    "ENGINEERING_WORKS",
+    "EXTRA_SHIFTS",
+    "FOREMAN",
+    "INVENTOR",
+    "OFFICE",
+    "PATENT",
+    "PATRON_FOOD",
+    "PATRON_CLOTHES",
+    "PATRON_CUTLERY",
+    "PATRON_LAMPS",
+    "SCHOOL",
+    "SMALL_WAREHOUSE",
+    "WORKSHOP",
+]
+InventorUse = Literal["return", "pay"]
+Warehouse = Literal["large", "small"]
 Edge = Annotated[str, Field(pattern=r"^(col:(FOOD|CLOTHES|CUTLERY|LAMPS)|row:[1-5])$")]
 
 
@@ -35,11 +62,17 @@ class SellStartShares(Decision):
 
 
 class PlaceMarker(Decision):
-    """D-10: place an action marker on an empty space of your administration column."""
+    """D-10: place an action marker (own colour, grey, or a ship) on an empty space of your column."""
 
     type: Literal["place_marker"] = "place_marker"
     action: Action
     space: int = Field(description="Administrative cost of the space: 2, 4, 6, 8 or 10")
+    shade: Shade = Field("OWN", description="OWN colour, or a LIGHT / DARK grey marker you own")
+    ship: str | None = Field(None, description="For the SHIP action: which of your ships")
+    accountant: int = Field(0, ge=-2, le=2, description="Accountant: pay up to £2 less or more")
+    engineer_payment: int | None = Field(
+        None, ge=0, le=30, description="Engineer: the amount paid for quality"
+    )
 
 
 class ReuseMarker(Decision):
@@ -47,6 +80,10 @@ class ReuseMarker(Decision):
 
     type: Literal["reuse_marker"] = "reuse_marker"
     action: Action
+    shade: Shade = "OWN"
+    ship: str | None = None
+    accountant: int = Field(0, ge=-2, le=2)
+    engineer_payment: int | None = Field(None, ge=0, le=30)
 
 
 class BuildFactory(Decision):
@@ -54,6 +91,9 @@ class BuildFactory(Decision):
     good: Good
     level: int = Field(ge=1, le=4)
     price: int = Field(ge=1, le=99)
+    developer: bool = Field(
+        False, description="Use the developer: £5 off (the tile returns after the action)"
+    )
 
 
 class ModernizeFactory(Decision):
@@ -61,6 +101,10 @@ class ModernizeFactory(Decision):
 
     type: Literal["modernize_factory"] = "modernize_factory"
     good: Good
+    developer: bool = False
+    inventor: InventorUse | None = Field(
+        None, description="Beyond the current level with the inventor: then return it or pay its fee"
+    )
 
 
 class CloseFactory(Decision):
@@ -104,6 +148,40 @@ class PlaceMachine(Decision):
     type: Literal["place_machine"] = "place_machine"
     good: Good
     row: int = Field(ge=1, le=4)
+    school_to_good: Good | None = Field(None, description="School: move the replaced worker to this factory")
+    school_to_row: int | None = Field(None, ge=1, le=4)
+
+
+class UsePatent(Decision):
+    """Distribution: keep the patent for £2 beyond the marker's limit, or return it for two free +1 raises."""
+
+    type: Literal["use_patent"] = "use_patent"
+    option: Literal["extra_budget", "free_raises"]
+
+
+class ProduceGoods(Decision):
+    """PRODUCTION (grey marker): rows 1..rows of one factory produce into your warehouses."""
+
+    type: Literal["produce_goods"] = "produce_goods"
+    good: Good
+    rows: int = Field(ge=1, le=4)
+    extra_shift: bool = Field(False, description="Return the extra shifts tile for one more good")
+
+
+class DeliverContract(Decision):
+    """SHIP: deliver one whole contract from your warehouses with the ship on the chart."""
+
+    type: Literal["deliver_contract"] = "deliver_contract"
+    good: Good
+    agent: int = Field(0, ge=-1, le=1, description="Agent in the colonies: one good more or less")
+
+
+class PlaceContract(Decision):
+    """Stock exchange: place a contract marker, or move one to a higher space."""
+
+    type: Literal["place_contract"] = "place_contract"
+    good: Good
+    space: int = Field(description="A contract space: 2, 4, 6, 8, 10 (2 players: 2, 4)")
 
 
 class RaiseQuality(Decision):
@@ -139,6 +217,61 @@ class SellStoredGoods(Decision):
     count: int = Field(1, ge=1, le=20)
 
 
+class TakeTile(Decision):
+    """Take a special marker: a development tile from the display."""
+
+    type: Literal["take_tile"] = "take_tile"
+    tile: Tile
+    give_back: Tile | None = Field(None, description="With four tiles already: the tile returned")
+    assign: Good | None = Field(None, description="Foreman and workshop serve one of your factories")
+
+
+class TakeGreyMarker(Decision):
+    """Take a special marker: an advanced action marker from the special markers mat."""
+
+    type: Literal["take_grey_marker"] = "take_grey_marker"
+    marker: Literal[
+        "LIGHT:MACHINERY",
+        "LIGHT:QUALITY",
+        "LIGHT:DISTRIBUTION",
+        "LIGHT:PRODUCTION",
+        "DARK:MACHINERY",
+        "DARK:QUALITY",
+        "DARK:DISTRIBUTION",
+        "DARK:PRODUCTION",
+    ]
+    row: int = Field(ge=1, le=4)
+    inventor: InventorUse | None = Field(None, description="From the next row with the inventor")
+
+
+class TakeShip(Decision):
+    """Take a special marker: a ship (its crew is hired at once)."""
+
+    type: Literal["take_ship"] = "take_ship"
+    ship: str
+    give_back: str | None = Field(None, description="With two ships: the (smaller) ship returned")
+    inventor: InventorUse | None = None
+
+
+class UseBroker(Decision):
+    """Instead of a special marker: return the broker and buy 1 or 2 shares at half price."""
+
+    type: Literal["use_broker"] = "use_broker"
+    count: int = Field(ge=1, le=2)
+
+
+class ReassignTile(Decision):
+    """Instead of a special marker: move the foreman or the workshop to another factory."""
+
+    type: Literal["reassign_tile"] = "reassign_tile"
+    tile: Literal["FOREMAN", "WORKSHOP"]
+    good: Good
+
+
+class SkipSpecialMarker(Decision):
+    type: Literal["skip_special_marker"] = "skip_special_marker"
+
+
 class AdjustPrice(Decision):
     """Additional action: a new price for a factory the main action affected (or paid £1 for)."""
 
@@ -161,9 +294,52 @@ class EndTurn(Decision):
 
 
 class SellFromWarehouse(Decision):
-    """D-31: at this call, sell a stored good of the active kind from the large warehouse."""
+    """D-31: at this call, sell a stored good of the active kind from a warehouse."""
 
     type: Literal["sell_from_warehouse"] = "sell_from_warehouse"
+    warehouse: Warehouse = "large"
+
+
+class UseExtraShifts(Decision):
+    """D-31: at the first call after your production is sold, return the tile for one more good."""
+
+    type: Literal["use_extra_shifts"] = "use_extra_shifts"
+
+
+class CloseLastRow(Decision):
+    """D-30 school: the last occupied row of your active factory produces and costs nothing."""
+
+    type: Literal["close_last_row"] = "close_last_row"
+    close: bool
+
+
+class PatronSale(Decision):
+    """D-32: after the sale, sell one more good to your patron at your price."""
+
+    type: Literal["patron_sale"] = "patron_sale"
+    source: Literal["surplus", "large", "small"] | None = Field(None, description="None: no patron sale")
+
+
+class ShipContract(Decision):
+    """D-33: ship the active good's contract now (both ships' capacity), or not."""
+
+    type: Literal["ship_contract"] = "ship_contract"
+    fulfil: bool
+    agent: int = Field(0, ge=-1, le=1)
+
+
+class ReleaseShip(Decision):
+    """D-40: return a ship with its whole crew (the workers to the fired space)."""
+
+    type: Literal["release_ship"] = "release_ship"
+    ship: str
+
+
+class UseCharisma(Decision):
+    """D-20/D-43: return the charisma tile to name the start player (seat None: keep it)."""
+
+    type: Literal["use_charisma"] = "use_charisma"
+    seat: int | None = Field(None, ge=0, le=3)
 
 
 class StopSelling(Decision):
@@ -211,6 +387,22 @@ WaterFrameDecision = Annotated[
     | SellShares
     | RepayLoans
     | SellStoredGoods
+    | UsePatent
+    | ProduceGoods
+    | DeliverContract
+    | PlaceContract
+    | TakeTile
+    | TakeGreyMarker
+    | TakeShip
+    | UseBroker
+    | ReassignTile
+    | SkipSpecialMarker
+    | UseExtraShifts
+    | CloseLastRow
+    | PatronSale
+    | ShipContract
+    | ReleaseShip
+    | UseCharisma
     | AdjustPrice
     | FinishMainAction
     | EndTurn

@@ -76,8 +76,70 @@ def set_factory(s: State, seat: int, good: int, f: Factory | None) -> State:
     return set_player(s, replace(p, factories=set_at(p.factories, good, f)))  # type: ignore[arg-type]
 
 
-def price_ok(good: int, f: Factory, price: int) -> bool:
-    return C.price_min <= price <= C.price_max and price <= quality(good, f) + f.distribution
+def price_ok(good: int, f: Factory, price: int, small_stock: int = 0) -> bool:
+    """£5-£25, appeal at least 0, and goods on the small warehouse occupy the top of the scale."""
+    return C.price_min <= price <= C.price_max - small_stock and price <= quality(good, f) + f.distribution
+
+
+# --- development tiles -----------------------------------------------------------
+
+
+def has(p: Player, tile: str) -> bool:
+    return tile in p.tiles
+
+
+def assigned(p: Player, tile: str) -> int | None:
+    return next((g for t, g in p.assigned if t == tile), None)
+
+
+def return_tile(s: State, seat: int, tile: str, out: Effects) -> State:
+    """A tile goes back to the display and its effects end at once (a small warehouse's goods
+    move to the large warehouse as far as there is room)."""
+    p = s.players[seat]
+    tiles = list(p.tiles)
+    tiles.remove(tile)
+    p = replace(p, tiles=tuple(tiles), assigned=tuple(a for a in p.assigned if a[0] != tile))
+    lost = 0
+    if tile == "SMALL_WAREHOUSE":
+        stock = list(p.stock)
+        for g in range(4):
+            room = large_cap(p, g) - stock[g]
+            moved = min(room, p.small_stock[g])
+            stock[g] += moved
+            lost += p.small_stock[g] - moved
+        p = replace(p, stock=tuple(stock), small_stock=(0, 0, 0, 0))  # type: ignore[arg-type]
+    out.append(fx.TileReturned(seat=seat, tile=tile, goods_lost=lost))
+    s = set_player(s, p)
+    return replace(s, display=tuple(sorted((*s.display, tile))))
+
+
+def crew(p: Player) -> int:
+    return sum(C.ship(x).crew for x in p.ships)
+
+
+def harbour_workers(p: Player) -> int:
+    """Workers paid in the event phase: ship crews and warehouse workers."""
+    return warehouse_workers(p) + crew(p)
+
+
+def small_room(p: Player) -> int:
+    return (C.small_warehouse - sum(p.small_stock)) if has(p, "SMALL_WAREHOUSE") else 0
+
+
+def store(s: State, seat: int, good: int, n: int) -> tuple[State, int]:
+    """Put ``n`` goods in the warehouses: the large one first, then the small one; returns how many
+    did not fit (lost). The small warehouse also respects the price scale."""
+    p = s.players[seat]
+    large = min(n, max(0, large_cap(p, good) - p.stock[good]))
+    f = p.factories[good]
+    scale_room = C.price_max - f.price - p.small_stock[good] if f is not None else C.price_max
+    small = min(n - large, small_room(p), max(0, scale_room))
+    p = replace(
+        p,
+        stock=set_at(p.stock, good, p.stock[good] + large),  # type: ignore[arg-type]
+        small_stock=set_at(p.small_stock, good, p.small_stock[good] + small),  # type: ignore[arg-type]
+    )
+    return set_player(s, p), n - large - small
 
 
 # --- warehouse -----------------------------------------------------------------
@@ -228,8 +290,22 @@ def portfolio(p: Player) -> int:
     return p.shares * C.share_value(p.share_space)
 
 
-def production_cost(s: State, f: Factory) -> tuple[int, int, int]:
-    """Workers (rows and obsolete) at the current wage, £1 per machine: (workers, machines, amount)."""
-    workers = factory_workers(f)
-    machines = sum(r.machines for r in f.rows)
-    return workers, machines, workers * wage(s) + machines * C.machine_cost
+def production_cost(
+    s: State, p: Player, good: int, f: Factory, rows: tuple[int, ...] = (0, 1, 2, 3), obsolete: bool = True
+) -> tuple[int, int, int]:
+    """Wages of the workers on ``rows`` (and the obsolete ones), £1 per machine, with the
+    foreman (up to 4 workers £2 less, at least £1) and the workshop (machines a flat £1)
+    of that factory ([R16 III.3]). Returns (workers, machines, amount)."""
+    w = wage(s)
+    workers = sum(f.rows[r].workers for r in rows) + (f.obsolete_workers if obsolete else 0)
+    machines = sum(f.rows[r].machines for r in rows)
+    if assigned(p, "FOREMAN") == good:
+        k = min(4, workers)
+        worker_cost = k * max(w - 2, 1) + (workers - k) * w
+    else:
+        worker_cost = workers * w
+    if assigned(p, "WORKSHOP") == good:
+        machine_cost = 1 if machines else 0
+    else:
+        machine_cost = machines * C.machine_cost
+    return workers, machines, worker_cost + machine_cost

@@ -350,3 +350,136 @@ class GameScored(Effect):
     kind: ClassVar[str] = "game_scored"
     scores: tuple[int, ...]
     winners: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TileTaken(Effect):
+    kind: ClassVar[str] = "tile_taken"
+    seat: int
+    tile: str
+    assigned: str | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TileReturned(Effect):
+    kind: ClassVar[str] = "tile_returned"
+    seat: int
+    tile: str
+    goods_lost: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TileReassigned(Effect):
+    kind: ClassVar[str] = "tile_reassigned"
+    seat: int
+    tile: str
+    good: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GreyMarkerTaken(Effect):
+    kind: ClassVar[str] = "grey_marker_taken"
+    seat: int
+    marker: str
+    row: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShipTaken(Effect):
+    kind: ClassVar[str] = "ship_taken"
+    seat: int
+    ship: str
+    capacity: int
+    crew_hired: int
+    returned: str | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShipReleased(Effect):
+    kind: ClassVar[str] = "ship_released"
+    seat: int
+    ship: str
+    crew_fired: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InventorUsed(Effect):
+    kind: ClassVar[str] = "inventor_used"
+    seat: int
+    use: str
+    paid: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GoodsMadeByAction(Effect):
+    kind: ClassVar[str] = "goods_made_by_action"
+    seat: int
+    good: str
+    rows: int
+    produced: int
+    stored: int
+    lost: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ContractPlaced(Effect):
+    kind: ClassVar[str] = "contract_placed"
+    seat: int
+    good: str
+    space: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ContractDelivered(Effect):
+    kind: ClassVar[str] = "contract_delivered"
+    seat: int
+    good: str
+    goods: int
+    income: int
+    ships_used: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ContractEscalated(Effect):
+    kind: ClassVar[str] = "contract_escalated"
+    seat: int
+    good: str
+    space: int
+    penalty: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RowClosedBySchool(Effect):
+    kind: ClassVar[str] = "row_closed_by_school"
+    seat: int
+    good: str
+    row: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PatronSold(Effect):
+    kind: ClassVar[str] = "patron_sold"
+    seat: int
+    good: str
+    source: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EngineeringWorksPaid(Effect):
+    kind: ClassVar[str] = "engineering_works_paid"
+    seat: int
+    machines: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MarkerLaidOut(Effect):
+    kind: ClassVar[str] = "mat_laid_out"
+    rows: tuple[tuple[str, ...], ...]
+    ships: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TilesDisplayed(Effect):
+    kind: ClassVar[str] = "tiles_displayed"
+    tiles: tuple[str, ...]
+    rejected: tuple[str, ...]

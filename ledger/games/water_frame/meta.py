@@ -22,6 +22,9 @@ class WaterFrameOptions(TitleOptions):
         False,
         description="With the predetermined setup: Lobby, War on the Continent and World Exhibition placed at random.",
     )
+    patron_variant: bool = Field(
+        False, description="First games: the four patrons lie on the display from the start."
+    )
     importer_top_up: bool = Field(
         True, description="A-03: the importer keeps selling down to level 1 (R14/D14)."
     )

@@ -14,9 +14,9 @@ from pydantic import TypeAdapter
 
 from ledger.engine import Decision, DrawOutcome, DrawRequest, Effect, Pending, Standing, TitleOptions
 from ledger.games.shared import ceil_div, replace, set_at
-from ledger.games.water_frame import actions
+from ledger.games.water_frame import actions, special
 from ledger.games.water_frame import effects as fx
-from ledger.games.water_frame.components import GOODS
+from ledger.games.water_frame.components import GOODS, GREY_ACTIONS, PATRONS
 from ledger.games.water_frame.decisions import (
     DECISION_ADAPTER,
     AdjustPrice,
@@ -24,6 +24,8 @@ from ledger.games.water_frame.decisions import (
     BuyShares,
     ChooseStartPlayer,
     CloseFactory,
+    CloseLastRow,
+    DeliverContract,
     Done,
     EndTurn,
     FinishMainAction,
@@ -33,10 +35,15 @@ from ledger.games.water_frame.decisions import (
     HireWorkers,
     ModernizeFactory,
     MoveWarehouseWorker,
+    PatronSale,
+    PlaceContract,
     PlaceMachine,
     PlaceMarker,
+    ProduceGoods,
     RaiseDistribution,
     RaiseQuality,
+    ReassignTile,
+    ReleaseShip,
     ReleaseWarehouseWorker,
     RepayLoans,
     ReuseMarker,
@@ -44,7 +51,16 @@ from ledger.games.water_frame.decisions import (
     SellShares,
     SellStartShares,
     SellStoredGoods,
+    ShipContract,
+    SkipSpecialMarker,
     StopSelling,
+    TakeGreyMarker,
+    TakeShip,
+    TakeTile,
+    UseBroker,
+    UseCharisma,
+    UseExtraShifts,
+    UsePatent,
 )
 from ledger.games.water_frame.economy import (
     C,
@@ -52,11 +68,14 @@ from ledger.games.water_frame.economy import (
     appeal,
     available_for_hire,
     base_quality,
+    change_shares,
     demand,
     edge_occupied,
     edges,
     fire,
     gain,
+    harbour_workers,
+    has,
     large_cap,
     level_now,
     move_share,
@@ -65,15 +84,18 @@ from ledger.games.water_frame.economy import (
     price_ok,
     production_cost,
     quality,
+    return_tile,
     reverse_order,
+    row_complete,
     set_edge,
     set_factory,
     set_player,
     settle,
+    store,
+    trim_stock,
     turn_order,
     violation,
     wage,
-    warehouse_workers,
 )
 from ledger.games.water_frame.meta import META, WaterFrameOptions
 from ledger.games.water_frame.state import Factory, Phase, Player, Row, Sale, State
@@ -123,19 +145,32 @@ def new_game(options: TitleOptions, seats: int) -> State:
         )
         for i in range(n)
     )
+    ships = [x for x in C.ships if n > 2 or x.capacity == C.two_player_ship_capacity]
+    mat_ships = tuple(tuple(sorted(x.id for x in ships if x.row == r)) for r in (1, 2, 3, 4))
     draws: list[DrawRequest] = []
     events: tuple[str, ...] = ()
+    mat: tuple[tuple[str, ...], ...] = ((), (), (), ())
+    display: tuple[str, ...] = ()
     if options.predetermined_setup:
         events = tuple(C.events_predetermined[d] for d in C.decades)
         if options.predetermined_events_shuffled:
             three = tuple(events[i] for i in (0, 1, 3))
             draws.append(_shuffle("events-predetermined", three, "event markers of 1770, 1780 and 1800"))
+        mat = C.mat_predetermined[n]
+        display = tuple(sorted(C.tiles_predetermined[n]))
     else:
         draws.append(
             DrawRequest("start_player", "pick", tuple(str(i) for i in range(n)), False, "start player")
         )
-        pool = tuple(e for e in C.event_pool if not (n == 2 and e in C.events_removed_2p))
+        pool = tuple(e for e in _event_pool(options) if not (n == 2 and e in C.events_removed_2p))
         draws.append(_shuffle("events", pool, "event markers"))
+        for shade in ("LIGHT", "DARK"):
+            markers = tuple(
+                f"{shade}:{a}" for a in GREY_ACTIONS for _ in range(C.mat_copies - C.mat_sets_removed[n])
+            )
+            draws.append(_shuffle(f"mat:{shade}", markers, f"{shade.lower()} grey action markers"))
+        display = _first_display(options)
+        draws.append(_shuffle("tiles", _tile_pool(options, display), "development tiles"))
     for g in range(4):
         draws.append(
             _shuffle(
@@ -159,6 +194,9 @@ def new_game(options: TitleOptions, seats: int) -> State:
         events=events,
         players=players,
         draws=tuple(draws),
+        mat=mat,
+        mat_ships=mat_ships,
+        display=display,
     )
 
 
@@ -192,6 +230,31 @@ def apply_draw(s: State, outcome: DrawOutcome) -> tuple[State, tuple[Effect, ...
     elif req.key == "events-predetermined":
         s = replace(s, events=(order[0], order[1], s.events[2], order[2], s.events[4]))
         out.append(fx.DeckShuffled(deck=req.label, cards=n))
+    elif req.key.startswith("mat:"):  # R-4: face up, one per space; the surplus to the box unseen
+        per_row = s.players_count
+        first = 0 if req.key == "mat:LIGHT" else 2
+        mat = list(s.mat)
+        mat[first] = tuple(sorted(order[:per_row]))
+        mat[first + 1] = tuple(sorted(order[per_row : 2 * per_row]))
+        s = replace(s, mat=tuple(mat), box_markers=tuple(sorted((*s.box_markers, *order[2 * per_row :]))))
+        if req.key == "mat:DARK":
+            out.append(fx.MarkerLaidOut(rows=s.mat, ships=s.mat_ships))
+    elif req.key == "tiles":  # R-5 with the redraw rule: never as many copies on display as players
+        target = (
+            len(s.display)
+            + (C.tiles_random_patrons if s.options.patron_variant else C.tiles_random)[s.players_count]
+        )
+        display = list(s.display)
+        rejected: list[str] = []
+        for tile in order:
+            if len(display) >= target:
+                break
+            if display.count(tile) + 1 >= s.players_count:
+                rejected.append(tile)
+                continue
+            display.append(tile)
+        s = replace(s, display=tuple(sorted(display)))
+        out.append(fx.TilesDisplayed(tiles=s.display, rejected=tuple(rejected)))
     else:  # economy:<GOOD>: one marker per decade, the rest to the box unseen
         g = GOODS.index(req.key.split(":", 1)[1])
         economy = list(s.economy) if s.economy else [""] * (len(C.decades) * 4)
@@ -206,13 +269,15 @@ def apply_draw(s: State, outcome: DrawOutcome) -> tuple[State, tuple[Effect, ...
 def _setup_done(s: State, out: Effects) -> State:
     if not s.options.predetermined_setup:
         return replace(s, phase=Phase.FOUNDATION_1, cursor=0)
-    # The predetermined setup: fixed factories, shares and capital (spec §3.1.1)
+    # The predetermined setup: fixed factories, shares and capital, then a tile each (spec §3.1.1)
     for seat, (factories, shares_kept) in enumerate(C.predetermined[s.players_count]):
         for g, price in factories:
             s = _found(s, seat, g, price, out)
         sold = C.start_shares - shares_kept
         s = _sell_start(s, seat, sold, out)
-    return replace(s, phase=Phase.PAY_FACTORIES)
+    out.append(fx.MarkerLaidOut(rows=s.mat, ships=s.mat_ships))
+    out.append(fx.TilesDisplayed(tiles=s.display, rejected=()))
+    return replace(s, phase=Phase.PREDETERMINED_TILE, cursor=0)
 
 
 def _found(s: State, seat: int, g: int, price: int, out: Effects) -> State:
@@ -315,13 +380,40 @@ def _action(s: State, out: Effects) -> State:
     order = turn_order(s)
     if s.cursor < len(order):
         return replace(s, awaiting=(order[s.cursor],))
-    return _start_sale(s, out)
+    n = s.players_count
+    sale = Sale(
+        good=s.cycle,
+        tokens=0,
+        level=0,
+        produced=(0,) * n,
+        sold_prod=(0,) * n,
+        sold_stock=(0,) * n,
+        stopped=(False,) * n,
+        closed_row=(-1,) * n,
+        extra=(0,) * n,
+        extra_window=(False,) * n,
+        stock_source=("",) * n,
+        patron=(0,) * n,
+        patron_from_surplus=(0,) * n,
+        shipped_from_surplus=(0,) * n,
+    )
+    return replace(s, phase=Phase.SCHOOL, sale=sale, cursor=0)
 
 
 def _start_sale(s: State, out: Effects) -> State:
-    g = s.cycle
+    sale = s.sale
+    assert sale is not None
+    g = sale.good
     n = s.players_count
-    produced = tuple(output(g, f) if (f := p.factories[g]) is not None else 0 for p in s.players)
+    produced = []
+    for seat, p in enumerate(s.players):
+        f = p.factories[g]
+        if f is None:
+            produced.append(0)
+            continue
+        closed = sale.closed_row[seat]
+        levels = C.row_output[f.level - 1]
+        produced.append(sum(levels[r] for r in range(4) if r != closed and row_complete(g, f, r)))
     for seat in range(n):
         if produced[seat]:
             out.append(fx.GoodsProduced(seat=seat, good=GOODS[g], count=produced[seat]))
@@ -329,16 +421,9 @@ def _start_sale(s: State, out: Effects) -> State:
     appeals = [appeal(g, p.factories[g]) for p in s.players]
     top = max([*appeals, s.importers[g]])
     out.append(fx.SaleStarted(good=GOODS[g], demand=tokens, importer=s.importers[g]))
-    sale = Sale(
-        good=g,
-        tokens=tokens,
-        level=top,
-        produced=produced,
-        sold_prod=(0,) * n,
-        sold_stock=(0,) * n,
-        stopped=(False,) * n,
+    return replace(
+        s, phase=Phase.SALE, sale=replace(sale, tokens=tokens, level=top, produced=tuple(produced))
     )
-    return replace(s, phase=Phase.SALE, sale=sale)
 
 
 def _groups(s: State, sale: Sale) -> list[tuple[int, ...]]:
@@ -359,7 +444,13 @@ def _groups(s: State, sale: Sale) -> list[tuple[int, ...]]:
 
 def _sold_out(s: State, sale: Sale, seat: int) -> bool:
     p = s.players[seat]
-    return sale.stopped[seat] or (sale.sold_prod[seat] >= sale.produced[seat] and p.stock[sale.good] == 0)
+    g = sale.good
+    can_extra = has(p, "EXTRA_SHIFTS") and not sale.extra_window[seat]
+    return sale.stopped[seat] or (
+        sale.sold_prod[seat] >= sale.produced[seat] + sale.extra[seat]
+        and p.stock[g] + p.small_stock[g] == 0
+        and not can_extra
+    )
 
 
 def _wants(s: State, sale: Sale, c: int) -> bool | None:
@@ -367,12 +458,14 @@ def _wants(s: State, sale: Sale, c: int) -> bool | None:
     if c == IMPORTER:
         return True
     g = sale.good
-    a = appeal(g, s.players[c].factories[g])
+    p = s.players[c]
+    a = appeal(g, p.factories[g])
     if sale.stopped[c] or sale.sold_prod[c] + sale.sold_stock[c] >= a:
         return False
-    if sale.sold_prod[c] < sale.produced[c]:
+    if sale.sold_prod[c] < sale.produced[c] + sale.extra[c]:
         return True  # current production must be sold while demand lasts
-    if s.players[c].stock[g] == 0:
+    can_extra = has(p, "EXTRA_SHIFTS") and not sale.extra_window[c]
+    if not can_extra and p.stock[g] + p.small_stock[g] == 0:
         return False  # skipped: not a voluntary stop
     return None
 
@@ -380,19 +473,27 @@ def _wants(s: State, sale: Sale, c: int) -> bool | None:
 def _give(s: State, sale: Sale, c: int) -> tuple[State, Sale]:
     if c == IMPORTER:
         return s, replace(sale, importer_sold=sale.importer_sold + 1)
-    if sale.sold_prod[c] < sale.produced[c]:
+    if sale.sold_prod[c] < sale.produced[c] + sale.extra[c]:
         return s, replace(sale, sold_prod=set_at(sale.sold_prod, c, sale.sold_prod[c] + 1))
     p = s.players[c]
     g = sale.good
-    s = set_player(s, replace(p, stock=set_at(p.stock, g, p.stock[g] - 1)))  # type: ignore[arg-type]
-    return s, replace(sale, sold_stock=set_at(sale.sold_stock, c, sale.sold_stock[c] + 1))
+    if sale.stock_source[c] == "small":
+        p = replace(p, small_stock=set_at(p.small_stock, g, p.small_stock[g] - 1))  # type: ignore[arg-type]
+    else:
+        p = replace(p, stock=set_at(p.stock, g, p.stock[g] - 1))  # type: ignore[arg-type]
+    sale = replace(
+        sale,
+        sold_stock=set_at(sale.sold_stock, c, sale.sold_stock[c] + 1),
+        stock_source=set_at(sale.stock_source, c, ""),
+    )
+    return set_player(s, p), sale
 
 
 def _sale(s: State, out: Effects) -> State:
     sale = s.sale
     assert sale is not None
     while sale.level >= 1 and sale.tokens > 0:
-        players_left = [  # the sellers: a factory of the good and appeal at least 1
+        sellers = [
             seat
             for seat in range(s.players_count)
             if appeal(sale.good, s.players[seat].factories[sale.good]) >= 1
@@ -401,7 +502,7 @@ def _sale(s: State, out: Effects) -> State:
             not s.options.importer_top_up
             and sale.group == 0
             and sale.member == 0
-            and all(_sold_out(s, sale, seat) for seat in players_left)
+            and all(_sold_out(s, sale, seat) for seat in sellers)
         ):
             break  # R16-literal reading (A-03)
         groups = _groups(s, sale)
@@ -421,25 +522,59 @@ def _sale(s: State, out: Effects) -> State:
             s, sale = _give(s, sale, c)
         tokens = sale.tokens - len(sale.takers) if len(sale.takers) <= sale.tokens else 0
         sale = replace(sale, tokens=tokens, group=sale.group + 1, member=0, takers=())
-    return replace(s, sale=sale, phase=Phase.AFTER_SALE, awaiting=())
+    return replace(s, sale=sale, phase=Phase.PATRON, cursor=0, awaiting=())
 
 
-def _sale_choice(s: State, seat: int, sell: bool) -> State:
+def _sale_choice(s: State, seat: int, d: Decision, out: Effects) -> State:
     sale = s.sale
     assert sale is not None
-    if sell:
-        sale = replace(sale, takers=(*sale.takers, seat), member=sale.member + 1)
+    g = sale.good
+    p = s.players[seat]
+    window = set_at(sale.extra_window, seat, True)
+    if isinstance(d, UseExtraShifts):
+        if not has(p, "EXTRA_SHIFTS") or sale.extra_window[seat]:
+            raise violation(
+                "extra_shifts_window",
+                "Extra shifts only at the first call after your production is sold.",
+                "III.1",
+            )
+        s = return_tile(s, seat, "EXTRA_SHIFTS", out)
+        sale = replace(
+            sale,
+            extra=set_at(sale.extra, seat, sale.extra[seat] + 1),
+            extra_window=window,
+            takers=(*sale.takers, seat),
+            member=sale.member + 1,
+        )
+    elif isinstance(d, SellFromWarehouse):
+        stock = p.small_stock[g] if d.warehouse == "small" else p.stock[g]
+        if stock == 0:
+            raise violation("no_stock", f"No {GOODS[g].lower()} in your {d.warehouse} warehouse.", "III.1")
+        sale = replace(
+            sale,
+            stock_source=set_at(sale.stock_source, seat, d.warehouse),
+            extra_window=window,
+            takers=(*sale.takers, seat),
+            member=sale.member + 1,
+        )
     else:
-        sale = replace(sale, stopped=set_at(sale.stopped, seat, True), member=sale.member + 1)
+        sale = replace(
+            sale, stopped=set_at(sale.stopped, seat, True), extra_window=window, member=sale.member + 1
+        )
     return replace(s, sale=sale, awaiting=())
 
 
-def _bonus_winner(score: dict[int, int], importer_value: int) -> int | None:
+def _bonus_winner(s: State, score: dict[int, int], importer_value: int) -> int | None:
+    """The single best, above the importer; the charisma owner wins a tie he is part of
+    (a tie with the importer included, A-15)."""
     best = max(score.values())
     top = [p for p, v in score.items() if v == best]
     if len(top) == 1 and best > importer_value:
         return top[0]
-    return None  # the charisma tie rule arrives with the development tiles
+    h = charisma_owner(s)
+    if h is not None and h in top and best >= importer_value and (len(top) > 1 or best == importer_value):
+        return h
+    return None
 
 
 def _after_sale(s: State, out: Effects) -> State:
@@ -447,10 +582,9 @@ def _after_sale(s: State, out: Effects) -> State:
     assert sale is not None
     g = sale.good
     n = s.players_count
-    sold = [sale.sold_prod[i] + sale.sold_stock[i] for i in range(n)]
+    sold = [sale.sold_prod[i] + sale.sold_stock[i] + sale.patron[i] for i in range(n)]
     out.append(fx.ImporterSold(good=GOODS[g], count=sale.importer_sold))
-    # revenue at the set price [R16 III.1]
-    for seat in turn_order(s):
+    for seat in turn_order(s):  # revenue at the set price [R16 III.1]
         f = s.players[seat].factories[g]
         if sold[seat] and f is not None:
             income = f.price * sold[seat]
@@ -459,7 +593,7 @@ def _after_sale(s: State, out: Effects) -> State:
                     seat=seat,
                     good=GOODS[g],
                     from_production=sale.sold_prod[seat],
-                    from_stock=sale.sold_stock[seat],
+                    from_stock=sale.sold_stock[seat] + sale.patron[seat],
                     price=f.price,
                     income=income,
                 )
@@ -468,20 +602,22 @@ def _after_sale(s: State, out: Effects) -> State:
     # III.2 share value increase: 1 or 2 spaces, and the two bonus steps
     steps = [0 if x == 0 else 1 if x == 1 else 2 for x in sold]
     appeals = {i: appeal(g, s.players[i].factories[g]) for i in range(n)}
-    w = _bonus_winner(appeals, s.importers[g])
+    w = _bonus_winner(s, appeals, s.importers[g])
     if w is not None and sold[w] >= 1:
         steps[w] += 1
-    w = _bonus_winner(dict(enumerate(sold)), sale.importer_sold)
+    w = _bonus_winner(s, dict(enumerate(sold)), sale.importer_sold)
     if w is not None and sold[w] >= 1:
         steps[w] += 1
     for seat in range(n):
         s = move_share(s, seat, steps[seat], "sales", out)
-    # III.3 wages and machines, then distribution decay
+    # III.3 wages and machines (a row closed by the school costs nothing), then distribution decay
     for seat in turn_order(s):
-        f = s.players[seat].factories[g]
+        p = s.players[seat]
+        f = p.factories[g]
         if f is None:
             continue
-        workers, machines, amount = production_cost(s, f)
+        rows = tuple(r for r in range(4) if r != sale.closed_row[seat])
+        workers, machines, amount = production_cost(s, p, g, f, rows)
         if amount:
             out.append(
                 fx.WagesPaid(
@@ -503,25 +639,14 @@ def _after_sale(s: State, out: Effects) -> State:
         )
         if forced:
             s = move_share(s, seat, -1, "distribution_decay", out)
-    # III.5 surplus: stored within capacity, the rest is lost
-    for seat in turn_order(s):
-        surplus = sale.produced[seat] - sale.sold_prod[seat]
-        if surplus <= 0:
-            continue
-        p = s.players[seat]
-        room = max(0, large_cap(p, g) - p.stock[g])
-        stored = min(room, surplus)
-        if stored:
-            s = set_player(s, replace(p, stock=set_at(p.stock, g, p.stock[g] + stored)))  # type: ignore[arg-type]
-        out.append(fx.GoodsStored(seat=seat, good=GOODS[g], stored=stored, lost=surplus - stored))
-    return replace(s, sale=None, goods_done=(*s.goods_done, g), phase=Phase.END_OF_CYCLE)
+    return replace(s, phase=Phase.SHIPPING, cursor=0)
 
 
 def _end_of_cycle(s: State, out: Effects) -> State:
     if s.cycle < 3:
-        start = (s.start_player + 1) % s.players_count  # the left neighbour
-        out.append(fx.StartPlayerChanged(seat=start, reason="next_cycle"))
-        return replace(s, start_player=start, cycle=s.cycle + 1, phase=Phase.ECONOMY)
+        if charisma_owner(s) is not None:
+            return replace(s, phase=Phase.CHARISMA, awaiting=(charisma_owner(s),))  # type: ignore[arg-type]
+        return _next_cycle(s, out)
     return replace(s, phase=Phase.RETURN_MARKERS, cycle=-1)
 
 
@@ -537,7 +662,7 @@ def _return_markers(s: State, out: Effects) -> State:
 def _harbour_wages(s: State, out: Effects) -> State:
     w = wage(s)
     for seat in turn_order(s):
-        workers = warehouse_workers(s.players[seat])  # ship crews arrive with the ships
+        workers = harbour_workers(s.players[seat])
         if workers:
             out.append(fx.HarbourWagesPaid(seat=seat, workers=workers, amount=workers * w))
             s = settle(s, seat, workers * w, "harbour_wages", out)
@@ -546,7 +671,10 @@ def _harbour_wages(s: State, out: Effects) -> State:
 
 def _release(s: State, out: Effects) -> State:
     return _sequential(
-        s, turn_order(s), lambda st, seat: warehouse_workers(st.players[seat]) > 0, Phase.EVENT
+        s,
+        turn_order(s),
+        lambda st, seat: harbour_workers(st.players[seat]) > 0 or bool(st.players[seat].ships),
+        Phase.EVENT,
     )
 
 
@@ -558,7 +686,7 @@ def _event(s: State, out: Effects) -> State:
         s = replace(s, bureaucracy=True)  # the rest of the game (U-31)
     if event == C.event_end:
         return replace(s, phase=Phase.FINAL_STOCK_EXCHANGE, cursor=0)
-    return replace(s, phase=Phase.START_PLAYER)
+    return replace(s, phase=Phase.BROKER, cursor=0)
 
 
 def start_player_chooser(s: State) -> int:
@@ -630,12 +758,19 @@ def _scoring(s: State, out: Effects) -> State:
             f = p.factories[g]
             if f is not None and f.marker_worker:  # 1810: a worker on the factory marker
                 s = move_share(s, seat, -4, "end_penalty", out)
-                from ledger.games.water_frame.economy import change_shares
-
                 lost = min(2, s.players[seat].shares)
                 if lost:
                     s = change_shares(s, seat, -lost, 0, "end_penalty", out)
                 out.append(fx.EndPenalty(seat=seat, reason="worker_on_factory_marker", spaces=4, shares=lost))
+        for g in range(4):
+            c = s.players[seat].contracts[g]
+            if c:  # an unfulfilled contract costs its space in share value
+                s = move_share(s, seat, -c, "end_penalty", out)
+                out.append(
+                    fx.EndPenalty(
+                        seat=seat, reason=f"unfulfilled_{GOODS[g].lower()}_contract", spaces=c, shares=0
+                    )
+                )
     scores = tuple(portfolio(p) for p in s.players)
     s = replace(s, eliminated=tuple(eliminated), scores=scores, phase=Phase.FINISHED)
     ranked = standings(s)
@@ -643,26 +778,7 @@ def _scoring(s: State, out: Effects) -> State:
     return s
 
 
-_HANDLERS: dict[Phase, Callable[[State, Effects], State]] = {
-    Phase.SETUP: _setup_done,
-    Phase.FOUNDATION_1: _foundation_1,
-    Phase.FOUNDATION_2: _foundation_2,
-    Phase.START_SHARES: _start_shares,
-    Phase.PAY_FACTORIES: _pay_factories,
-    Phase.ECONOMY: _economy,
-    Phase.ACTION: _action,
-    Phase.SALE: _sale,
-    Phase.AFTER_SALE: _after_sale,
-    Phase.END_OF_CYCLE: _end_of_cycle,
-    Phase.RETURN_MARKERS: _return_markers,
-    Phase.HARBOUR_WAGES: _harbour_wages,
-    Phase.RELEASE: _release,
-    Phase.EVENT: _event,
-    Phase.START_PLAYER: _start_player,
-    Phase.OBSOLESCENCE: _obsolescence,
-    Phase.FINAL_STOCK_EXCHANGE: _final_stock_exchange,
-    Phase.SCORING: _scoring,
-}
+_HANDLERS: dict[Phase, Callable[[State, Effects], State]] = {}
 
 
 def _advance(s: State, out: Effects) -> State:
@@ -716,39 +832,40 @@ def _start_shares_decision(s: State, seat: int, d: SellStartShares, out: Effects
     return replace(s, cursor=s.cursor + 1, awaiting=())
 
 
-def _release_decision(s: State, seat: int, d: ReleaseWarehouseWorker | Done, out: Effects) -> State:
+def _release_decision(s: State, seat: int, d: Decision, out: Effects) -> State:
     if isinstance(d, Done):
         return replace(s, cursor=s.cursor + 1, awaiting=())
     p = s.players[seat]
+    if isinstance(d, ReleaseShip):
+        if d.ship not in p.ships:
+            raise violation("no_such_ship", f"You have no ship {d.ship}.", "6.II")
+        ship = C.ship(d.ship)
+        p = replace(
+            p,
+            ships=tuple(x for x in p.ships if x != d.ship),
+            admin=tuple(None if m == f"SHIP:{d.ship}" else m for m in p.admin),
+        )
+        mat_ships = tuple(
+            tuple(sorted((*r, d.ship))) if i == ship.row - 1 else r for i, r in enumerate(s.mat_ships)
+        )
+        s = fire(replace(set_player(s, p), mat_ships=mat_ships), ship.crew)
+        out.append(fx.ShipReleased(seat=seat, ship=d.ship, crew_fired=ship.crew))
+        return s
+    assert isinstance(d, ReleaseWarehouseWorker)
     if not edge_occupied(p, d.edge):
         raise violation("no_worker_there", f"No worker stands at {d.edge}.", "6.II")
     s = fire(set_player(s, set_edge(p, d.edge, False)), 1)
-    from ledger.games.water_frame.economy import trim_stock
-
     s, lost = trim_stock(s, seat, out)
     out.append(fx.WarehouseWorkerReleased(seat=seat, edge=d.edge, goods_lost=lost))
     return s
-
-
-def _final_se_decision(s: State, seat: int, d: Decision, out: Effects) -> State:
-    rule = "8.0"
-    if isinstance(d, Done):
-        return replace(s, cursor=s.cursor + 1, awaiting=())
-    if isinstance(d, BuyShares):
-        return actions.buy_shares(s, seat, d.count, out, rule)
-    if isinstance(d, SellShares):
-        return actions.sell_shares(s, seat, d.count, out, rule)
-    if isinstance(d, RepayLoans):
-        return actions.repay_loans(s, seat, d.count, out, rule)
-    if isinstance(d, SellStoredGoods):
-        return actions.sell_stored(s, seat, d, out, rule)
-    raise AssertionError  # pragma: no cover
 
 
 _PHASE_DECISIONS: dict[Phase, tuple[type[Decision], ...]] = {
     Phase.FOUNDATION_1: (FoundFactory,),
     Phase.FOUNDATION_2: (FoundFactory,),
     Phase.START_SHARES: (SellStartShares,),
+    Phase.START_SPECIAL: (TakeTile, TakeGreyMarker, TakeShip, SkipSpecialMarker),
+    Phase.PREDETERMINED_TILE: (TakeTile, SkipSpecialMarker),
     Phase.ACTION: (
         PlaceMarker,
         ReuseMarker,
@@ -762,16 +879,30 @@ _PHASE_DECISIONS: dict[Phase, tuple[type[Decision], ...]] = {
         PlaceMachine,
         RaiseQuality,
         RaiseDistribution,
+        UsePatent,
         BuyShares,
         SellShares,
         RepayLoans,
         SellStoredGoods,
+        PlaceContract,
+        ProduceGoods,
+        DeliverContract,
+        TakeTile,
+        TakeGreyMarker,
+        TakeShip,
+        UseBroker,
+        ReassignTile,
         AdjustPrice,
         FinishMainAction,
         EndTurn,
     ),
-    Phase.SALE: (SellFromWarehouse, StopSelling),
-    Phase.RELEASE: (ReleaseWarehouseWorker, Done),
+    Phase.SCHOOL: (CloseLastRow,),
+    Phase.SALE: (SellFromWarehouse, UseExtraShifts, StopSelling),
+    Phase.PATRON: (PatronSale,),
+    Phase.SHIPPING: (ShipContract,),
+    Phase.CHARISMA: (UseCharisma,),
+    Phase.RELEASE: (ReleaseShip, ReleaseWarehouseWorker, Done),
+    Phase.BROKER: (BuyShares, SellShares, SellStoredGoods, Done),
     Phase.START_PLAYER: (ChooseStartPlayer,),
     Phase.FINAL_STOCK_EXCHANGE: (BuyShares, SellShares, RepayLoans, SellStoredGoods, Done),
 }
@@ -786,23 +917,45 @@ def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect,
         raise violation("wrong_decision", f"Now ({s.phase.value}) the decision must be one of: {names}.", "")
     out: Effects = []
     d = decision
+    phase = s.phase
     if isinstance(d, FoundFactory):
         s = _found_decision(s, seat, d, out)
     elif isinstance(d, SellStartShares):
         s = _start_shares_decision(s, seat, d, out)
-    elif s.phase == Phase.ACTION:
+    elif phase == Phase.START_SPECIAL:
+        s = _start_special_decision(s, seat, d, out)
+    elif phase == Phase.PREDETERMINED_TILE:
+        s = _predetermined_tile_decision(s, seat, d, out)
+    elif phase == Phase.ACTION:
         s = actions.apply_turn_decision(s, seat, d, out)
-    elif isinstance(d, SellFromWarehouse | StopSelling):
-        s = _sale_choice(s, seat, isinstance(d, SellFromWarehouse))
-    elif s.phase == Phase.RELEASE:
-        s = _release_decision(s, seat, d, out)  # type: ignore[arg-type]
+    elif isinstance(d, CloseLastRow):
+        if d.close:
+            sale = s.sale
+            assert sale is not None
+            f = s.players[seat].factories[sale.good]
+            assert f is not None
+            row = last_occupied_row(f)
+            assert row is not None
+            s = replace(s, sale=replace(sale, closed_row=set_at(sale.closed_row, seat, row)))
+            out.append(fx.RowClosedBySchool(seat=seat, good=GOODS[sale.good], row=row + 1))
+        s = replace(s, cursor=s.cursor + 1, awaiting=())
+    elif phase == Phase.SALE:
+        s = _sale_choice(s, seat, d, out)
+    elif isinstance(d, PatronSale):
+        s = _patron_decision(s, seat, d, out)
+    elif isinstance(d, ShipContract):
+        s = _ship_decision(s, seat, d, out)
+    elif isinstance(d, UseCharisma):
+        s = _charisma_decision(s, seat, d, out)
+    elif phase == Phase.RELEASE:
+        s = _release_decision(s, seat, d, out)
     elif isinstance(d, ChooseStartPlayer):
         if d.seat >= s.players_count:
             raise violation("no_such_seat", f"There is no seat {d.seat}.", "6.III")
         out.append(fx.StartPlayerChanged(seat=d.seat, reason="chosen"))
         s = replace(s, start_player=d.seat, awaiting=(), phase=Phase.OBSOLESCENCE)
     else:
-        s = _final_se_decision(s, seat, d, out)
+        s = _trade_decision(s, seat, d, out, "6.II" if phase == Phase.BROKER else "8.0")
     s = _advance(s, out)
     return s, tuple(out)
 
@@ -827,7 +980,7 @@ def _prices(g: int, f: Factory, *, every: bool) -> list[int]:
     return sorted({p for p in (top, top - 2, top - 4, C.price_min) if C.price_min <= p <= top})
 
 
-def _se_options(s: State, seat: int) -> list[Decision]:
+def _se_options(s: State, seat: int, *, repay: bool = True, half: bool = False) -> list[Decision]:
     p = s.players[seat]
     out: list[Decision] = []
     price = C.buy_price(p.share_space)
@@ -838,13 +991,15 @@ def _se_options(s: State, seat: int) -> list[Decision]:
     for n in sorted({1, p.shares}):
         if 1 <= n <= p.shares:
             out.append(SellShares(count=n))
-    can_repay = min(p.loans, p.cash // C.loan_repay)
-    for n in sorted({1, can_repay}):
-        if 1 <= n <= can_repay:
-            out.append(RepayLoans(count=n))
+    if repay:
+        can_repay = min(p.loans, p.cash // C.loan_repay)
+        for n in sorted({1, can_repay}):
+            if 1 <= n <= can_repay:
+                out.append(RepayLoans(count=n))
     for g in range(4):
-        for n in sorted({1, p.stock[g]}):
-            if 1 <= n <= p.stock[g]:
+        stored = p.stock[g] + p.small_stock[g]
+        for n in sorted({1, stored}):
+            if 1 <= n <= stored:
                 out.append(SellStoredGoods(good=GOODS[g], count=n))  # type: ignore[arg-type]
     return out
 
@@ -853,30 +1008,30 @@ def _turn_options(s: State, seat: int) -> list[Decision]:
     t = s.turn
     p = s.players[seat]
     if t is None:
-        out: list[Decision] = []
-        for action in ("FACTORY", "WORKERS", "MACHINERY", "QUALITY", "DISTRIBUTION", "STOCK_EXCHANGE"):
-            if f"OWN:{action}" in p.admin:
-                out.append(ReuseMarker(action=action))  # type: ignore[arg-type]
-                continue
-            for i, cost in enumerate(C.admin_spaces):
-                if p.admin[i] is None and not (s.bureaucracy and i == 0):
-                    out.append(PlaceMarker(action=action, space=cost))  # type: ignore[arg-type]
-        return out
+        return _marker_options(s, seat)
     options: list[Decision] = []
     if t.stage == "main":
         if t.action == "FACTORY":
             for g in range(4):
                 f = p.factories[g]
+                dev = [False, True] if has(p, "DEVELOPER") and g not in t.developer_on else [False]
                 if f is None:
                     for level in range(1, level_now(s) + 1):
                         if (g, level) in t.closed:
                             continue
                         blank = Factory(level=level, price=C.price_min, rows=(Row(), Row(), Row(), Row()))
                         for price in _prices(g, blank, every=False):
-                            options.append(BuildFactory(good=GOODS[g], level=level, price=price))  # type: ignore[arg-type]
+                            for use in dev:
+                                options.append(
+                                    BuildFactory(good=GOODS[g], level=level, price=price, developer=use)
+                                )  # type: ignore[arg-type]
                 else:
                     if f.level < min(4, level_now(s)):
-                        options.append(ModernizeFactory(good=GOODS[g]))  # type: ignore[arg-type]
+                        options.extend(ModernizeFactory(good=GOODS[g], developer=use) for use in dev)  # type: ignore[arg-type]
+                    elif f.level == level_now(s) < 4 and has(p, "INVENTOR"):
+                        options.extend(
+                            ModernizeFactory(good=GOODS[g], inventor=use) for use in ("return", "pay")
+                        )  # type: ignore[arg-type]
                     if g not in t.built:
                         options.append(CloseFactory(good=GOODS[g]))  # type: ignore[arg-type]
         elif t.action == "WORKERS":
@@ -900,32 +1055,56 @@ def _turn_options(s: State, seat: int) -> list[Decision]:
                 options.extend(HireWarehouseWorker(edge=e) for e in empty)
             options.extend(MoveWarehouseWorker(from_edge=a, to_edge=b) for a in taken for b in empty)
         elif t.action == "MACHINERY":
-            if t.steps < actions.max_steps(C.machinery_thresholds["OWN"], t.budget):
+            if t.steps < actions.machine_limit(t):
                 for g in range(4):
                     f = p.factories[g]
                     if f is None:
                         continue
                     for r in range(4):
                         only, flex = C.row_slots[g][r]
-                        if f.rows[r].machines < flex and f.rows[r].workers > only:
+                        if (
+                            f.rows[r].machines < flex
+                            and f.rows[r].workers > only
+                            and (g, r) not in t.hired_rows
+                        ):
                             options.append(PlaceMachine(good=GOODS[g], row=r + 1))  # type: ignore[arg-type]
         elif t.action == "QUALITY":
-            if t.steps < actions.max_steps(C.quality_thresholds["OWN"], t.budget):
+            top = C.quality_max_engineer if has(p, "ENGINEER") else C.quality_max
+            if t.steps < actions.max_steps(C.quality_thresholds[t.shade], t.budget):
                 for g in range(4):
                     f = p.factories[g]
-                    if f is not None and f.quality < C.quality_max:
+                    if f is not None and f.quality < top:
                         options.append(RaiseQuality(good=GOODS[g]))  # type: ignore[arg-type]
         elif t.action == "DISTRIBUTION":
+            if has(p, "PATENT") and not t.took_special:
+                options.extend(UsePatent(option=o) for o in ("extra_budget", "free_raises"))  # type: ignore[arg-type]
             for g in range(4):
                 f = p.factories[g]
-                if (
-                    f is not None
-                    and f.distribution < C.distribution_levels
-                    and t.spent + f.distribution + 1 <= t.budget
-                ):
+                cost = 0 if t.free_raises else (f.distribution + 1 if f else 0)
+                if f is not None and f.distribution < C.distribution_levels and t.spent + cost <= t.budget:
                     options.append(RaiseDistribution(good=GOODS[g]))  # type: ignore[arg-type]
         elif t.action == "STOCK_EXCHANGE":
             options.extend(_se_options(s, seat))
+            track = actions.contract_track(s)
+            for g in range(4):
+                for space in track:
+                    if space > p.contracts[g]:
+                        options.append(PlaceContract(good=GOODS[g], space=space))  # type: ignore[arg-type]
+        elif t.action == "PRODUCTION":
+            if not t.steps:
+                for g in range(4):
+                    if p.factories[g] is not None:
+                        for rows in range(1, C.production_rows[t.shade] + 1):
+                            options.append(ProduceGoods(good=GOODS[g], rows=rows))  # type: ignore[arg-type]
+                            if has(p, "EXTRA_SHIFTS"):
+                                options.append(ProduceGoods(good=GOODS[g], rows=rows, extra_shift=True))  # type: ignore[arg-type]
+        elif t.action == "SHIP":
+            for g in range(4):
+                if p.contracts[g] and p.factories[g] is not None:
+                    for a in [0, -1, 1] if has(p, "AGENT_IN_THE_COLONIES") and not t.agent_used else [0]:
+                        d = DeliverContract(good=GOODS[g], agent=a)  # type: ignore[arg-type]
+                        if _valid(s, seat, d):
+                            options.append(d)
         options.append(FinishMainAction())
     if t.action in actions.PRICE_ACTIONS:
         probe = s if t.stage == "additional" else replace(s, turn=replace(t, stage="additional"))
@@ -933,8 +1112,14 @@ def _turn_options(s: State, seat: int) -> list[Decision]:
             f = p.factories[g]
             if f is not None and actions.price_adjustment_cost(probe, g) is not None:
                 for price in _prices(g, f, every=True):
-                    if price != f.price:
+                    if price != f.price and price <= C.price_max - p.small_stock[g]:
                         options.append(AdjustPrice(good=GOODS[g], price=price))  # type: ignore[arg-type]
+    if (
+        t.action in actions.SPECIAL_ACTIONS
+        and not (t.action == "STOCK_EXCHANGE" and t.shade != "OWN")
+        and t.stage != "special_done"
+    ):
+        options.extend(_special_options(s, seat, start=False))
     options.append(EndTurn())
     return options
 
@@ -948,19 +1133,74 @@ def legal_decisions(s: State, seat: int) -> tuple[Decision, ...]:
         for g in range(4):
             if s.phase == Phase.FOUNDATION_2 and g in p.start_goods:
                 continue
-            probe = Factory(level=1, price=C.price_min, rows=(Row(), Row(), Row(), Row()))
-            for price in _prices(g, probe, every=True):
+            blank = Factory(level=1, price=C.price_min, rows=(Row(), Row(), Row(), Row()))
+            for price in _prices(g, blank, every=True):
                 out.append(FoundFactory(good=GOODS[g], price=price))  # type: ignore[arg-type]
         return tuple(out)
     if s.phase == Phase.START_SHARES:
         lo, hi = _start_sale_range(p)
         return tuple(SellStartShares(count=n) for n in range(lo, hi + 1))
+    if s.phase == Phase.START_SPECIAL:
+        return (*_special_options(s, seat, start=True), SkipSpecialMarker())
+    if s.phase == Phase.PREDETERMINED_TILE:
+        return (
+            *(TakeTile(tile=t) for t in box_tiles(s) if t not in p.tiles and t not in special.ASSIGNED_TILES),  # type: ignore[arg-type]
+            *(
+                TakeTile(tile=t, assign=GOODS[g])
+                for t in box_tiles(s)
+                if t in special.ASSIGNED_TILES  # type: ignore[arg-type]
+                for g in range(4)
+                if p.factories[g] is not None
+            ),
+            SkipSpecialMarker(),
+        )
     if s.phase == Phase.ACTION:
         return tuple(_turn_options(s, seat))
+    if s.phase == Phase.SCHOOL:
+        return (CloseLastRow(close=True), CloseLastRow(close=False))
     if s.phase == Phase.SALE:
-        return (SellFromWarehouse(), StopSelling())
+        sale = s.sale
+        assert sale is not None
+        g = sale.good
+        opts: list[Decision] = []
+        if has(p, "EXTRA_SHIFTS") and not sale.extra_window[seat]:
+            opts.append(UseExtraShifts())
+        if p.stock[g]:
+            opts.append(SellFromWarehouse(warehouse="large"))
+        if p.small_stock[g]:
+            opts.append(SellFromWarehouse(warehouse="small"))
+        return (*opts, StopSelling())
+    if s.phase == Phase.PATRON:
+        sale = s.sale
+        assert sale is not None
+        g = sale.good
+        sources = [
+            x
+            for x, ok in (
+                ("surplus", _surplus(sale, seat) > 0),
+                ("large", p.stock[g] > 0),
+                ("small", p.small_stock[g] > 0),
+            )
+            if ok
+        ]
+        return (*(PatronSale(source=x) for x in sources), PatronSale(source=None))  # type: ignore[arg-type]
+    if s.phase == Phase.SHIPPING:
+        opts = [ShipContract(fulfil=False)]
+        for a in [0, -1, 1] if has(p, "AGENT_IN_THE_COLONIES") else [0]:
+            d = ShipContract(fulfil=True, agent=a)
+            if _valid(s, seat, d):
+                opts.append(d)
+        return tuple(opts)
+    if s.phase == Phase.CHARISMA:
+        return (UseCharisma(seat=None), *(UseCharisma(seat=i) for i in range(s.players_count)))
     if s.phase == Phase.RELEASE:
-        return (*(ReleaseWarehouseWorker(edge=e) for e, occupied in edges(p) if occupied), Done())
+        return (
+            *(ReleaseShip(ship=x) for x in p.ships),
+            *(ReleaseWarehouseWorker(edge=e) for e, occupied in edges(p) if occupied),
+            Done(),
+        )
+    if s.phase == Phase.BROKER:
+        return (*_se_options(s, seat, repay=False), Done())
     if s.phase == Phase.START_PLAYER:
         return tuple(ChooseStartPlayer(seat=i) for i in range(s.players_count))
     if s.phase == Phase.FINAL_STOCK_EXCHANGE:
@@ -969,11 +1209,18 @@ def legal_decisions(s: State, seat: int) -> tuple[Decision, ...]:
 
 
 _PROMPTS = {
+    Phase.START_SPECIAL: "take a special marker: a light grey marker or ship of row I, or a tile, or skip",
+    Phase.PREDETERMINED_TILE: "take your predetermined development tile (one not on the display)",
+    Phase.SCHOOL: "school: close the last occupied row of your active factory, or not",
+    Phase.PATRON: "patron: sell one more good at your price, or not",
+    Phase.SHIPPING: "ship your contract of the active good now, or let it escalate",
+    Phase.CHARISMA: "charisma: return it to name the start player, or keep it",
+    Phase.BROKER: "broker: sell stored goods, buy or sell shares, or done",
     Phase.FOUNDATION_1: "found your first level-I factory and set its price",
     Phase.FOUNDATION_2: "found your second factory (another kind of goods)",
     Phase.START_SHARES: "sell shares at £10 for your start-up capital",
-    Phase.SALE: "sell a stored good at this call, or stop selling",
-    Phase.RELEASE: "release warehouse workers, or done",
+    Phase.SALE: "sell a stored good (or use extra shifts) at this call, or stop selling",
+    Phase.RELEASE: "release ships (with their crews) and warehouse workers, or done",
     Phase.START_PLAYER: "name the start player of the next decade",
     Phase.FINAL_STOCK_EXCHANGE: "the final stock exchange: buy and sell shares, repay loans, sell stored goods",
 }
@@ -1059,6 +1306,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
     t = s.turn
     sale = s.sale
     return {
+        "edition": s.options.edition,
         "decade": s.decade,
         "level": level_now(s),
         "cycle": s.cycle + 1 if s.cycle >= 0 else None,
@@ -1080,6 +1328,21 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "events_revealed": events,
         "bureaucracy": s.bureaucracy,
         "goods_done_this_decade": [GOODS[g] for g in s.goods_done],
+        "special_markers_mat": {
+            "open_rows": special.mat_level(s) if s.decade >= 1760 else 1,
+            "rows": [
+                {
+                    "row": i + 1,
+                    "markers": list(s.mat[i]),
+                    "ships": [
+                        {"ship": x, "capacity": C.ship(x).capacity, "crew": C.ship(x).crew}
+                        for x in s.mat_ships[i]
+                    ],
+                }
+                for i in range(4)
+            ],
+        },
+        "development_tiles_on_display": list(s.display),
         "players": [
             {
                 "seat": p.seat,
@@ -1097,7 +1360,19 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
                     "rows": [r + 1 for r in range(C.warehouse_rows) if p.wh_rows[r]],
                     "stock": {GOODS[g]: p.stock[g] for g in range(4)},
                     "capacity": {GOODS[g]: large_cap(p, g) for g in range(4)},
+                    "small_warehouse": {GOODS[g]: p.small_stock[g] for g in range(4)}
+                    if has(p, "SMALL_WAREHOUSE")
+                    else None,
                 },
+                "grey_markers": list(p.grey),
+                "development_tiles": [
+                    {"tile": t, "assigned": next((GOODS[g] for a, g in p.assigned if a == t), None)}
+                    for t in p.tiles
+                ],
+                "ships": [
+                    {"ship": x, "capacity": C.ship(x).capacity, "crew": C.ship(x).crew} for x in p.ships
+                ],
+                "contracts": {GOODS[g]: p.contracts[g] for g in range(4) if p.contracts[g]},
             }
             for p in s.players
         ],
@@ -1135,7 +1410,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
 def workers_in_play(s: State) -> int:
     total = (C.jm_cells - s.jm_empty) + s.fired + s.boxed
     for p in s.players:
-        total += warehouse_workers(p)
+        total += harbour_workers(p)
         for f in p.factories:
             if f is not None:
                 total += sum(r.workers for r in f.rows) + f.obsolete_workers
@@ -1148,25 +1423,59 @@ def conservation(s: State) -> list[str]:
         problems.append(f"workers: {workers_in_play(s)} in play, not {C.workers_total}")
     if sum(p.cash for p in s.players) + s.bank != 0:
         problems.append("money: players' cash plus the bank's balance is constant")
+    if s.phase != Phase.SETUP and not s.draws:
+        copies = tile_copies(s)
+        held = [t for p in s.players for t in p.tiles]
+        for tile in set(held) | set(s.display):
+            if held.count(tile) + s.display.count(tile) > copies.get(tile, 0):
+                problems.append(f"tiles: more {tile} than printed")
+        ships = sorted([*(x for r in s.mat_ships for x in r), *(x for p in s.players for x in p.ships)])
+        expected = sorted(
+            x.id for x in C.ships if s.players_count > 2 or x.capacity == C.two_player_ship_capacity
+        )
+        if ships != expected:
+            problems.append("ships: each on the mat or at one player's pier")
+        if not s.options.predetermined_setup:
+            markers = sorted(
+                [*(m for r in s.mat for m in r), *(m for p in s.players for m in p.grey), *s.box_markers]
+            )
+            pool = sorted(
+                f"{shade}:{a}"
+                for shade in ("LIGHT", "DARK")
+                for a in GREY_ACTIONS
+                for _ in range(C.mat_copies - C.mat_sets_removed[s.players_count])
+            )
+            if markers != pool:
+                problems.append("grey markers: each on the mat, with one player, or in the box")
     for p in s.players:
         if p.shares + p.bank_shares != C.shares_per_company:
             problems.append(f"seat {p.seat}: shares held plus the bank's is 30")
         if p.cash < 0:
             problems.append(f"seat {p.seat}: cash never negative after a payment")
+        if len(p.tiles) > C.tiles_max or len(set(p.tiles)) != len(p.tiles):
+            problems.append(f"seat {p.seat}: at most four tiles, no two alike")
+        if len(p.ships) > C.piers or len(set(p.grey)) != len(p.grey):
+            problems.append(f"seat {p.seat}: two piers; one grey marker per action and shade")
+        if sum(p.small_stock) > (C.small_warehouse if has(p, "SMALL_WAREHOUSE") else 0):
+            problems.append(f"seat {p.seat}: the small warehouse holds five goods")
         for g in range(4):
             f = p.factories[g]
-            if p.stock[g] > large_cap(p, g):
+            if p.stock[g] > large_cap(p, g) or p.stock[g] < 0 or p.small_stock[g] < 0:
                 problems.append(f"seat {p.seat}: stock within the warehouse's capacity")
+            if p.contracts[g] not in (0, *actions.contract_track(s)):
+                problems.append(f"seat {p.seat}: contract on a track space")
             if f is None:
                 continue
             if appeal(g, f) < 0:
                 problems.append(f"seat {p.seat}: {GOODS[g]} appeal at least 0")
-            if not C.price_min <= f.price <= C.price_max:
-                problems.append(f"seat {p.seat}: {GOODS[g]} price within £5-£25")
+            if not C.price_min <= f.price <= C.price_max - p.small_stock[g]:
+                problems.append(f"seat {p.seat}: {GOODS[g]} price within £5-£25 and the small warehouse")
             for r, row in enumerate(f.rows):
                 only, flex = C.row_slots[g][r]
                 if row.machines > flex or row.workers + row.machines > only + flex:
                     problems.append(f"seat {p.seat}: {GOODS[g]} row {r + 1} within its slots")
+            if f.marker_worker and s.decade != 1810:
+                problems.append(f"seat {p.seat}: a worker on the factory marker only in 1810")
         if not C.share_min <= p.share_space <= C.share_max:
             problems.append(f"seat {p.seat}: share value on the track")
     if not 0 <= s.jm_empty <= C.jm_cells or s.fired < 0:
@@ -1175,7 +1484,7 @@ def conservation(s: State) -> list[str]:
 
 
 def secrets(s: State, seat: int | None) -> set[str]:
-    """Economy markers not yet revealed, and event markers not yet revealed."""
+    """Economy and event markers not yet revealed, and the advanced markers left in the box."""
     hidden = set(s.economy[s.economy_revealed :]) | set(s.events[s.events_revealed :])
     hidden.discard("")
     hidden.discard(C.event_end)  # always public: End of the Game lies on 1810
@@ -1275,6 +1584,373 @@ def describe(effect: Mapping[str, Any], names: Mapping[int, str] | None = None) 
     }
     render = texts.get(k)
     return render() if render else k.replace("_", " ")
+
+
+def _event_pool(options: WaterFrameOptions) -> tuple[str, ...]:
+    return C.event_pool if options.edition == "2016" else C.events_pool_2014
+
+
+def _first_display(options: WaterFrameOptions) -> tuple[str, ...]:
+    """Charisma and one inventor always; the four patrons too with the patron variant (R-5)."""
+    first = ["CHARISMA", "INVENTOR"]
+    if options.patron_variant:
+        first.extend(PATRONS)
+    return tuple(sorted(first))
+
+
+def _tile_pool(options: WaterFrameOptions, displayed: tuple[str, ...]) -> tuple[str, ...]:
+    pool: list[str] = []
+    for tile, copies in sorted(C.tile_copies[options.edition].items()):
+        pool.extend([tile] * (copies - displayed.count(tile)))
+    return tuple(pool)
+
+
+def tile_copies(s: State) -> dict[str, int]:
+    return C.tile_copies[s.options.edition]
+
+
+def _predetermined_tile(s: State, out: Effects) -> State:
+    return _sequential(s, reverse_order(s), lambda _s, _p: True, Phase.PAY_FACTORIES)
+
+
+def box_tiles(s: State) -> list[str]:
+    """Tiles neither on display nor owned: what the predetermined set-up hands out (A-47)."""
+    left = dict(tile_copies(s))
+    for tile in (*s.display, *(t for p in s.players for t in p.tiles)):
+        left[tile] -= 1
+    return sorted(t for t, k in left.items() if k > 0)
+
+
+def _start_special(s: State, out: Effects) -> State:
+    return replace(s, awaiting=(reverse_order(s)[s.cursor],))
+
+
+def last_occupied_row(f: Factory) -> int | None:
+    rows = [r for r in range(4) if f.rows[r].workers or f.rows[r].machines]
+    return rows[-1] if rows else None
+
+
+def _school(s: State, out: Effects) -> State:
+    """D-30: each school owner may close the last occupied row of the active factory."""
+    g = s.cycle
+
+    def ready(st: State, seat: int) -> bool:
+        p = st.players[seat]
+        f = p.factories[g]
+        return has(p, "SCHOOL") and f is not None and last_occupied_row(f) is not None
+
+    s = _sequential(s, turn_order(s), ready, Phase.SALE)
+    if s.phase == Phase.SALE:
+        return _start_sale(s, out)
+    return s
+
+
+def _patron(s: State, out: Effects) -> State:
+    """D-32: patron owners sell one more good after the regular sale."""
+    g = s.cycle
+
+    def ready(st: State, seat: int) -> bool:
+        p = st.players[seat]
+        return has(p, PATRONS[g]) and p.factories[g] is not None
+
+    return _sequential(s, turn_order(s), ready, Phase.AFTER_SALE)
+
+
+def _surplus(sale: Sale, seat: int) -> int:
+    return (
+        sale.produced[seat]
+        + sale.extra[seat]
+        - sale.sold_prod[seat]
+        - sale.patron_from_surplus[seat]
+        - sale.shipped_from_surplus[seat]
+    )
+
+
+def _patron_decision(s: State, seat: int, d: PatronSale, out: Effects) -> State:
+    sale = s.sale
+    assert sale is not None
+    g = sale.good
+    if d.source is not None:
+        p = s.players[seat]
+        if d.source == "surplus":
+            if _surplus(sale, seat) <= 0:
+                raise violation("no_surplus", "No unsold production is left for the patron.", "III.1")
+            sale = replace(sale, patron_from_surplus=set_at(sale.patron_from_surplus, seat, 1))
+        elif d.source == "large":
+            if p.stock[g] == 0:
+                raise violation("no_stock", "Your large warehouse holds none of this good.", "III.1")
+            s = set_player(s, replace(p, stock=set_at(p.stock, g, p.stock[g] - 1)))  # type: ignore[arg-type]
+        else:
+            if p.small_stock[g] == 0:
+                raise violation("no_stock", "Your small warehouse holds none of this good.", "III.1")
+            s = set_player(s, replace(p, small_stock=set_at(p.small_stock, g, p.small_stock[g] - 1)))  # type: ignore[arg-type]
+        sale = replace(sale, patron=set_at(sale.patron, seat, 1))
+        out.append(fx.PatronSold(seat=seat, good=GOODS[g], source=d.source))
+    return replace(s, sale=sale, cursor=s.cursor + 1, awaiting=())
+
+
+def charisma_owner(s: State) -> int | None:
+    return next((p.seat for p in s.players if has(p, "CHARISMA")), None)
+
+
+def _shipping(s: State, out: Effects) -> State:
+    """D-33 for each player with a contract of the active good, then escalation (III.4)."""
+    g = s.cycle
+    s = _sequential(s, turn_order(s), lambda st, seat: st.players[seat].contracts[g] > 0, Phase.STORAGE)
+    if s.phase != Phase.STORAGE:
+        return s
+    track = actions.contract_track(s)
+    for seat in turn_order(s):
+        p = s.players[seat]
+        c = p.contracts[g]
+        if not c:
+            continue
+        if c < track[-1]:
+            nxt = track[track.index(c) + 1]
+            s = set_player(s, replace(p, contracts=set_at(p.contracts, g, nxt)))  # type: ignore[arg-type]
+            out.append(fx.ContractEscalated(seat=seat, good=GOODS[g], space=nxt, penalty=0))
+        else:
+            out.append(fx.ContractEscalated(seat=seat, good=GOODS[g], space=c, penalty=2))
+            s = move_share(s, seat, -2, "contract_penalty", out)
+    return s
+
+
+def _ship_decision(s: State, seat: int, d: ShipContract, out: Effects) -> State:
+    sale = s.sale
+    assert sale is not None
+    g = sale.good
+    p = s.players[seat]
+    if d.fulfil:
+        f = p.factories[g]
+        if f is None:
+            raise violation(
+                "no_factory",
+                "A contract pays the building cost of your factory of that good (A-25).",
+                "III.4",
+            )
+        if d.agent and not has(p, "AGENT_IN_THE_COLONIES"):
+            raise violation(
+                "no_agent", "Only the agent in the colonies changes a contract by one good.", "III.4"
+            )
+        n = p.contracts[g] + d.agent
+        capacities = [C.ship(x).capacity for x in p.ships]
+        if sum(capacities) < n:
+            raise violation(
+                "ships_too_small",
+                f"Your ships carry {sum(capacities)} goods; the contract needs {n}.",
+                "III.4",
+            )
+        surplus = max(0, _surplus(sale, seat))
+        if surplus + p.stock[g] + p.small_stock[g] < n:
+            raise violation("not_enough_goods", f"The contract needs {n} {GOODS[g].lower()}.", "III.4")
+        from_surplus = min(n, surplus)
+        large = min(n - from_surplus, p.stock[g])
+        small = n - from_surplus - large
+        p = replace(
+            p,
+            stock=set_at(p.stock, g, p.stock[g] - large),  # type: ignore[arg-type]
+            small_stock=set_at(p.small_stock, g, p.small_stock[g] - small),  # type: ignore[arg-type]
+            contracts=set_at(p.contracts, g, 0),  # type: ignore[arg-type]
+        )
+        s = set_player(s, p)
+        sale = replace(sale, shipped_from_surplus=set_at(sale.shipped_from_surplus, seat, from_surplus))
+        ships_used = 1 if max(capacities) >= n else 2  # a ship that carries nothing is not used (A-24)
+        income = n * base_quality(g, f)
+        out.append(
+            fx.ContractDelivered(seat=seat, good=GOODS[g], goods=n, income=income, ships_used=ships_used)
+        )
+        s = gain(s, seat, income, "contract", out)
+        if has(s.players[seat], "OFFICE"):
+            s = gain(s, seat, C.office_bonus, "office", out)
+        s = move_share(s, seat, -ships_used, "ship", out)  # after the III.2 rise: first forward, then back
+    return replace(s, sale=sale, cursor=s.cursor + 1, awaiting=())
+
+
+def _storage(s: State, out: Effects) -> State:
+    """III.5: unsold production goes to the warehouses (large first), the rest is lost."""
+    sale = s.sale
+    assert sale is not None
+    g = sale.good
+    for seat in turn_order(s):
+        surplus = _surplus(sale, seat)
+        if surplus <= 0:
+            continue
+        s, lost = store(s, seat, g, surplus)
+        out.append(fx.GoodsStored(seat=seat, good=GOODS[g], stored=surplus - lost, lost=lost))
+    return replace(s, sale=None, goods_done=(*s.goods_done, g), phase=Phase.END_OF_CYCLE)
+
+
+def _next_cycle(s: State, out: Effects, start: int | None = None) -> State:
+    start = (s.start_player + 1) % s.players_count if start is None else start  # the left neighbour
+    out.append(fx.StartPlayerChanged(seat=start, reason="next_cycle"))
+    return replace(s, start_player=start, cycle=s.cycle + 1, phase=Phase.ECONOMY, awaiting=())
+
+
+def _charisma(s: State, out: Effects) -> State:
+    return replace(s, awaiting=(charisma_owner(s),))  # type: ignore[arg-type]
+
+
+def _charisma_decision(s: State, seat: int, d: UseCharisma, out: Effects) -> State:
+    if d.seat is not None:
+        if d.seat >= s.players_count:
+            raise violation("no_such_seat", f"There is no seat {d.seat}.", "5.IV")
+        s = return_tile(s, seat, "CHARISMA", out)
+        out.append(fx.StartPlayerChanged(seat=d.seat, reason="charisma"))
+        if s.cycle >= 0:
+            return replace(s, start_player=d.seat, cycle=s.cycle + 1, phase=Phase.ECONOMY, awaiting=())
+        return replace(s, start_player=d.seat, phase=Phase.OBSOLESCENCE, awaiting=())
+    if s.cycle >= 0:
+        return _next_cycle(s, out)
+    return replace(s, phase=Phase.START_PLAYER, awaiting=())
+
+
+def _broker(s: State, out: Effects) -> State:
+    """D-41: broker owners trade in the event phase (after the event, A-33)."""
+    s = _sequential(s, turn_order(s), lambda st, seat: has(st.players[seat], "BROKER"), Phase.START_PLAYER)
+    if s.phase == Phase.START_PLAYER and charisma_owner(s) is not None:
+        return replace(s, phase=Phase.CHARISMA)
+    return s
+
+
+def _trade_decision(s: State, seat: int, d: Decision, out: Effects, rule: str) -> State:
+    """The final stock exchange (D-42) and the broker's event-phase trade (D-41)."""
+    if isinstance(d, Done):
+        return replace(s, cursor=s.cursor + 1, awaiting=())
+    if isinstance(d, BuyShares):
+        return actions.buy_shares(s, seat, d.count, out, rule)
+    if isinstance(d, SellShares):
+        return actions.sell_shares(s, seat, d.count, out, rule)
+    if isinstance(d, RepayLoans):
+        return actions.repay_loans(s, seat, d.count, out, rule)
+    if isinstance(d, SellStoredGoods):
+        return actions.sell_stored(s, seat, d, out, rule)
+    raise AssertionError  # pragma: no cover
+
+
+def _start_special_decision(s: State, seat: int, d: Decision, out: Effects) -> State:
+    if not isinstance(d, SkipSpecialMarker):
+        s = special.take(s, seat, d, out, start=True)
+    return replace(s, phase=Phase.START_SHARES, cursor=s.cursor + 1, awaiting=())
+
+
+def _predetermined_tile_decision(s: State, seat: int, d: Decision, out: Effects) -> State:
+    if isinstance(d, TakeTile):
+        if d.tile not in box_tiles(s):
+            raise violation(
+                "tile_not_in_box", "The predetermined tile is one not on the display.", "4.1 (A-47)"
+            )
+        s = special.take_tile(s, seat, d, out, from_box=True)
+    return replace(s, cursor=s.cursor + 1, awaiting=())
+
+
+def _special_options(s: State, seat: int, *, start: bool) -> list[Decision]:
+    """Every legal special marker now (tiles, grey markers, ships, broker, re-assignment)."""
+    p = s.players[seat]
+    out: list[Decision] = []
+    others = list(p.tiles)
+    for tile in sorted(set(s.display)):
+        if tile in p.tiles:
+            continue
+        backs: list[str | None] = [None] if len(p.tiles) < C.tiles_max else list(others)
+        goods: list[str | None] = [None]
+        if tile in special.ASSIGNED_TILES:
+            goods = [GOODS[g] for g in range(4) if p.factories[g] is not None] or [None]
+        for back in backs:
+            for good in goods:
+                out.append(TakeTile(tile=tile, give_back=back, assign=good))  # type: ignore[arg-type]
+    level = 1 if start else special.mat_level(s)
+    inventor = has(p, "INVENTOR") and not start
+    for row in range(1, 5):
+        uses: list[str | None] = (
+            [None] if row <= level else (["return", "pay"] if inventor and row == level + 1 else [])
+        )
+        for use in uses:
+            for marker in sorted(set(s.mat[row - 1])):
+                if marker not in p.grey and not (start and not marker.startswith("LIGHT:")):
+                    out.append(TakeGreyMarker(marker=marker, row=row, inventor=use))  # type: ignore[arg-type]
+            for ship in sorted(set(s.mat_ships[row - 1])):
+                backs2: list[str | None] = (
+                    [None]
+                    if len(p.ships) < C.piers
+                    else [x for x in p.ships if C.ship(x).capacity < C.ship(ship).capacity]
+                )
+                for back in backs2:
+                    d = TakeShip(ship=ship, give_back=back, inventor=use)  # type: ignore[arg-type]
+                    if _valid(s, seat, d):
+                        out.append(d)
+    if not start:
+        if has(p, "BROKER") and not p.loans:
+            for n in (1, 2):
+                price = special.half_price(C.buy_price(p.share_space))
+                if p.cash >= n * price and p.bank_shares >= n:
+                    out.append(UseBroker(count=n))
+        for tile in special.ASSIGNED_TILES:
+            if has(p, tile):
+                for g in range(4):
+                    if p.factories[g] is not None and special_assigned(p, tile) != g:
+                        out.append(ReassignTile(tile=tile, good=GOODS[g]))  # type: ignore[arg-type]
+    return out
+
+
+def special_assigned(p: Player, tile: str) -> int | None:
+    return next((g for t, g in p.assigned if t == tile), None)
+
+
+def _marker_options(s: State, seat: int) -> list[Decision]:
+    p = s.players[seat]
+    out: list[Decision] = []
+    markers: list[tuple[str, str, str | None]] = [("OWN", a, None) for a in actions.OWN_ACTIONS]
+    markers += [(m.split(":")[0], m.split(":")[1], None) for m in p.grey]
+    markers += [("OWN", "SHIP", x) for x in p.ships]
+    acc = [0] if not has(p, "ACCOUNTANT") else [-2, 0, 2]
+    for shade, action, ship in markers:
+        mid = f"SHIP:{ship}" if ship else f"{shade}:{action}"
+        capacity = C.ship(ship).capacity if ship else 0
+        if mid in p.admin:
+            cost = C.admin_spaces[p.admin.index(mid)]
+            for a in acc:
+                if max(0, cost + a) >= capacity:
+                    out.append(ReuseMarker(action=action, shade=shade, ship=ship, accountant=a))  # type: ignore[arg-type]
+            continue
+        for i, cost in enumerate(C.admin_spaces):
+            if p.admin[i] is not None or (s.bureaucracy and i == 0 and not has(p, "ADMINISTRATOR")):
+                continue
+            for a in acc:
+                if max(0, cost + a) >= capacity and (a == 0 or cost + a > 0):
+                    out.append(PlaceMarker(action=action, space=cost, shade=shade, ship=ship, accountant=a))  # type: ignore[arg-type]
+    return out
+
+
+_HANDLERS.update(
+    {
+        Phase.SETUP: _setup_done,
+        Phase.PREDETERMINED_TILE: _predetermined_tile,
+        Phase.FOUNDATION_1: _foundation_1,
+        Phase.FOUNDATION_2: _foundation_2,
+        Phase.START_SHARES: _start_shares,
+        Phase.START_SPECIAL: _start_special,
+        Phase.PAY_FACTORIES: _pay_factories,
+        Phase.ECONOMY: _economy,
+        Phase.ACTION: _action,
+        Phase.SCHOOL: _school,
+        Phase.SALE: _sale,
+        Phase.PATRON: _patron,
+        Phase.AFTER_SALE: _after_sale,
+        Phase.SHIPPING: _shipping,
+        Phase.STORAGE: _storage,
+        Phase.END_OF_CYCLE: _end_of_cycle,
+        Phase.CHARISMA: _charisma,
+        Phase.RETURN_MARKERS: _return_markers,
+        Phase.HARBOUR_WAGES: _harbour_wages,
+        Phase.RELEASE: _release,
+        Phase.EVENT: _event,
+        Phase.BROKER: _broker,
+        Phase.START_PLAYER: _start_player,
+        Phase.OBSOLESCENCE: _obsolescence,
+        Phase.FINAL_STOCK_EXCHANGE: _final_stock_exchange,
+        Phase.SCORING: _scoring,
+    }
+)
 
 
 class WaterFrameEngine:

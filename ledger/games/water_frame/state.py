@@ -14,16 +14,24 @@ class Phase(StrEnum):
     FOUNDATION_1 = "first_foundation"  # 1760, turn order
     FOUNDATION_2 = "second_foundation"  # 1760, reverse order
     START_SHARES = "start_shares"  # 1760, reverse order
+    START_SPECIAL = "start_special"  # 1760, right after the same player's share sale (D-04)
+    PREDETERMINED_TILE = "predetermined_tile"  # predetermined set-up: a tile from the box, reverse order
     PAY_FACTORIES = "pay_factories"
     ECONOMY = "economy"
     ACTION = "action"
+    SCHOOL = "school"  # D-30, before the sale
     SALE = "sale"  # production phase: the sale to the English market (pauses for D-31)
-    AFTER_SALE = "after_sale"  # revenue, share value increase, wages, decay, storage
+    PATRON = "patron"  # D-32
+    AFTER_SALE = "after_sale"  # revenue, share value increase, wages, decay
+    SHIPPING = "shipping"  # D-33, then escalation
+    STORAGE = "storage"
     END_OF_CYCLE = "end_of_cycle"
+    CHARISMA = "charisma"  # D-20 / D-43
     RETURN_MARKERS = "return_markers"
     HARBOUR_WAGES = "harbour_wages"
     RELEASE = "release"  # D-40, turn order
     EVENT = "event"
+    BROKER = "broker"  # D-41
     START_PLAYER = "start_player"  # D-44
     OBSOLESCENCE = "obsolescence"
     FINAL_STOCK_EXCHANGE = "final_stock_exchange"  # D-42, turn order
@@ -62,7 +70,13 @@ class Player:
     wh_cols: tuple[bool, bool, bool, bool] = (False, False, False, False)
     wh_rows: tuple[bool, ...] = (False, False, False, False, False)
     stock: tuple[int, int, int, int] = (0, 0, 0, 0)  # large warehouse, per good
+    small_stock: tuple[int, int, int, int] = (0, 0, 0, 0)  # small warehouse tile, on the price scales
     start_goods: tuple[int, ...] = ()  # 1760: the goods founded
+    grey: tuple[str, ...] = ()  # advanced action markers owned: "LIGHT:MACHINERY", "DARK:PRODUCTION" ...
+    tiles: tuple[str, ...] = ()  # development tiles owned (at most 4, no two alike)
+    assigned: tuple[tuple[str, int], ...] = ()  # (FOREMAN or WORKSHOP, good of the factory it serves)
+    ships: tuple[str, ...] = ()  # at most two, one per pier
+    contracts: tuple[int, int, int, int] = (0, 0, 0, 0)  # contract space per good (0: none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +84,9 @@ class Turn:
     """One player's turn in the action phase (spec TurnScratch); gone when the turn ends."""
 
     seat: int
-    marker: str  # "OWN:FACTORY" ...
+    marker: str  # "OWN:FACTORY", "LIGHT:MACHINERY", "SHIP:SHIP-4A" ...
     action: str
+    shade: str  # OWN, LIGHT, DARK (SHIP for a ship)
     space: int  # index into the administration spaces
     paid: int  # base administrative cost paid (the reuse fee excluded)
     budget: int
@@ -85,6 +100,12 @@ class Turn:
     adjusted: tuple[int, ...] = ()
     hired_rows: tuple[tuple[int, int], ...] = ()
     fired_rows: tuple[tuple[int, int], ...] = ()
+    developer_on: tuple[int, ...] = ()  # factories the developer discounted (returned at the action's end)
+    free_raises: int = 0  # patent returned: free +1 distribution raises left
+    capacity: int = 0  # ship action: capacity of the ship used
+    shipped: int = 0  # ship action: goods delivered so far
+    took_special: bool = False
+    agent_used: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +123,13 @@ class Sale:
     sold_stock: tuple[int, ...] = ()
     stopped: tuple[bool, ...] = ()
     importer_sold: int = 0
+    closed_row: tuple[int, ...] = ()  # school: the row closed per seat (-1: none)
+    extra: tuple[int, ...] = ()  # extra-shifts goods added per seat
+    extra_window: tuple[bool, ...] = ()  # the first call after own production is sold has happened
+    stock_source: tuple[str, ...] = ()  # per seat, the warehouse of a pending voluntary sale
+    patron: tuple[int, ...] = ()  # patron goods sold per seat (counted as sold)
+    patron_from_surplus: tuple[int, ...] = ()
+    shipped_from_surplus: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +148,10 @@ class State:
     events: tuple[str, ...]  # 1770..1810, face down until their event phase
     players: tuple[Player, ...]
     bank: int = 0  # money paid to the bank minus money paid by it
+    mat: tuple[tuple[str, ...], ...] = ((), (), (), ())  # advanced markers lying on rows I-IV
+    mat_ships: tuple[tuple[str, ...], ...] = ((), (), (), ())  # ships lying on rows I-IV
+    display: tuple[str, ...] = ()  # development tiles on display (public)
+    box_markers: tuple[str, ...] = ()  # advanced markers left in the box unseen
     economy_revealed: int = 0  # economy markers revealed so far (in timetable order)
     events_revealed: int = 0
     bureaucracy: bool = False
