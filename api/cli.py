@@ -62,6 +62,20 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from ledger.conformance import ledger_playout, random_playout
 
     registry.meta(args.title)
+    if args.bot != "random" and registry.bot(args.title) is None:
+        print(f"{args.title} has no greedy bot; use --bot random")
+        return 2
+    options: dict[str, object] = dict(item.partition("=")[::2] for item in args.option or [])
+    try:  # refuse a bad option before playing (pydantic turns "true" or "3" into the field's type)
+        options = (
+            registry.meta(args.title)
+            .options.model_validate(options)
+            .model_dump(mode="json", exclude_defaults=True)
+        )
+    except ValueError as exc:
+        print(f"bad --option: {exc}")
+        return 2
+    used: Counter[str] = Counter()
     if args.in_memory:
         args.database_url = f"sqlite:///file:sim-{uuid.uuid4().hex}?mode=memory&cache=shared"
     settings = _settings(args)
@@ -86,10 +100,19 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     for g in range(args.games):
         seed = args.seed * 1_000_003 + g
         t0 = time.perf_counter()
-        random_playout(args.title, args.players, seed)  # engine-level checks at every step
+        greedy = args.bot == "greedy" or (args.bot == "mixed" and g % 2 == 1)
+        random_playout(args.title, args.players, seed, options, greedy=greedy)  # checks at every step
         result = ledger_playout(  # through the ledger, then its record verified
-            app, args.title, args.players, seed, league=str(league.id) if league else None
+            app,
+            args.title,
+            args.players,
+            seed,
+            options,
+            league=str(league.id) if league else None,
+            greedy=greedy,
         )
+        for kind in result.kinds:
+            used[kind] += 1
         totals["decisions"] += result.decisions
         totals["events"] += result.events
         totals["draws"] += result.draws
@@ -116,6 +139,21 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     ]
     if league is not None:
         rows.append(("league", f"{league.name} ({league.id})"))
+    if options:
+        rows.append(("options", ", ".join(f"{k}={v}" for k, v in options.items())))
+    watched = (
+        "tile_taken",
+        "grey_marker_taken",
+        "ship_taken",
+        "contract_placed",
+        "contract_delivered",
+        "goods_made_by_action",
+        "war_broke",
+        "share_sold",
+    )
+    seen = [f"{k} {used[k]}" for k in watched if used[k]]
+    if seen:
+        rows.append(("games using", ", ".join(seen)))
     width = max(len(k) for k, _ in rows)
     print("-" * (width + 40))
     for k, v in rows:
@@ -289,6 +327,13 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--games", type=int, default=10)
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--league", help="count the games in this league (created if missing)")
+    sim.add_argument("--option", action="append", help="a title option, e.g. edition=2014 (repeatable)")
+    sim.add_argument(
+        "--bot",
+        choices=["random", "greedy", "mixed"],
+        default="random",
+        help="random legal decisions, the title's greedy bot, or every other game each",
+    )
     sim.add_argument("--in-memory", action="store_true", help="a throwaway in-memory database")
     storage_args(sim)
     sim.set_defaults(func=cmd_simulate)

@@ -41,6 +41,7 @@ class PlayoutResult:
     events: int = 0
     winners: list[int] = field(default_factory=list)
     standings: list[Any] = field(default_factory=list)
+    kinds: set[str] = field(default_factory=set)  # effect kinds seen in the game
 
 
 def _strings(obj: Any) -> set[str]:
@@ -72,10 +73,18 @@ def check_position(eng: RulesEngine, state: Any, where: str) -> None:
 
 
 def random_playout(
-    title: str, players: int, seed: int, options: dict[str, Any] | None = None, *, check_every: int = 1
+    title: str,
+    players: int,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    *,
+    check_every: int = 1,
+    greedy: bool = False,
 ) -> PlayoutResult:
-    """Play one game in memory with random legal decisions, checking every step."""
+    """Play one game in memory with random legal decisions (or the title's greedy bot),
+    checking every step."""
     eng = registry.engine(title)
+    chooser = registry.bot(title) if greedy else None
     rnd = random.Random(seed)
     draw_seed = rnd.randbytes(32)
     state = eng.new_game(eng.meta.options.model_validate(options or {}), players)
@@ -96,7 +105,8 @@ def random_playout(
             legal = eng.legal_decisions(state, seat)
             if not legal:
                 raise ConformanceError(f"step {steps}: seat {seat} is awaited but has no legal decision")
-            state, _ = eng.apply(state, seat, rnd.choice(legal))
+            decision = chooser(state, seat) if chooser else rnd.choice(legal)
+            state, _ = eng.apply(state, seat, decision)
             result.decisions += 1
         steps += 1
         if steps % check_every == 0:
@@ -118,9 +128,11 @@ def ledger_playout(
     options: dict[str, Any] | None = None,
     on_decision: Callable[[int], None] | None = None,
     league: str | None = None,
+    greedy: bool = False,
 ) -> PlayoutResult:
     """Play one game through the ledger (as the API does) and verify its record."""
     rnd = random.Random(seed)
+    chooser = registry.bot(title) if greedy else None
     ids = [str(app.register_player(f"bot {seed}-{i}")[0]) for i in range(players)]
     game = app.create_game(creator=ids[0], title=title, options=options or {}, players=ids, league=league)
     result = PlayoutResult(title=title, players=players, game_id=str(game.id))
@@ -132,12 +144,14 @@ def ledger_playout(
         legal = game.engine.legal_decisions(game.state, seat)
         if not legal:
             raise ConformanceError(f"version {game.version}: seat {seat} awaited with no legal decision")
-        app.decide(game.id, ids[seat], game.version, rnd.choice(legal).model_dump(mode="json"))
+        decision = chooser(game.state, seat) if chooser else rnd.choice(legal)
+        app.decide(game.id, ids[seat], game.version, decision.model_dump(mode="json"))
         result.decisions += 1
         if on_decision:
             on_decision(result.decisions)
     events = list(app.events.get(game.id))
     result.events = len(events)
+    result.kinds = {fx["kind"] for e in events for fx in e.public.get("effects", ())}
     result.draws = game.draws
     report = verify_export(export_lines({"game": str(game.id)}, events, [], True, game.seed_bytes))
     if not report.ok:

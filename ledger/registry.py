@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from functools import cache
+from typing import Any
 
 from ledger.engine import RulesEngine, TitleMeta
 from ledger.errors import NotFoundError
@@ -18,6 +20,17 @@ def meta(title_id: str) -> TitleMeta:
         return TITLES[title_id]
     except KeyError:
         raise NotFoundError(f"Unknown title {title_id!r}.", code="game/unknown_title") from None
+
+
+@cache
+def bot(title_id: str) -> Callable[[Any, int], Any] | None:
+    """The title's scripted player ``choose(state, seat) -> decision``, if it has one."""
+    package = meta(title_id).engine_module.rsplit(".", 1)[0]
+    try:
+        module = importlib.import_module(f"{package}.bot")
+    except ModuleNotFoundError:
+        return None
+    return module.choose  # type: ignore[no-any-return]
 
 
 @cache

@@ -18,14 +18,15 @@ from tests.api_helpers import API, Table
 C = load()
 
 
-def bot_game(seed: int, players: int = 4) -> tuple[rules.State, Counter[int]]:
+def bot_game(seed: int, players: int = 4) -> tuple[rules.State, Counter[int], Counter[str]]:
     s = rules.new_game(rules.WaterFrameOptions(), players)
     draws = 0
     sold: Counter[int] = Counter()
+    kinds: Counter[str] = Counter()
     while True:
         pending = rules.pending(s)
         if pending.finished:
-            return s, sold
+            return s, sold, kinds
         if pending.draw is not None:
             values = derive_draw(bytes([seed]) * 32, draws, pending.draw)
             draws += 1
@@ -35,19 +36,23 @@ def bot_game(seed: int, players: int = 4) -> tuple[rules.State, Counter[int]]:
             s, effects = rules.apply(s, seat, bot.choose(s, seat))
         assert not rules.conservation(s)
         for e in effects:
+            kinds[e.kind] += 1
             if e.kind == "goods_sold":
                 sold[e.seat] += e.from_production + e.from_stock  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_the_greedy_bot_plays_four_player_games_with_a_working_economy(seed: int) -> None:
-    s, sold = bot_game(seed)
+    s, sold, kinds = bot_game(seed)
     assert s.phase == rules.Phase.FINISHED
     for p in s.players:
         assert sold[p.seat] >= 15, "every company sells goods to the English market"
-        assert p.share_space > C.share_start, "share values rose from where they started"
-        assert p.loans == 0 and p.shares > 0
-    assert all(score > 0 for score in s.scores)
+        assert C.share_value(p.share_space) > 0 and p.shares > 0
+    spaces = [p.share_space for p in s.players]
+    assert sum(spaces) / len(spaces) > C.share_start + 5, "share values rose on the whole"
+    assert sum(1 for score in s.scores if score > 0) >= 3
+    for kind in ("tile_taken", "ship_taken", "grey_marker_taken", "contract_delivered"):
+        assert kinds[kind] >= 1, f"the bot uses {kind.split('_')[0]}s"
 
 
 def test_two_people_play_water_frame_over_http_to_the_final_standings(client: TestClient) -> None:
@@ -76,3 +81,25 @@ def test_two_people_play_water_frame_over_http_to_the_final_standings(client: Te
     assert {s["seat"]: s["rank"] for s in board["seats"]} == {s["seat"]: s["rank"] for s in g["standings"]}
     points = client.get(f"{API}/games/{table.game_id}/share-values", headers=table.auth(0)).json()["points"]
     assert points and all("decade" in p["period"] for p in points[2:])
+
+
+def test_face_down_event_and_economy_markers_never_reach_a_player(client: TestClient) -> None:
+    """Every economy marker of a later cycle and every event marker of a later decade stays off
+    every response (views, positions, the log, exports) until its reveal."""
+    table = Table(client, n=3, title="water-frame")
+    services = client.app.state.services  # type: ignore[attr-defined]
+    rnd = random.Random(4)
+    base = f"{API}/games/{table.game_id}"
+    for step in range(120):
+        game = services.ledger.get_game(table.game_id)
+        hidden = game.engine.secrets(game.state, None)
+        assert hidden, "there is always something face down before 1810"
+        for seat in range(3):
+            urls = [base, f"{base}/state"] + ([f"{base}/events", f"{base}/export"] if step % 12 == 0 else [])
+            for url in urls:
+                body = client.get(url, headers=table.auth(seat)).text
+                leaked = [h for h in hidden if f'"{h}"' in body]
+                assert not leaked, f"seat {seat} saw {leaked} at {url}"
+                assert game.seed not in body
+        if table.step(rnd) is None:
+            break

@@ -308,3 +308,76 @@ def one(effects: Iterable[Effect], kind: str, **match: Any) -> Any:
     found = of_kind(effects, kind, **match)
     assert len(found) == 1, f"{len(found)} {kind} effects matching {match}"
     return found[0]
+
+
+# --- special markers: development tiles, grey markers, ships ---------------------------------------
+
+
+def on_display(s: State, *tiles: str) -> State:
+    """Lay these development tiles on the display as well (one copy each, if none lies there)."""
+    display = list(s.display)
+    display.extend(t for t in tiles if t not in display)
+    return replace(s, display=tuple(sorted(display)))
+
+
+def with_tiles(s: State, seat: int, *tiles: str, assigned: Mapping[str, GoodRef] | None = None) -> State:
+    """The seat owns exactly ``tiles``: the tiles it held go back to the display, each new tile
+    comes off the display when a copy lies there. ``assigned`` names the factory of the foreman
+    and the workshop."""
+    p = s.players[seat]
+    display = [*s.display, *p.tiles]
+    for tile in tiles:
+        if tile in display:
+            display.remove(tile)
+    links = tuple((tile, good_index(g)) for tile, g in (assigned or {}).items())
+    s = with_player(s, seat, tiles=tuple(tiles), assigned=links)
+    return replace(s, display=tuple(sorted(display)))
+
+
+def with_grey(s: State, seat: int, *markers: str) -> State:
+    """The seat owns these advanced action markers ("LIGHT:MACHINERY" ...), taken off the special
+    markers mat where they lie, otherwise out of the box."""
+    mat = [list(row) for row in s.mat]
+    box = list(s.box_markers)
+    for m in markers:
+        row = next((r for r in mat if m in r), None)
+        if row is not None:
+            row.remove(m)
+        elif m in box:
+            box.remove(m)
+    s = with_player(s, seat, grey=(*s.players[seat].grey, *markers))
+    return replace(s, mat=tuple(tuple(r) for r in mat), box_markers=tuple(box))
+
+
+def with_ships(s: State, seat: int, *ships: str) -> State:
+    """The seat owns exactly these ships: its former ships go back to their mat rows (their crews
+    back into the job market), the new ones come off the mat with their crews hired from the job
+    market, so the 80 workers stay conserved."""
+    p = s.players[seat]
+    mat = [list(row) for row in s.mat_ships]
+    for old in p.ships:
+        mat[C.ship(old).row - 1].append(old)
+    for new_ship in ships:
+        mat[C.ship(new_ship).row - 1].remove(new_ship)
+    old_crew = sum(C.ship(x).crew for x in p.ships)
+    new_crew = sum(C.ship(x).crew for x in ships)
+    s = with_player(s, seat, ships=tuple(ships))
+    return replace(
+        s,
+        mat_ships=tuple(tuple(sorted(r)) for r in mat),
+        jm_empty=s.jm_empty - old_crew + new_crew,
+    )
+
+
+def contracts(**spaces: int) -> tuple[int, int, int, int]:
+    """A contracts tuple from ``FOOD=6, LAMPS=4`` (0: no contract of that good)."""
+    return tuple(spaces.get(g, 0) for g in GOODS)  # type: ignore[return-value]
+
+
+def give_turn(s: State, seat: int, cycle: int | None = None) -> State:
+    """``seat`` starts the action phase of the cycle (default: the current one) and has placed
+    nothing yet: the next decision is the marker (own colour, grey, or a ship)."""
+    cyc = cycle if cycle is not None else max(s.cycle, 0)
+    s, _ = at_phase(s, Phase.ACTION, cycle=cyc, start_player=seat)
+    assert s.awaiting == (seat,), s.awaiting
+    return s

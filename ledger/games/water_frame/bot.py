@@ -15,14 +15,17 @@ from ledger.games.water_frame.decisions import (
     BuildFactory,
     BuyShares,
     ChooseStartPlayer,
+    DeliverContract,
     Done,
     EndTurn,
     FinishMainAction,
     FoundFactory,
     HireWorkers,
     ModernizeFactory,
+    PlaceContract,
     PlaceMachine,
     PlaceMarker,
+    ProduceGoods,
     RaiseDistribution,
     RaiseQuality,
     RepayLoans,
@@ -31,6 +34,11 @@ from ledger.games.water_frame.decisions import (
     SellShares,
     SellStartShares,
     SellStoredGoods,
+    ShipContract,
+    TakeGreyMarker,
+    TakeShip,
+    TakeTile,
+    UseExtraShifts,
 )
 from ledger.games.water_frame.economy import C, appeal, level_now, output, wage
 from ledger.games.water_frame.rules import legal_decisions
@@ -67,6 +75,12 @@ def _machine_rows(s: State, seat: int) -> bool:
 def _want(s: State, seat: int) -> str:
     """Which action this turn: machines save wages, then modernise, build, hire, appeal, shares."""
     p = s.players[seat]
+    if (
+        any(p.contracts)
+        and any(f"SHIP:{x}" not in p.admin for x in p.ships)
+        and any(p.contracts[g] and p.stock[g] + p.small_stock[g] >= p.contracts[g] for g in range(4))
+    ):
+        return "SHIP"
     owned = [g for g in range(4) if p.factories[g] is not None]
     lvl = level_now(s)
     if _machine_rows(s, seat) and p.cash >= 10 and wage(s) >= 2:
@@ -113,7 +127,20 @@ def choose(s: State, seat: int) -> Decision:
         counts = [d.count for d in legal if isinstance(d, SellStartShares)]
         return SellStartShares(count=min(max(counts), min(counts) + 3))
     if s.phase == Phase.SALE:
-        return SellFromWarehouse()
+        return first(SellFromWarehouse) or first(UseExtraShifts) or legal[-1]
+    if s.phase in (Phase.START_SPECIAL, Phase.PREDETERMINED_TILE):
+        return _special(s, seat, legal) or legal[-1]
+    if s.phase == Phase.SHIPPING:
+        return next((d for d in legal if isinstance(d, ShipContract) and d.fulfil), legal[0])
+    if s.phase == Phase.PATRON:
+        return legal[0]
+    if s.phase in (Phase.SCHOOL, Phase.CHARISMA):
+        return next(
+            (d for d in legal if getattr(d, "close", True) is False or getattr(d, "seat", 0) is None),
+            legal[0],
+        )
+    if s.phase == Phase.BROKER:
+        return Done()
     if s.phase == Phase.RELEASE:
         return Done()
     if s.phase == Phase.START_PLAYER:
@@ -129,6 +156,9 @@ def choose(s: State, seat: int) -> Decision:
             if isinstance(d, ReuseMarker) and d.action == action and p.cash > 10:
                 return d
         places = [d for d in legal if isinstance(d, PlaceMarker) and d.action == action]
+        greys = [d for d in places if d.shade != "OWN"]
+        if greys and action in ("MACHINERY", "QUALITY"):
+            places = greys
         if places:
             need = {"DISTRIBUTION": 4, "QUALITY": 6, "MACHINERY": 6 if p.cash > 20 else 3}.get(action, 2)
             fitting = [d for d in places if d.space >= need] or places
@@ -165,9 +195,25 @@ def choose(s: State, seat: int) -> Decision:
         elif t.action == "MACHINERY":
             return first(PlaceMachine) or FinishMainAction()
         elif t.action == "STOCK_EXCHANGE":
-            return first(RepayLoans) or (_max_buy(legal) if p.cash > 30 else None) or FinishMainAction()
+            contract = _contract(s, seat, legal)
+            return (
+                first(RepayLoans)
+                or contract
+                or (_max_buy(legal) if p.cash > 30 else None)
+                or FinishMainAction()
+            )
+        elif t.action == "SHIP":
+            return first(DeliverContract) or FinishMainAction()
+        elif t.action == "PRODUCTION":
+            produce = [d for d in legal if isinstance(d, ProduceGoods) and not d.extra_shift]
+            if produce:
+                return max(produce, key=lambda d: d.rows)
         if FinishMainAction() in legal:
             return FinishMainAction()
+    if not t.took_special and t.stage != "special_done":
+        taken = _special(s, seat, legal)
+        if taken is not None:
+            return taken
     for d in legal:  # additional action: prices that leave a healthy appeal
         if isinstance(d, AdjustPrice):
             g = GOODS.index(d.good)
@@ -175,6 +221,58 @@ def choose(s: State, seat: int) -> Decision:
             if f is not None and f.price != _good_price(s, seat, g) and d.price == _good_price(s, seat, g):
                 return d
     return EndTurn()
+
+
+TILE_WISH = (
+    "FOREMAN",
+    "WORKSHOP",
+    "OFFICE",
+    "ACCOUNTANT",
+    "ADMINISTRATOR",
+    "PATRON_FOOD",
+    "PATRON_CLOTHES",
+    "PATRON_CUTLERY",
+    "PATRON_LAMPS",
+    "ENGINEERING_WORKS",
+    "SMALL_WAREHOUSE",
+    "AGENT_IN_THE_COLONIES",
+)
+
+
+def _special(s: State, seat: int, legal: tuple[Decision, ...]) -> Decision | None:
+    """A ship first (contracts pay well), then useful tiles, then grey markers."""
+    p = s.players[seat]
+    if not p.ships:
+        ships = [d for d in legal if isinstance(d, TakeShip) and d.inventor is None]
+        if ships:
+            return min(ships, key=lambda d: C.ship(d.ship).crew)
+    if len(p.tiles) < 3:
+        for wish in TILE_WISH:
+            for d in legal:
+                if isinstance(d, TakeTile) and d.tile == wish and d.give_back is None:
+                    if wish.startswith("PATRON_") and p.factories[GOODS.index(wish[7:])] is None:
+                        continue
+                    return d
+    greys = [d for d in legal if isinstance(d, TakeGreyMarker) and d.inventor is None]
+    for action in ("PRODUCTION", "MACHINERY", "QUALITY", "DISTRIBUTION"):
+        for d in greys:
+            if d.marker.endswith(action):
+                return d
+    return None
+
+
+def _contract(s: State, seat: int, legal: tuple[Decision, ...]) -> Decision | None:
+    """With a ship and no open contract: a small contract for a good the company makes."""
+    p = s.players[seat]
+    if not p.ships or any(p.contracts):
+        return None
+    cap = sum(C.ship(x).capacity for x in p.ships)
+    options = [
+        d
+        for d in legal
+        if isinstance(d, PlaceContract) and d.space <= cap and p.factories[GOODS.index(d.good)] is not None
+    ]
+    return min(options, key=lambda d: (d.space, -C.base_quality(GOODS.index(d.good), 1))) if options else None
 
 
 def _max_repay(legal: tuple[Decision, ...]) -> Decision | None:
