@@ -151,7 +151,7 @@ def ledger_playout(
             on_decision(result.decisions)
     events = list(app.events.get(game.id))
     result.events = len(events)
-    result.kinds = {fx["kind"] for e in events for fx in e.public.get("effects", ())}
+    result.kinds = {fx["kind"] for e in events for fx in getattr(e, "public", {}).get("effects", ())}
     result.draws = game.draws
     report = verify_export(export_lines({"game": str(game.id)}, events, [], True, game.seed_bytes))
     if not report.ok:

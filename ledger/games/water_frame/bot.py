@@ -211,9 +211,9 @@ def choose(s: State, seat: int) -> Decision:
         if FinishMainAction() in legal:
             return FinishMainAction()
     if not t.took_special and t.stage != "special_done":
-        taken = _special(s, seat, legal)
-        if taken is not None:
-            return taken
+        chosen = _special(s, seat, legal)
+        if chosen is not None:
+            return chosen
     for d in legal:  # additional action: prices that leave a healthy appeal
         if isinstance(d, AdjustPrice):
             g = GOODS.index(d.good)
