@@ -141,16 +141,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         rows.append(("league", f"{league.name} ({league.id})"))
     if options:
         rows.append(("options", ", ".join(f"{k}={v}" for k, v in options.items())))
-    watched = (
-        "tile_taken",
-        "grey_marker_taken",
-        "ship_taken",
-        "contract_placed",
-        "contract_delivered",
-        "goods_made_by_action",
-        "war_broke",
-        "share_sold",
-    )
+    watched = registry.meta(args.title).highlights
     seen = [f"{k} {used[k]}" for k in watched if used[k]]
     if seen:
         rows.append(("games using", ", ".join(seen)))

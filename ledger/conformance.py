@@ -151,7 +151,12 @@ def ledger_playout(
             on_decision(result.decisions)
     events = list(app.events.get(game.id))
     result.events = len(events)
-    result.kinds = {fx["kind"] for e in events for fx in getattr(e, "public", {}).get("effects", ())}
+    result.kinds = {
+        f"{fx['kind']}:{fx['use']}" if "use" in fx else fx["kind"]
+        for e in events
+        for fx in getattr(e, "public", {}).get("effects", ())
+    }
+    result.kinds |= {k.partition(":")[0] for k in result.kinds}
     result.draws = game.draws
     report = verify_export(export_lines({"game": str(game.id)}, events, [], True, game.seed_bytes))
     if not report.ok:

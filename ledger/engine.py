@@ -124,6 +124,7 @@ class TitleMeta:
     options: type[TitleOptions]
     rules_version: str
     engine_module: str
+    highlights: tuple[str, ...] = ()  # effect kinds ("kind" or "kind:use") a simulation reports games using
 
     def options_schema(self) -> dict[str, Any]:
         return self.options.model_json_schema()

@@ -13,10 +13,17 @@ API = "/api/v1"
 class Table:
     """Three players at one Cotton Trade table, over HTTP."""
 
-    def __init__(self, client: TestClient, n: int = 3, title: str = "cotton-trade") -> None:
+    def __init__(
+        self,
+        client: TestClient,
+        n: int = 3,
+        title: str = "cotton-trade",
+        options: dict[str, Any] | None = None,
+    ) -> None:
         self.client = client
         self.players = [client.post(f"{API}/players", json={"name": f"P{i}"}).json() for i in range(n)]
-        r = client.post(f"{API}/games", json={"title": title, "seats": n}, headers=self.auth(0))
+        body = {"title": title, "seats": n, "options": options or {}}
+        r = client.post(f"{API}/games", json=body, headers=self.auth(0))
         assert r.status_code == 201, r.text
         self.game_id = r.json()["game_id"]
         for i in range(1, n):

@@ -166,12 +166,6 @@ def test_maintenance_beyond_money_and_shares_is_waived() -> None:
     assert (paid.amount, paid.waived) == (2, 1)
 
 
-def test_advanced_modules_are_refused_until_they_are_playable() -> None:
-    with pytest.raises(RuleViolationError) as err:
-        rules.new_game(CottonTradeOptions(reputation=True), 3)
-    assert err.value.code == "rule/cotton-trade/module_unavailable"
-
-
 def test_player_counts_outside_two_to_six_are_refused() -> None:
     for n in (1, 7):
         with pytest.raises(RuleViolationError):

@@ -18,6 +18,7 @@ from api.services import PROJECTIONS, Services
 from api.settings import Settings
 from ledger.conformance import ledger_playout
 from ledger.games.cotton_trade import rules
+from ledger.games.cotton_trade.components import REGIONS
 from projections.base import Catchup
 
 BIN = Path(sys.executable).parent
@@ -43,11 +44,16 @@ def play_league(services: Services, games: int = 3, league: str = "Spring") -> l
     return ids
 
 
-def test_the_scoreboard_agrees_with_the_rules_engine_at_every_step(services: Services) -> None:
+@pytest.mark.parametrize(
+    "options", [{}, {"shares_trade": True, "reputation": True}], ids=["simple", "advanced"]
+)
+def test_the_scoreboard_agrees_with_the_rules_engine_at_every_step(
+    services: Services, options: dict[str, Any]
+) -> None:
     import random
 
     ids = [str(services.ledger.register_player(n)[0]) for n in ("A", "B", "C", "D")]
-    game = services.ledger.create_game(creator=ids[0], title="cotton-trade", players=ids)
+    game = services.ledger.create_game(creator=ids[0], title="cotton-trade", players=ids, options=options)
     rnd = random.Random(2)
     checked = 0
     while game.status == "active":
@@ -62,6 +68,13 @@ def test_the_scoreboard_agrees_with_the_rules_engine_at_every_step(services: Ser
                 assert seat["space"] == s.track_space[i]
                 assert seat["share_value"] == rules.share_price(s, i)
                 assert sorted(map(tuple, seat["shares"])) == sorted(s.players[i].shares)
+                assert tuple(seat["coins"].values()) == s.players[i].coins
+                for region, level in seat["reputation"].items():
+                    p = s.players[i]
+                    assert level == (
+                        p.uk_reputation if region == "UK" else p.reputation[REGIONS.index(region)]
+                    )
+            assert sorted(map(tuple, board["bank_shares"])) == sorted(s.bank_shares)
             checked += 1
         seat = rnd.choice(game.awaiting)
         d = rnd.choice(game.engine.legal_decisions(game.state, seat)).model_dump(mode="json")

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from ledger.games.water_frame import rules
+from ledger.games.water_frame import bot, rules
 from ledger.games.water_frame.components import load
 from ledger.games.water_frame.decisions import (
     AdjustPrice,
@@ -38,10 +38,12 @@ from ledger.games.water_frame.decisions import (
     RaiseDistribution,
     ReleaseShip,
     ShipContract,
+    StoreGoods,
     TakeShip,
     TakeTile,
     UsePatent,
 )
+from ledger.games.water_frame.meta import WaterFrameOptions
 from ledger.games.water_frame.state import Factory, Phase, Row, State
 from tests.wf_positions import (
     CLOTHES,
@@ -65,6 +67,7 @@ from tests.wf_positions import (
     play,
     produce,
     rejected,
+    settle_draws,
     start_turn,
     wage_at,
     with_factories,
@@ -170,7 +173,7 @@ def test_ex16_in_1780_the_developer_builds_lamps_ii_for_9_and_the_inventor_step_
 def test_ex20_the_workshop_adds_3_pounds_so_own_machinery_on_the_10_space_buys_three_machines() -> None:
     """[uses DEFAULT] lamps rows 1-2 have 2 flexible slots each (C.row_slots)."""
     s = with_factory(new_1770(3), 0, LAMPS, factory(LAMPS))
-    s = with_tiles(s, 0, "WORKSHOP")
+    s = with_tiles(s, 0, "WORKSHOP", assigned={"WORKSHOP": LAMPS})
     c0, fired0 = cash(s, 0), s.fired
     s, fx = start_turn(s, 0, "MACHINERY", 10)
     assert one(fx, "marker_placed").cost == 10
@@ -628,27 +631,167 @@ def test_ex50_the_agent_in_the_colonies_delivers_a_contract_on_6_as_5_or_as_7_go
     rejected(s, 0, DeliverContract(good="LAMPS", agent=-1), "no_agent")  # one contract only
 
 
-@pytest.mark.xfail(strict=True, reason="D-34 StoreGoods decision not implemented yet")
+def test_dt_a_production_phase_shipment_names_where_its_goods_come_from() -> None:
+    """D-33 ``from_surplus``, ``from_large``, ``from_small``: by default the surplus goes first,
+    then the large warehouse, then the small one; the player may choose otherwise, e.g. empty
+    the small warehouse (freeing the price scale) and store the surplus instead."""
+
+    def scene_() -> State:
+        s = clothes_contract_scene(("SHIP-4A", "SHIP-4B"), price=9, stock=4)  # 3 clothes unsold
+        s = with_tiles(s, 0, "SMALL_WAREHOUSE")
+        return with_player(s, 0, small_stock=(0, 2, 0, 0))
+
+    s = scene_()
+    assert (s.phase, s.awaiting) == (Phase.SHIPPING, (0,))
+    default, fx = play(s, 0, ShipContract(fulfil=True))
+    assert one(fx, "contract_delivered").goods == 6
+    assert (default.players[0].stock[CLOTHES], default.players[0].small_stock[CLOTHES]) == (1, 2)
+    assert of_kind(fx, "goods_stored", seat=0) == []  # the surplus was shipped
+    chosen = ShipContract(fulfil=True, from_surplus=0, from_large=4, from_small=2)
+    assert chosen in E.legal_decisions(s, 0)
+    after, fx = play(s, 0, chosen)
+    delivered = one(fx, "contract_delivered")
+    assert (delivered.goods, delivered.income) == (6, 6 * 9)
+    assert (one(fx, "goods_stored", seat=0).stored, one(fx, "goods_stored", seat=0).lost) == (3, 0)
+    assert (after.players[0].stock[CLOTHES], after.players[0].small_stock[CLOTHES]) == (3, 0)
+    assert after.players[0].cash == default.players[0].cash
+    # a source named alone: the others give nothing
+    rejected(s, 0, ShipContract(fulfil=True, from_large=4), "sources_do_not_add_up")
+    rejected(s, 0, ShipContract(fulfil=True, from_surplus=3, from_large=2), "sources_do_not_add_up")
+    rejected(
+        s, 0, ShipContract(fulfil=True, from_surplus=1, from_large=2, from_small=3), "not_enough_in_source"
+    )
+    rejected(
+        s, 0, ShipContract(fulfil=True, from_surplus=0, from_large=5, from_small=1), "not_enough_in_source"
+    )
+    rejected(s, 0, ShipContract(fulfil=True, from_surplus=4, from_large=2), "not_enough_in_source")
+    rejected(s, 0, ShipContract(fulfil=False, from_large=4), "sources_without_shipment")
+    # with the agent, the sources add up to the changed contract
+    s = clothes_contract_scene(("SHIP-4A", "SHIP-4B"), price=9, stock=4, agent=True)
+    five, fx = play(s, 0, ShipContract(fulfil=True, agent=-1, from_surplus=1, from_large=4))
+    assert one(fx, "contract_delivered").goods == 5
+    assert five.players[0].stock[CLOTHES] == 2  # the 2 unshipped surplus clothes were stored
+    rejected(s, 0, ShipContract(fulfil=True, agent=-1, from_surplus=3, from_large=3), "sources_do_not_add_up")
+
+
+def test_dt_the_foreman_and_the_workshop_must_name_the_factory_they_serve() -> None:
+    """Spec §6.9 and D-04: "Foreman and workshop name the factory they are assigned to"."""
+    s = on_display(new_1770(3), "FOREMAN", "WORKSHOP", "OFFICE")  # seat 0: food and clothes
+    s, _ = start_turn(s, 0, "WORKERS", 2)
+    rejected(s, 0, TakeTile(tile="FOREMAN"), "assign_required")
+    rejected(s, 0, TakeTile(tile="WORKSHOP"), "assign_required")
+    rejected(s, 0, TakeTile(tile="FOREMAN", assign="LAMPS"), "assign_to_factory")
+    rejected(s, 0, TakeTile(tile="OFFICE", assign="FOOD"), "not_assignable")
+    legal = E.legal_decisions(s, 0)
+    assert {d.assign for d in legal if isinstance(d, TakeTile) and d.tile == "FOREMAN"} == {"FOOD", "CLOTHES"}
+    assert TakeTile(tile="OFFICE") in legal
+    taken, fx = play(s, 0, TakeTile(tile="FOREMAN", assign="CLOTHES"))
+    assert one(fx, "tile_taken").assigned == "CLOTHES"
+    assert taken.players[0].assigned == (("FOREMAN", CLOTHES),)
+    # without any factory the foreman and the workshop cannot be taken
+    bare, _ = start_turn(with_factories(on_display(new_1770(3), "FOREMAN"), 0, {}), 0, "WORKERS", 2)
+    assert not [d for d in E.legal_decisions(bare, 0) if isinstance(d, TakeTile) and d.tile == "FOREMAN"]
+    rejected(bare, 0, TakeTile(tile="FOREMAN", assign="FOOD"), "assign_to_factory")
+    # the predetermined set-up's tile from the box (A-47) names its factory too
+    s, _ = settle_draws(E.new_game(WaterFrameOptions(predetermined_setup=True), 3))
+    assert s.phase == Phase.PREDETERMINED_TILE
+    seat = s.awaiting[0]
+    for tile in {"FOREMAN", "WORKSHOP"} & set(rules.box_tiles(s)):
+        rejected(s, seat, TakeTile(tile=tile), "assign_required")  # type: ignore[arg-type]
+        assert all(
+            d.assign is not None
+            for d in E.legal_decisions(s, seat)
+            if isinstance(d, TakeTile) and d.tile == tile
+        )
+
+
 def test_ex51_a_small_warehouse_with_2_food_and_1_clothes_keeps_3_surplus_lamps_only_by_discarding_one_of_them() -> (
     None
 ):
     """Spec §3.5 D-34 (StoreGoods) and §5.8: a storage conflict is the player's choice; she "must
-    return either 1 food or 1 clothes" [R16 §III.5]. The decision itself cannot be expressed here:
-    ``decisions.py`` has no StoreGoods model, so the test can only demand that the engine asks."""
+    return either 1 food or 1 clothes" [R16 §III.5]."""
     base = scene()
     base = with_factory(base, 0, LAMPS, factory(LAMPS))  # appeal 0: 3 lamps made, none sold
     base = with_tiles(base, 0, "SMALL_WAREHOUSE")
-    # room for all three: 2 food + 3 lamps = 5
+    # room for all three: 2 food + 3 lamps = 5, stored without asking
     s, fx = produce(with_player(base, 0, small_stock=(2, 0, 0, 0)), LAMPS)
     stored = one(fx, "goods_stored", seat=0)
     assert (stored.stored, stored.lost) == (3, 0)
     assert s.players[0].small_stock == (2, 0, 0, 3)
+    assert s.phase != Phase.STORAGE and s.sale is None
     # 2 food + 1 clothes leave room for 2: keeping all 3 lamps needs the player's choice
     s, fx = produce(with_player(base, 0, small_stock=(2, 1, 0, 0)), LAMPS)
     assert (s.phase, s.awaiting) == (Phase.STORAGE, (0,)), (
         f"the engine stored automatically: small warehouse {s.players[0].small_stock}, "
         f"{[(e.stored, e.lost) for e in of_kind(fx, 'goods_stored', seat=0)]} (stored, lost)"
     )
+    assert of_kind(fx, "goods_stored", seat=0) == []
+    assert E.view(s, None)["sale"]["surplus"][0] == 3
+    empty = (0, 0, 0, 0)
+    legal = E.legal_decisions(s, 0)
+    assert legal[0] == StoreGoods(large=empty, small=(2, 1, 0, 2))  # the automatic fill: 1 lamp lost
+    assert StoreGoods(large=empty, small=(1, 1, 0, 3)) in legal  # return 1 food
+    assert StoreGoods(large=empty, small=(2, 0, 0, 3)) in legal  # return 1 clothes
+    rejected(s, 0, StoreGoods(large=empty, small=(2, 1, 0, 3)), "small_warehouse_full")
+    rejected(s, 0, StoreGoods(large=(0, 0, 0, 3), small=(2, 0, 0, 0)), "large_warehouse_full")
+    rejected(s, 0, StoreGoods(large=empty, small=(1, 1, 1, 2)), "goods_not_available")  # no cutlery
+    rejected(s, 0, StoreGoods(large=empty, small=(1, 0, 0, 4)), "goods_not_available")  # 3 lamps made
+    rejected(s, 0, ShipContract(fulfil=False), "wrong_decision")
+    # she keeps the 3 lamps by returning the clothes
+    c0 = cash(s, 0)
+    s, fx = play(s, 0, StoreGoods(large=empty, small=(2, 0, 0, 3)))
+    stored = one(fx, "goods_stored", seat=0)
+    assert (stored.good, stored.stored, stored.lost) == ("LAMPS", 3, 0)
+    discarded = one(fx, "goods_discarded", seat=0)
+    assert (discarded.good, discarded.count) == ("CLOTHES", 1)
+    assert one(fx, "warehouse_arranged", seat=0).small == (2, 0, 0, 3)
+    p = s.players[0]
+    assert (p.stock, p.small_stock) == (empty, (2, 0, 0, 3))
+    assert s.phase != Phase.STORAGE and s.sale is None
+    assert cash(s, 0) == c0  # no compensation
+
+
+def test_dt_storage_asks_only_when_a_choice_keeps_more_and_the_bot_keeps_the_most_valuable_goods() -> None:
+    """D-34: no pause when nothing can be gained (the small warehouse already full of lamps, or no
+    warehouse at all); moving stored food to an open food column makes room without any loss."""
+    base = scene()
+    base = with_factory(base, 0, LAMPS, factory(LAMPS))  # 3 lamps made, none sold
+    base = with_tiles(base, 0, "SMALL_WAREHOUSE")
+    # the small warehouse full of lamps: the price scale and the 5 spaces allow no more lamps
+    s, fx = produce(with_player(base, 0, small_stock=(0, 0, 0, 5)), LAMPS)
+    assert s.phase != Phase.STORAGE
+    assert (one(fx, "goods_stored", seat=0).stored, one(fx, "goods_stored", seat=0).lost) == (0, 3)
+    # an open food column: the food may move to the large warehouse
+    s, _ = produce(with_player(base, 0, small_stock=(2, 1, 0, 0), wh_cols=(True, False, False, False)), LAMPS)
+    assert (s.phase, s.awaiting) == (Phase.STORAGE, (0,))
+    moved = StoreGoods(large=(1, 0, 0, 0), small=(1, 1, 0, 3))
+    assert moved in E.legal_decisions(s, 0)
+    assert bot.choose(s, 0) == moved  # nothing lost beats returning a good
+    after, fx = play(s, 0, moved)
+    assert of_kind(fx, "goods_discarded") == []
+    assert (after.players[0].stock, after.players[0].small_stock) == ((1, 0, 0, 0), (1, 1, 0, 3))
+    rejected(s, 0, StoreGoods(large=(3, 0, 0, 0), small=(0, 0, 0, 2)), "goods_not_available")
+    rejected(s, 0, StoreGoods(large=(0, 1, 0, 0), small=(2, 0, 0, 2)), "large_warehouse_full")
+    # the bot returns the food rather than the clothes when nothing can move: most valuable kept
+    s, _ = produce(with_player(base, 0, small_stock=(2, 1, 0, 0)), LAMPS)
+    assert bot.choose(s, 0) == StoreGoods(large=(0, 0, 0, 0), small=(1, 1, 0, 3))
+
+
+def test_dt_goods_on_the_small_warehouse_may_not_cover_the_price() -> None:
+    """[R16 §III.5] "he may only store as many goods of this kind as there are spaces to the right
+    of the price marker": with lamps at £22 three lamps fit on the small warehouse."""
+    s = scene()
+    lamps = factory(LAMPS, level=4, quality=2, price=22, rows=full_rows(LAMPS, 2))  # appeal 0
+    s = with_factory(s, 0, LAMPS, lamps)
+    s = with_tiles(s, 0, "SMALL_WAREHOUSE")
+    s = with_player(s, 0, small_stock=(2, 1, 0, 0))
+    s, fx = produce(s, LAMPS)
+    assert one(fx, "goods_produced", seat=0).count == C.row_output[3][0] + C.row_output[3][1] >= 3
+    assert (s.phase, s.awaiting) == (Phase.STORAGE, (0,))
+    assert max(d.small[LAMPS] for d in E.legal_decisions(s, 0) if isinstance(d, StoreGoods)) == 25 - 22
+    rejected(s, 0, StoreGoods(large=(0, 0, 0, 0), small=(1, 0, 0, 4)), "price_scale_occupied")
+    s, _ = play(s, 0, StoreGoods(large=(0, 0, 0, 0), small=(1, 1, 0, 3)))
+    assert s.players[0].small_stock == (1, 1, 0, 3)
 
 
 # --- 8.7 end of round and end of game ---------------------------------------------------------------------

@@ -35,6 +35,7 @@ class CottonTradeScoreboard:
                     "space": 1,
                     "share_value": None,
                     "share_currency": "pence",
+                    "reputation": {},
                 }
                 for i in range(n)
             ],
@@ -47,6 +48,20 @@ class CottonTradeScoreboard:
             seats[e["seat"]]["coins"][e["currency"]] = e["balance"]
         elif kind == "currency_exchanged":
             seats[e["seat"]]["coins"] = dict(zip(CURRENCIES, e["after"], strict=True))
+        elif kind == "coins_changed":  # shares trade: a winning bid paid coin for coin
+            seats[e["seat"]]["coins"] = dict(zip(CURRENCIES, e["balance"], strict=True))
+        elif kind == "share_auctioned":
+            share = [e["company"], e["number"]]
+            if e["seller"] >= 0:
+                seats[e["seller"]]["shares"] = [x for x in seats[e["seller"]]["shares"] if x != share]
+            elif e["buyer"] >= 0:
+                doc["bank_shares"] = [x for x in doc["bank_shares"] if x != share]
+            if e["buyer"] >= 0:
+                seats[e["buyer"]]["shares"] = sorted([*seats[e["buyer"]]["shares"], share])
+            elif e["seller"] >= 0:
+                doc["bank_shares"] = sorted([*doc["bank_shares"], share])
+        elif kind in ("reputation_gained", "reputation_spent"):
+            seats[e["seat"]]["reputation"][e["region"]] = e["level"]
         elif kind in ("first_player_drawn", "turn_order_determined"):
             doc["turn_order"] = list(e["turn_order"])
         elif kind == "share_price_changed":
@@ -70,7 +85,11 @@ class CottonTradeScoreboard:
         elif kind == "share_bought_back":
             share = [e["seat"], e["number"]]
             seats[e["seat"]]["shares"] = sorted([*seats[e["seat"]]["shares"], share])
-            doc["bank_shares"] = [x for x in doc["bank_shares"] if x != share]
+            holder = e.get("holder", -1)
+            if holder >= 0:
+                seats[holder]["shares"] = [x for x in seats[holder]["shares"] if x != share]
+            else:
+                doc["bank_shares"] = [x for x in doc["bank_shares"] if x != share]
 
     def finish(self, doc: dict[str, Any]) -> None:
         """Derived columns, recomputed after every batch."""

@@ -78,6 +78,10 @@ class Components:
     passenger_tokens: int
     vip_tokens: int
     good_ol_cards: int
+    reputation_max: int
+    reputation_start: dict[str, int]  # region value or "UK" -> starting level
+    reputation_cost: dict[str, int]  # use -> levels (UK uses: passenger tokens)
+    created_vip_regions: frozenset[Region]
     closed_in_stage_one: frozenset[Region]
     face_up_rule: dict[Region, str]
     contract_draw: dict[int, dict[Region, int]]
@@ -138,6 +142,10 @@ def load(path: str | None = None) -> Components:
         passenger_tokens=_value(raw, "passenger_tokens"),
         vip_tokens=_value(raw, "vip_tokens"),
         good_ol_cards=_value(raw, "good_ol_ship_cards"),
+        reputation_max=_value(raw, "reputation_max"),
+        reputation_start=dict(raw["reputation"]["start"]),
+        reputation_cost=dict(raw["reputation"]["costs"]),
+        created_vip_regions=frozenset(Region(r) for r in raw["reputation"]["created_vip_regions"]),
         closed_in_stage_one=frozenset(Region(r) for r in raw["regions"]["closed_in_stage_I"]),
         face_up_rule={Region(k): v for k, v in raw["regions"]["face_up_rule"].items()},
         contract_draw={

@@ -30,6 +30,12 @@ class SailShip(Decision):
     capacity: int = Field(ge=1, le=4, description="Capacity of your ship in the United Kingdom")
     region: Region
     overtake: bool = Field(False, description="A fast ship slides back the last ship and takes its spot")
+    war_entry: bool = Field(
+        False, description="Reputation: pay 3 regional reputation to enter a region at war"
+    )
+    created: tuple[Literal["REGULAR", "VIP"], ...] = Field(
+        (), description="Reputation: passengers created for 2 (VIP: 3) passenger tokens, in free cabins"
+    )
 
 
 class BuyContract(Decision):
@@ -55,6 +61,70 @@ class StayInRegion(Decision):
     """CT-D-06: the empty ship opts to stay for the next harvest."""
 
     type: Literal["stay_in_region"] = "stay_in_region"
+    despite_war: bool = Field(
+        False, description="Reputation: pay 1 regional reputation to stay despite a war"
+    )
+
+
+class RevealTopShip(Decision):
+    """Reputation use 1: discard a passenger token to turn up the top ship card."""
+
+    type: Literal["reveal_top_ship"] = "reveal_top_ship"
+
+
+class TakeRevealedShip(Decision):
+    """Rent the ship card just turned up."""
+
+    type: Literal["take_revealed_ship"] = "take_revealed_ship"
+
+
+class DiscardRevealedShip(Decision):
+    type: Literal["discard_revealed_ship"] = "discard_revealed_ship"
+
+
+class PeekContract(Decision):
+    """Reputation use 4: pay 1 regional reputation to look at a face-down contract."""
+
+    type: Literal["peek_contract"] = "peek_contract"
+    region: Region
+    slot: int = Field(ge=1, le=8, description="Position in the region's contract row, 1 first")
+
+
+class RevealTopContract(Decision):
+    """Reputation use 6: pay 2 regional reputation to turn up the top contract of the region's deck."""
+
+    type: Literal["reveal_top_contract"] = "reveal_top_contract"
+
+
+class TakeRevealedContract(Decision):
+    type: Literal["take_revealed_contract"] = "take_revealed_contract"
+
+
+class DiscardRevealedContract(Decision):
+    type: Literal["discard_revealed_contract"] = "discard_revealed_contract"
+
+
+class ChooseShareToSell(Decision):
+    """CT-D-07 (shares trade): the share to auction: your lowest-numbered own share, or any other."""
+
+    type: Literal["choose_share_to_sell"] = "choose_share_to_sell"
+    company: int = Field(ge=0, le=5)
+    number: int = Field(ge=1, le=4)
+
+
+class Bid(Decision):
+    """CT-D-08: a bid paid with exactly these coins; worth more than the standing bid."""
+
+    type: Literal["bid"] = "bid"
+    pounds: int = Field(0, ge=0, le=999)
+    shillings: int = Field(0, ge=0, le=999)
+    pence: int = Field(0, ge=0, le=999)
+
+
+class PassBid(Decision):
+    """CT-D-08: pass; passing is final."""
+
+    type: Literal["pass_bid"] = "pass_bid"
 
 
 class KeepNewShip(Decision):
@@ -79,7 +149,17 @@ CottonTradeDecision = Annotated[
     | ReturnShip
     | StayInRegion
     | KeepNewShip
-    | ReturnAllShips,
+    | ReturnAllShips
+    | RevealTopShip
+    | TakeRevealedShip
+    | DiscardRevealedShip
+    | PeekContract
+    | RevealTopContract
+    | TakeRevealedContract
+    | DiscardRevealedContract
+    | ChooseShareToSell
+    | Bid
+    | PassBid,
     Field(discriminator="type"),
 ]
 

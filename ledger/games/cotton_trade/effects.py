@@ -112,6 +112,7 @@ class ShipSailed(Effect):
     region: str
     position: int
     overtook: bool
+    war_entry: bool = False  # reputation use 5
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -177,6 +178,7 @@ class ShipStayed(Effect):
     seat: int
     capacity: int
     region: str
+    despite_war: bool = False  # reputation use 7
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -265,7 +267,8 @@ class ShareBoughtBack(Effect):
     seat: int
     number: int
     price: int
-    seller: str
+    seller: str  # "bank" or "player"
+    holder: int = -1  # the selling seat when a player held the share (shares trade)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -273,3 +276,143 @@ class RoundStarted(Effect):
     kind: ClassVar[str] = "round_started"
     round: int
     stage: str
+
+
+# --- advanced game: shares trade -----------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PaymentStarted(Effect):
+    """A cost the payer cannot cover with money: shares are auctioned until it is."""
+
+    kind: ClassVar[str] = "payment_started"
+    seat: int
+    amount: int
+    currency: str
+    purpose: str
+    mandatory: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PurchaseCancelled(Effect):
+    """A voluntary purchase the auctions did not cover is called off (the shares stay sold)."""
+
+    kind: ClassVar[str] = "purchase_cancelled"
+    seat: int
+    purpose: str
+    short: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShareAuctionOpened(Effect):
+    kind: ClassVar[str] = "share_auction_opened"
+    seller: int  # -1: the bank
+    company: int
+    number: int
+    start: int  # in coins of ``currency``
+    currency: str
+    floor: int  # pence-equivalents a first bid must exceed
+    bidders: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BidMade(Effect):
+    kind: ClassVar[str] = "bid_made"
+    seat: int
+    coins: tuple[int, int, int]  # pence, shillings, pounds
+    value: int  # pence-equivalents
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BidPassed(Effect):
+    kind: ClassVar[str] = "bid_passed"
+    seat: int
+    automatic: bool  # the seat's coins could not beat the standing bid
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShareAuctioned(Effect):
+    kind: ClassVar[str] = "share_auctioned"
+    company: int
+    number: int
+    seller: int  # -1: the bank
+    buyer: int  # -1: the bank (a player's share with no bid) or nobody (a bank share with no bid)
+    coins: tuple[int, int, int]
+    value: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CoinsChanged(Effect):
+    """Coins moved as they are, without change (an auction's winning bid)."""
+
+    kind: ClassVar[str] = "coins_changed"
+    seat: int
+    coins: tuple[int, int, int]  # the change, pence, shillings, pounds
+    balance: tuple[int, int, int]
+    reason: str
+
+
+# --- advanced game: reputation -------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReputationGained(Effect):
+    kind: ClassVar[str] = "reputation_gained"
+    seat: int
+    region: str  # a region, or "UK" (passenger tokens held)
+    level: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReputationSpent(Effect):
+    kind: ClassVar[str] = "reputation_spent"
+    seat: int
+    region: str
+    cost: int
+    level: int
+    use: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TopShipRevealed(Effect):
+    kind: ClassVar[str] = "top_ship_revealed"
+    seat: int
+    card: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RevealedCardDiscarded(Effect):
+    kind: ClassVar[str] = "revealed_card_discarded"
+    seat: int
+    card: str
+    region: str | None  # None: a ship card
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ContractPeeked(Effect):
+    """Seen by the peeking seat only (``visible_to``)."""
+
+    kind: ClassVar[str] = "contract_peeked"
+    seat: int
+    region: str
+    slot: int
+    card: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TopContractRevealed(Effect):
+    kind: ClassVar[str] = "top_contract_revealed"
+    seat: int
+    region: str
+    card: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PassengersCreated(Effect):
+    kind: ClassVar[str] = "passengers_created"
+    seat: int
+    region: str
+    regular: int
+    vip: int
+    income: int

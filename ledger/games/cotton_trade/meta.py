@@ -13,14 +13,18 @@ class CottonTradeOptions(TitleOptions):
     """Rule modules (spec §1.4) and resolution flags of the ambiguities (spec §8)."""
 
     shares_trade: bool = Field(
-        False, description="Advanced rules: shares are auctioned among players (not yet playable)."
+        False,
+        description="Advanced rules: sold shares are auctioned among players; bank shares at stage ends.",
     )
-    reputation: bool = Field(False, description="Advanced rules: company reputation (not yet playable).")
+    reputation: bool = Field(False, description="Advanced rules: company reputation and its seven uses.")
     unrest_scope: Literal["GLOBAL_SUM", "PER_REGION"] = Field(
         "GLOBAL_SUM", description="A-01: war when the summed unrest of all contracts reaches the threshold."
     )
     share_sale_for_voluntary_purchases: Literal["ALLOWED", "FORBIDDEN"] = Field(
         "ALLOWED", description="A-04: may shares be sold to pay for a rented ship or a contract."
+    )
+    adv_change: Literal["CASCADE", "LITERAL"] = Field(
+        "CASCADE", description="A-34 (shares trade): older coins change upward between stages and at the end."
     )
     final_tiebreak: Literal["LEXICOGRAPHIC", "TOTAL_VALUE"] = Field(
         "LEXICOGRAPHIC", description="A-11: ties on pounds broken by shillings then pence."
@@ -37,6 +41,24 @@ META = TitleMeta(
         "demand row over nine rounds in three currencies."
     ),
     options=CottonTradeOptions,
-    rules_version="cotton-trade/1",
+    rules_version="cotton-trade/2",
     engine_module="ledger.games.cotton_trade.rules",
+    highlights=(
+        "war_broke",
+        "share_sold",
+        "share_auctioned",
+        "bid_made",
+        *(
+            f"reputation_spent:{use}"
+            for use in (
+                "reveal_top_ship",
+                "peek_contract",
+                "create_passenger",
+                "create_vip",
+                "enter_war",
+                "reveal_top_contract",
+                "stay_despite_war",
+            )
+        ),
+    ),
 )

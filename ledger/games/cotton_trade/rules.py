@@ -10,7 +10,7 @@ due; ``State.awaiting`` names the seats whose decision is awaited and
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import TypeAdapter
 
@@ -24,7 +24,21 @@ from ledger.engine import (
     TitleOptions,
 )
 from ledger.errors import RuleViolationError
+from ledger.games.cotton_trade import advanced as adv
 from ledger.games.cotton_trade import effects as fx
+from ledger.games.cotton_trade.common import (
+    UNIT,
+    Effects,
+    currency,
+    gain,
+    held_value,
+    money,
+    region_index,
+    set_player,
+    set_tuple,
+    share_price,
+    violation,
+)
 from ledger.games.cotton_trade.components import (
     CURRENCIES,
     REGIONS,
@@ -36,15 +50,25 @@ from ledger.games.cotton_trade.components import (
 )
 from ledger.games.cotton_trade.decisions import (
     DECISION_ADAPTER,
+    Bid,
     BuyContract,
+    ChooseShareToSell,
     DeclineContract,
+    DiscardRevealedContract,
+    DiscardRevealedShip,
     KeepNewShip,
+    PassBid,
     PassRenting,
+    PeekContract,
     RentShip,
     ReturnAllShips,
     ReturnShip,
+    RevealTopContract,
+    RevealTopShip,
     SailShip,
     StayInRegion,
+    TakeRevealedContract,
+    TakeRevealedShip,
 )
 from ledger.games.cotton_trade.meta import META, CottonTradeOptions
 from ledger.games.cotton_trade.state import (
@@ -60,29 +84,13 @@ from ledger.games.cotton_trade.state import (
 from ledger.games.shared import replace
 
 C: Components = load()
-Effects = list[Effect]
 
-# --- small helpers ---------------------------------------------------------
-
-
-def _violation(code: str, message: str, rule: str) -> RuleViolationError:
-    return RuleViolationError(f"rule/cotton-trade/{code}", message, rule)
-
-
-def _region_index(region: Region | str) -> int:
-    return REGIONS.index(Region(region))
-
-
-def _set_tuple(t: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
-    return (*t[:i], value, *t[i + 1 :])
-
-
-def _set_player(s: State, p: Player) -> State:
-    return replace(s, players=_set_tuple(s.players, p.seat, p))
-
-
-def money(s: State, seat: int) -> int:
-    return s.players[seat].coins[s.stage]
+_violation = violation
+_region_index = region_index
+_set_tuple = set_tuple
+_set_player = set_player
+_gain = gain
+_currency = currency
 
 
 def _ship(s: State, seat: int, capacity: int) -> Ship:
@@ -103,16 +111,8 @@ def wealth(s: State, seat: int) -> int:
     return money(s, seat) + sum(C.ship(sh.card).value for sh in s.players[seat].ships)
 
 
-def share_price(s: State, company: int) -> int:
-    return C.share_value(s.stage, s.track_space[company])
-
-
 def _own_shares(s: State, seat: int) -> list[tuple[int, int]]:
     return sorted(sh for sh in s.players[seat].shares if sh[0] == seat)
-
-
-def _currency(s: State) -> str:
-    return CURRENCIES[s.stage]
 
 
 def _region_open(s: State, region: Region) -> bool:
@@ -126,25 +126,13 @@ def _war_locked(s: State, region: Region) -> bool:
 # --- money and shares ------------------------------------------------------
 
 
-def _gain(s: State, seat: int, amount: int, reason: str, out: Effects, stage: int | None = None) -> State:
-    if amount == 0:
-        return s
-    stage = s.stage if stage is None else stage
-    p = s.players[seat]
-    coins = _set_tuple(p.coins, stage, p.coins[stage] + amount)
-    out.append(
-        fx.MoneyChanged(
-            seat=seat, amount=amount, currency=CURRENCIES[stage], balance=coins[stage], reason=reason
-        )
-    )
-    return _set_player(s, replace(p, coins=coins))
-
-
 def can_pay(s: State, seat: int, amount: int) -> bool:
     """A voluntary purchase is legal if money plus sellable shares cover it (Selling shares; A-04)."""
     available = money(s, seat)
     if s.options.share_sale_for_voluntary_purchases == "ALLOWED":
-        available += len(_own_shares(s, seat)) * share_price(s, seat)
+        # every share held, at its company's track price: what the bank pays at least
+        # (shares trade: an auction may fetch more, or old-currency coins, A-30)
+        available += adv.sale_estimate(s, seat)
     return available >= amount
 
 
@@ -189,6 +177,90 @@ def _pay(
     return _gain(s, seat, -have, reason, out), amount - have
 
 
+_REASONS = {"rent": "ship_rental", "contract": "contract", "maintenance": "maintenance"}
+
+
+def _charge(s: State, seat: int, amount: int, purpose: str, out: Effects, *, mandatory: bool) -> State:
+    """Pay a cost, then complete what it pays for (``purpose``: "rent:<card>", "contract:<card>",
+    "maintenance"). With the shares trade a shortfall opens a payment: shares are auctioned
+    one at a time (CT-D-07, CT-D-08) until the cost is covered (spec §5.12)."""
+    may_sell = mandatory or s.options.share_sale_for_voluntary_purchases == "ALLOWED"
+    if s.options.shares_trade and money(s, seat) < amount and adv.sellable(s, seat) and may_sell:
+        return adv.start_payment(s, seat, amount, purpose, mandatory=mandatory, out=out)
+    s, waived = _pay(s, seat, amount, _REASONS[purpose.partition(":")[0]], out, mandatory=mandatory)
+    return _complete(s, seat, purpose, amount, waived, out)
+
+
+def _complete(s: State, seat: int, purpose: str, amount: int, waived: int, out: Effects) -> State:
+    """What a paid cost buys: a ship, a contract, or the maintenance of the fleet."""
+    what, _, card = purpose.partition(":")
+    n = s.players_count
+    if what == "rent":
+        ship = C.ships[card]
+        p = s.players[seat]
+        ships = tuple(
+            sorted((*p.ships, Ship(card=card, capacity=ship.capacity, location=UK)), key=lambda x: x.capacity)
+        )
+        s = _set_player(s, replace(p, ships=ships))
+        s = replace(
+            s,
+            ship_row=tuple(c for c in s.ship_row if c != card),
+            revealed="" if s.revealed == card else s.revealed,
+            cursor=(s.cursor + 1) % n,
+        )
+        out.append(fx.ShipRented(seat=seat, card=card, capacity=ship.capacity, fee=amount))
+    elif what == "contract":
+        r, _, capacity = _current_ship(s)
+        contract = C.contracts[card]
+        cargo = min(contract.cotton, capacity)
+        s = _replace_ship(s, seat, capacity, cargo=cargo)
+        row = tuple(slot for slot in s.contract_row[r] if slot.card != card)
+        s = replace(
+            s,
+            contract_row=_set_tuple(s.contract_row, r, row),
+            contract_discard=_set_tuple(s.contract_discard, r, (*s.contract_discard[r], card)),
+            revealed="" if s.revealed == card else s.revealed,
+            cursor=s.cursor + 1,
+        )
+        out.append(
+            fx.ContractBought(
+                seat=seat,
+                capacity=capacity,
+                region=REGIONS[r].value,
+                card=card,
+                cost=amount,
+                cargo=cargo,
+                discarded=contract.cotton - cargo,
+            )
+        )
+        s = adv.gain_reputation(s, seat, REGIONS[r].value, 1, "contract_bought", out)
+    else:
+        out.append(fx.MaintenancePaid(seat=seat, amount=amount, waived=waived))
+        s = replace(s, cursor=s.cursor + 1)
+    return s
+
+
+def _payment(s: State, out: Effects) -> State:
+    """Shares trade: while the payer is short and holds a share, one is auctioned; then the
+    cost is paid (a mandatory one as far as possible, A-05) or the purchase called off."""
+    pay = s.payment
+    assert pay is not None
+    seat = pay.seat
+    options = adv.sellable(s, seat)
+    if money(s, seat) < pay.amount and options:
+        if len(options) == 1:
+            return adv.choose_share(s, seat, *options[0], out)
+        return replace(s, awaiting=(seat,))
+    s = replace(s, payment=None, phase=pay.resume)
+    if money(s, seat) < pay.amount and not pay.mandatory:
+        out.append(fx.PurchaseCancelled(seat=seat, purpose=pay.purpose, short=pay.amount - money(s, seat)))
+        return s
+    s, waived = _pay(
+        s, seat, pay.amount, _REASONS[pay.purpose.partition(":")[0]], out, mandatory=pay.mandatory
+    )
+    return _complete(s, seat, pay.purpose, pay.amount, waived, out)
+
+
 # --- setup -----------------------------------------------------------------
 
 
@@ -202,12 +274,6 @@ def new_game(options: TitleOptions, seats: int) -> State:
         options = CottonTradeOptions.model_validate(options.model_dump())
     if not META.min_players <= seats <= META.max_players:
         raise _violation("player_count", "Cotton Trade is for 2 to 6 players.", "Cover")
-    if options.shares_trade or options.reputation:
-        raise _violation(
-            "module_unavailable",
-            "The advanced rules (shares trade, reputation) are not playable yet.",
-            "Advanced game",
-        )
     n = seats
     draws = [
         DrawRequest(
@@ -224,12 +290,16 @@ def new_game(options: TitleOptions, seats: int) -> State:
             draws.append(
                 _shuffle_request(f"contracts:{r.value}", C.stage_deck(0, r), f"{r.value} contract deck")
             )
+    start = C.reputation_start if options.reputation else {}
+    reputation = tuple(start.get(r.value, 0) for r in REGIONS)
     players = tuple(
         Player(
             seat=i,
             coins=(0, 0, 0),
             ships=(),
             shares=tuple((i, k) for k in range(1, C.shares_per_company + 1)),
+            reputation=reputation,  # type: ignore[arg-type]
+            uk_reputation=start.get(adv.UK_REP, 0),
         )
         for i in range(n)
     )
@@ -252,7 +322,7 @@ def new_game(options: TitleOptions, seats: int) -> State:
         war=None,
         tracks=empty,
         supply_coins=C.coin_tokens,
-        supply_passengers=C.passenger_tokens,
+        supply_passengers=C.passenger_tokens - n * start.get(adv.UK_REP, 0),
         supply_vip=C.vip_tokens,
         supply_good_ol=C.good_ol_cards,
         bank_shares=(),
@@ -330,21 +400,18 @@ def _turn_order(s: State, out: Effects) -> State:
     """1. Determine players turn order: least wealthy first; ties keep the previous order."""
     w = tuple(wealth(s, seat) for seat in range(s.players_count))
     order = tuple(sorted(s.turn_order, key=lambda seat: w[seat]))
-    prev_stage = min((s.round - 2) // 3, 2)
     spaces = tuple(C.space_of(x) for x in w)
     for seat in range(s.players_count):
-        before = C.share_value(prev_stage, s.track_space[seat])
-        after = C.share_value(s.stage, spaces[seat])
-        if spaces[seat] != s.track_space[seat] or prev_stage != s.stage:
+        if spaces[seat] != s.track_space[seat]:
             out.append(
                 fx.SharePriceChanged(
                     company=seat,
                     space_from=s.track_space[seat],
                     space_to=spaces[seat],
-                    value_from=before,
-                    value_to=after,
+                    value_from=share_price(s, seat),
+                    value_to=C.share_value(s.stage, spaces[seat]),
                     currency=_currency(s),
-                    cause="turn_order" if prev_stage == s.stage else "new_stage",
+                    cause="turn_order",
                 )
             )
     out.append(fx.TurnOrderDetermined(turn_order=order, wealth=w))
@@ -402,11 +469,13 @@ def _draw_cards(s: State, out: Effects) -> State:
     return replace(s, phase=Phase.RENT, cursor=0, rent_passed=())
 
 
-def _rentable(s: State, seat: int, card: str) -> RuleViolationError | None:
+def _rentable(s: State, seat: int, card: str, *, revealed: bool = False) -> RuleViolationError | None:
     ship = C.ships.get(card)
-    if ship is None or card not in s.ship_row:
+    if ship is None or (card != s.revealed if revealed else card not in s.ship_row):
         return _violation(
-            "ship_not_in_row", f"Ship card {card} is not in the ship card row.", "3. Rent ships"
+            "ship_not_in_row",
+            f"Ship card {card} is not {'the card turned up' if revealed else 'in the ship card row'}.",
+            "3. Rent ships",
         )
     if any(sh.capacity == ship.capacity for sh in s.players[seat].ships):
         return _violation(
@@ -423,16 +492,70 @@ def _rentable(s: State, seat: int, card: str) -> RuleViolationError | None:
     return None
 
 
+def _peekable(s: State, seat: int) -> list[tuple[Region, int]]:
+    """Reputation use 4: face-down contracts the seat has not seen, where it has reputation."""
+    if not s.options.reputation:
+        return []
+    p = s.players[seat]
+    cost = C.reputation_cost["peek_contract"]
+    seen = {card for who, card in s.peeks if who == seat}
+    return [
+        (region, i + 1)
+        for r, region in enumerate(REGIONS)
+        if p.reputation[r] >= cost
+        for i, slot in enumerate(s.contract_row[r])
+        if not slot.face_up and slot.card not in seen
+    ]
+
+
+def _may_reveal_ship(s: State, seat: int) -> bool:
+    """Reputation use 1: a passenger token for the top ship card (a deck to draw from)."""
+    return (
+        s.options.reputation
+        and s.players[seat].uk_reputation >= C.reputation_cost["reveal_top_ship"]
+        and bool(s.ship_deck or s.ship_discard)
+    )
+
+
+def _turn_up(s: State, seat: int, r: int | None, out: Effects) -> State:
+    """Turn up the top card of the ship deck (``r`` None) or of a region's contract deck,
+    reshuffling its discard first when the deck is empty (A-28)."""
+    if r is None:
+        if not s.ship_deck:
+            return replace(s, revealed="?", draws=(_shuffle_request("ships", s.ship_discard, "ship deck"),))
+        card = s.ship_deck[0]
+        out.append(fx.TopShipRevealed(seat=seat, card=card))
+        return replace(s, ship_deck=s.ship_deck[1:], revealed=card)
+    region = REGIONS[r]
+    deck = s.contract_deck[r]
+    if not deck:
+        req = _shuffle_request(
+            f"contracts:{region.value}", s.contract_discard[r], f"{region.value} contract deck"
+        )
+        return replace(s, revealed="?", draws=(req,))
+    out.append(fx.TopContractRevealed(seat=seat, region=region.value, card=deck[0]))
+    return replace(s, contract_deck=_set_tuple(s.contract_deck, r, deck[1:]), revealed=deck[0])
+
+
 def _rent(s: State, out: Effects) -> State:
     """3. Rent ships, in turn order, until all players pass or the row is empty."""
     n = s.players_count
+    if s.revealed:  # a ship card turned up by reputation waits to be rented or discarded
+        seat = s.turn_order[s.cursor]
+        if s.revealed == "?":
+            s = _turn_up(s, seat, None, out)
+        return replace(s, awaiting=(seat,))
     while s.ship_row and len(s.rent_passed) < n:
         for k in range(n):
             idx = (s.cursor + k) % n
             seat = s.turn_order[idx]
             if seat in s.rent_passed:
                 continue
-            if any(_rentable(s, seat, c) is None for c in s.ship_row):
+            if (
+                any(_rentable(s, seat, c) is None for c in s.ship_row)
+                or _may_reveal_ship(s, seat)
+                or _peekable(s, seat)
+            ):
                 return replace(s, cursor=idx, awaiting=(seat,))
             # No legal rental: the only choice is to pass, so the engine passes for them.
             out.append(fx.RentingPassed(seat=seat, automatic=True))
@@ -472,6 +595,7 @@ def _reveal(s: State, out: Effects) -> State:
     s = replace(
         s,
         contract_row=tuple(rows),
+        peeks=(),
         harbours=tuple(harbours),
         supply_coins=supply_coins,
         supply_passengers=supply_pass,
@@ -518,11 +642,14 @@ def _contract_cost(card: ContractCard, capacity: int) -> int:
     return card.price - (C.oversized_discount if card.cotton > capacity else 0)
 
 
-def _buyable(s: State, seat: int, capacity: int, r: int, card_id: str) -> RuleViolationError | None:
-    if card_id not in {slot.card for slot in s.contract_row[r]}:
+def _buyable(
+    s: State, seat: int, capacity: int, r: int, card_id: str, *, revealed: bool = False
+) -> RuleViolationError | None:
+    if card_id != s.revealed if revealed else card_id not in {slot.card for slot in s.contract_row[r]}:
         return _violation(
             "contract_not_in_row",
-            f"Contract {card_id} is not in this region's contract row.",
+            f"Contract {card_id} is not "
+            + ("the card turned up." if revealed else "in this region's contract row."),
             "6. Buy cotton",
         )
     card = C.contracts[card_id]
@@ -538,14 +665,30 @@ def _buyable(s: State, seat: int, capacity: int, r: int, card_id: str) -> RuleVi
     return None
 
 
+def _may_reveal_contract(s: State, seat: int, r: int) -> bool:
+    """Reputation use 6: two levels in the region for the top card of its deck."""
+    return (
+        s.options.reputation
+        and s.players[seat].reputation[r] >= C.reputation_cost["reveal_top_contract"]
+        and bool(s.contract_deck[r] or s.contract_discard[r])
+    )
+
+
 def _buy(s: State, out: Effects) -> State:
     """6. Buy cotton, in regions and ships order; ships with no purchase possible are skipped."""
+    if s.revealed:  # a contract turned up by reputation waits to be bought or discarded
+        r, seat, _ = _current_ship(s)
+        if s.revealed == "?":
+            s = _turn_up(s, seat, r, out)
+        return replace(s, awaiting=(seat,))
     r, pos = s.cursor_region, s.cursor
     while r < len(REGIONS):
         track = s.tracks[r]
         if pos < len(track):
             seat, capacity = track[pos]
-            if any(_buyable(s, seat, capacity, r, slot.card) is None for slot in s.contract_row[r]):
+            if any(
+                _buyable(s, seat, capacity, r, slot.card) is None for slot in s.contract_row[r]
+            ) or _may_reveal_contract(s, seat, r):
                 return replace(s, cursor_region=r, cursor=pos, awaiting=(seat,))
             out.append(
                 fx.ContractDeclined(seat=seat, capacity=capacity, region=REGIONS[r].value, automatic=True)
@@ -593,7 +736,11 @@ def _sell(s: State, out: Effects) -> State:
             seat, capacity = track[pos]
             ship = _ship(s, seat, capacity)
             war = _war_locked(s, REGIONS[r])
-            if ship.cargo > 0 or war:
+            may_stay = (
+                s.options.reputation
+                and s.players[seat].reputation[r] >= C.reputation_cost["stay_despite_war"]
+            )
+            if ship.cargo > 0 or (war and not may_stay):
                 s = _return_ship(s, r, pos, out, forced_by_war=war and ship.cargo == 0)
                 continue  # the next ship moves into this position
             return replace(s, cursor_region=r, cursor=pos, awaiting=(seat,))
@@ -603,12 +750,16 @@ def _sell(s: State, out: Effects) -> State:
 
 def _maintenance(s: State, out: Effects) -> State:
     """8. Pay maintenance cost for each ship; shares are sold on a shortfall; ships cannot be discarded."""
-    for seat in s.turn_order:
+    while s.cursor < s.players_count:
+        seat = s.turn_order[s.cursor]
         total = sum(C.ship(sh.card).maintenance for sh in s.players[seat].ships)
-        if total:
-            s, waived = _pay(s, seat, total, "maintenance", out, mandatory=True)
-            out.append(fx.MaintenancePaid(seat=seat, amount=total, waived=waived))
-    return replace(s, phase=Phase.CLEAR_UP)
+        if not total:
+            s = replace(s, cursor=s.cursor + 1)
+            continue
+        s = _charge(s, seat, total, "maintenance", out, mandatory=True)
+        if s.phase != Phase.MAINTENANCE:
+            return s  # shares trade: shares are being auctioned to cover it
+    return replace(s, phase=Phase.CLEAR_UP, cursor=0)
 
 
 def _clear_up(s: State, out: Effects) -> State:
@@ -731,20 +882,32 @@ def _rescale_ships(s: State, out: Effects) -> State:
     return s
 
 
+def _exchange(s: State, seat: int, upto: int, out: Effects) -> State:
+    """Step 11 (3:1, remainders kept); with the shares trade and A-34 CASCADE every older
+    coin is changed upward, which also runs once more at the end of the game."""
+    p = s.players[seat]
+    before = p.coins
+    if s.options.shares_trade and s.options.adv_change == "CASCADE":
+        after = adv.cascade(before, upto)
+    else:
+        coins = list(before)
+        coins[upto] += coins[upto - 1] // C.exchange_rate
+        coins[upto - 1] %= C.exchange_rate
+        after = (coins[0], coins[1], coins[2])
+    if after == before:
+        return s
+    out.append(fx.CurrencyExchanged(seat=seat, before=before, after=after))
+    return _set_player(s, replace(p, coins=after))
+
+
 def _rescale_money(s: State, out: Effects) -> State:
-    """Steps 9-12: reset demand, exchange 3:1 keeping remainders, forced sale of one own share."""
+    """Steps 9-13: reset demand, exchange 3:1 keeping remainders, forced sale of one own share;
+    with the shares trade, the bank then auctions its shares."""
     s = replace(s, demand=C.demand_initial_base - s.players_count)
     out.append(fx.DemandReset(tokens=s.demand))
     old, new = s.stage, s.stage + 1
-    rate = C.exchange_rate
     for p in s.players:
-        before = p.coins
-        coins = list(before)
-        coins[new] += coins[old] // rate
-        coins[old] %= rate
-        after = (coins[0], coins[1], coins[2])
-        s = _set_player(s, replace(p, coins=after))
-        out.append(fx.CurrencyExchanged(seat=p.seat, before=before, after=after))
+        s = _exchange(s, p.seat, new, out)
     price = C.forced_sale_price[old]
     for seat in s.turn_order:
         own = _own_shares(s, seat)
@@ -768,11 +931,27 @@ def _rescale_money(s: State, out: Effects) -> State:
         s = _gain(s, seat, price, "forced_share_sale", out, stage=new)
     s = replace(s, round=s.round + 1, phase=Phase.TURN_ORDER)
     out.append(fx.RoundStarted(round=s.round, stage=STAGE_NAMES[s.stage]))
+    for seat in range(s.players_count):  # the same space, priced in the new currency
+        out.append(
+            fx.SharePriceChanged(
+                company=seat,
+                space_from=s.track_space[seat],
+                space_to=s.track_space[seat],
+                value_from=C.share_value(old, s.track_space[seat]),
+                value_to=share_price(s, seat),
+                currency=_currency(s),
+                cause="new_stage",
+            )
+        )
+    if s.options.shares_trade:  # step 13, in the new stage's currency before its first phase 1
+        return replace(s, phase=Phase.BANK_AUCTIONS, bank_queue=adv.bank_queue(s))
     return s
 
 
 def _end(s: State, out: Effects) -> State:
-    """End of the game: ships back for pounds, then every company buys back its shares."""
+    """End of the game: ships back for pounds, then every company buys back its shares from
+    the bank and (shares trade) from other players, whose income is kept apart until every
+    buy-back is done."""
     for p in s.players:
         for sh in p.ships:
             value = C.ship(sh.card).value
@@ -788,32 +967,8 @@ def _end(s: State, out: Effects) -> State:
         supply_good_ol=s.supply_good_ol + good_ol,
     )
     spaces = list(s.track_space)
-    for seat in s.turn_order:
-        space = C.space_of(money(s, seat))
-        for number in range(1, C.shares_per_company + 1):
-            share = (seat, number)
-            if share not in s.bank_shares:
-                continue
-            price = C.share_value(s.stage, space)
-            if space != spaces[seat]:
-                out.append(
-                    fx.SharePriceChanged(
-                        company=seat,
-                        space_from=spaces[seat],
-                        space_to=space,
-                        value_from=C.share_value(s.stage, spaces[seat]),
-                        value_to=price,
-                        currency=_currency(s),
-                        cause="buy_back",
-                    )
-                )
-                spaces[seat] = space
-            p = s.players[seat]
-            s = _set_player(s, replace(p, shares=tuple(sorted((*p.shares, share)))))
-            s = replace(s, bank_shares=tuple(x for x in s.bank_shares if x != share))
-            out.append(fx.ShareBoughtBack(seat=seat, number=number, price=price, seller="bank"))
-            s = _gain(s, seat, -price, "share_buy_back", out)  # A-19: may go negative
-            space = C.space_of(money(s, seat))
+
+    def move_token(seat: int, space: int, cause: str) -> None:
         if space != spaces[seat]:
             out.append(
                 fx.SharePriceChanged(
@@ -823,10 +978,47 @@ def _end(s: State, out: Effects) -> State:
                     value_from=C.share_value(s.stage, spaces[seat]),
                     value_to=C.share_value(s.stage, space),
                     currency=_currency(s),
-                    cause="end_of_game",
+                    cause=cause,
                 )
             )
             spaces[seat] = space
+
+    for seat in s.turn_order:
+        for number in range(1, C.shares_per_company + 1):
+            share = (seat, number)
+            if share in s.players[seat].shares:
+                continue
+            move_token(seat, C.space_of(money(s, seat)), "buy_back")
+            price = C.share_value(s.stage, spaces[seat])
+            holder = next((p.seat for p in s.players if share in p.shares), -1)
+            p = s.players[seat]
+            s = _set_player(s, replace(p, shares=tuple(sorted((*p.shares, share)))))
+            if holder < 0:
+                s = replace(s, bank_shares=tuple(x for x in s.bank_shares if x != share))
+                out.append(fx.ShareBoughtBack(seat=seat, number=number, price=price, seller="bank"))
+                s = _gain(s, seat, -price, "share_buy_back", out)  # A-19: may go negative
+                continue
+            q = s.players[holder]
+            s = _set_player(
+                s,
+                replace(
+                    q,
+                    shares=tuple(x for x in q.shares if x != share),
+                    separate_income=q.separate_income + price,
+                ),
+            )
+            out.append(
+                fx.ShareBoughtBack(seat=seat, number=number, price=price, seller="player", holder=holder)
+            )
+            s = _gain(s, seat, -price, "share_buy_back", out, bank=False)
+        move_token(seat, C.space_of(money(s, seat)), "end_of_game")
+    for p in s.players:
+        if p.separate_income:
+            s = _set_player(s, replace(p, separate_income=0))
+            s = _gain(s, p.seat, p.separate_income, "buy_back_income", out, bank=False)
+    if s.options.shares_trade and s.options.adv_change == "CASCADE":
+        for p in s.players:
+            s = _exchange(s, p.seat, 2, out)
     return replace(s, track_space=tuple(spaces), phase=Phase.FINISHED)
 
 
@@ -845,6 +1037,9 @@ _HANDLERS: dict[Phase, Callable[[State, Effects], State]] = {
     Phase.KEEP_NEW: _keep_new,
     Phase.RESCALE_SHIPS: _rescale_ships,
     Phase.RESCALE_MONEY: _rescale_money,
+    Phase.BANK_AUCTIONS: adv.bank_auctions_step,
+    Phase.PAYMENT: _payment,
+    Phase.AUCTION: adv.auction_step,
     Phase.END: _end,
 }
 
@@ -878,12 +1073,46 @@ def _check_sail(s: State, seat: int, d: SailShip) -> None:
         )
     if not _region_open(s, d.region):
         raise _violation("region_closed", "Egypt is not used during stage I.", "2. Draw cards; A-06")
-    if _war_locked(s, d.region):
+    r = _region_index(d.region)
+    if d.war_entry:
+        if not _war_locked(s, d.region):
+            raise _violation(
+                "no_war", f"{d.region.value} is not locked by war.", "Advanced game, reputation 5"
+            )
+        adv.check_reputation(s, seat, d.region.value, "enter_war")
+    elif _war_locked(s, d.region):
         raise _violation(
             "region_at_war",
-            f"{d.region.value} is locked by war; ships cannot enter the harbour.",
+            f"{d.region.value} is locked by war; ships cannot enter the harbour"
+            + (" (unless you spend 3 reputation there: war_entry)." if s.options.reputation else "."),
             "5. Sail ships",
         )
+    if d.created:
+        vip = d.created.count("VIP")
+        if vip and d.region not in C.created_vip_regions:
+            raise _violation(
+                "vip_destination",
+                "A created VIP passenger travels to North America or British India only.",
+                "Advanced game, reputation 3",
+            )
+        if not s.options.reputation:
+            adv.check_reputation(s, seat, adv.UK_REP, "create_passenger")  # raises module_off
+        cost = (
+            vip * C.reputation_cost["create_vip"]
+            + (len(d.created) - vip) * C.reputation_cost["create_passenger"]
+        )
+        if cost > s.players[seat].uk_reputation:
+            raise _violation(
+                "reputation_too_low",
+                f"Creating these passengers costs {cost} passenger tokens; you hold {s.players[seat].uk_reputation}.",
+                "Advanced game, reputation 2-3",
+            )
+        if len(d.created) > _free_cabins(s, ship, r):
+            raise _violation(
+                "no_free_cabin",
+                "Created passengers need cabins still free after the waiting passengers board (A-07).",
+                "Advanced game, reputation 2-3",
+            )
     if d.overtake:
         track = s.tracks[_region_index(d.region)]
         if not C.ship(ship.card).fast:
@@ -906,9 +1135,23 @@ def _check_sail(s: State, seat: int, d: SailShip) -> None:
             )
 
 
+def _boarding(s: State, ship: Ship, r: int) -> tuple[int, int]:
+    """VIP passengers board first (A-07), then regular ones, as cabins allow."""
+    h = s.harbours[r]
+    cabins = C.ship(ship.card).cabins
+    vip = min(cabins, h.vip) if REGIONS[r] in C.vip_ticket else 0
+    return vip, min(cabins - vip, h.passengers)
+
+
+def _free_cabins(s: State, ship: Ship, r: int) -> int:
+    return C.ship(ship.card).cabins - sum(_boarding(s, ship, r))
+
+
 def _do_sail(s: State, seat: int, d: SailShip, out: Effects) -> State:
     """5. Sail ships: first empty space (or the overtaken spot), bonus coins, passengers."""
     r = _region_index(d.region)
+    if d.war_entry:
+        s = adv.spend_reputation(s, seat, d.region.value, "enter_war", out)
     track = s.tracks[r]
     ref = (seat, d.capacity)
     track = (*track[:-1], ref, track[-1]) if d.overtake else (*track, ref)
@@ -917,7 +1160,12 @@ def _do_sail(s: State, seat: int, d: SailShip, out: Effects) -> State:
     s = _replace_ship(s, seat, d.capacity, location=d.region.value, stayed=False, cargo=0)
     out.append(
         fx.ShipSailed(
-            seat=seat, capacity=d.capacity, region=d.region.value, position=pos, overtook=d.overtake
+            seat=seat,
+            capacity=d.capacity,
+            region=d.region.value,
+            position=pos,
+            overtook=d.overtake,
+            war_entry=d.war_entry,
         )
     )
     h = s.harbours[r]
@@ -927,18 +1175,36 @@ def _do_sail(s: State, seat: int, d: SailShip, out: Effects) -> State:
         s = replace(s, supply_coins=s.supply_coins + bonus)
         out.append(fx.BonusCoinsTaken(seat=seat, region=d.region.value, coins=bonus))
         s = _gain(s, seat, bonus, "bonus_coins", out)
-    cabins = C.ship(_ship(s, seat, d.capacity).card).cabins
-    vip = min(cabins, h.vip) if d.region in C.vip_ticket else 0  # VIP passengers are prioritised
-    regular = min(cabins - vip, h.passengers)
+    s = replace(s, harbours=_set_tuple(s.harbours, r, h))
+    vip, regular = _boarding(s, _ship(s, seat, d.capacity), r)
     if vip or regular:
         income = vip * C.vip_ticket.get(d.region, 0) + regular * C.ticket[d.region]
         h = replace(h, vip=h.vip - vip, passengers=h.passengers - regular)
-        s = replace(s, supply_vip=s.supply_vip + vip, supply_passengers=s.supply_passengers + regular)
+        s = replace(
+            s,
+            harbours=_set_tuple(s.harbours, r, h),
+            supply_vip=s.supply_vip + vip,
+            supply_passengers=s.supply_passengers + regular,
+        )
         out.append(
             fx.PassengersCarried(seat=seat, region=d.region.value, vip=vip, regular=regular, income=income)
         )
         s = _gain(s, seat, income, "tickets", out)
-    return replace(s, harbours=_set_tuple(s.harbours, r, h))
+    if d.created:  # paid from the tokens held before this arrival (A-07)
+        new_vip = d.created.count("VIP")
+        new_regular = len(d.created) - new_vip
+        for _ in range(new_vip):
+            s = adv.spend_reputation(s, seat, adv.UK_REP, "create_vip", out)
+        for _ in range(new_regular):
+            s = adv.spend_reputation(s, seat, adv.UK_REP, "create_passenger", out)
+        income = new_vip * C.vip_ticket.get(d.region, 0) + new_regular * C.ticket[d.region]
+        out.append(
+            fx.PassengersCreated(
+                seat=seat, region=d.region.value, regular=new_regular, vip=new_vip, income=income
+            )
+        )
+        s = _gain(s, seat, income, "tickets", out)
+    return adv.gain_reputation(s, seat, adv.UK_REP, vip + regular, "passengers_carried", out)
 
 
 def _current_ship(s: State) -> tuple[int, int, int]:
@@ -948,12 +1214,21 @@ def _current_ship(s: State) -> tuple[int, int, int]:
 
 
 _PHASE_DECISIONS: dict[Phase, tuple[type[Decision], ...]] = {
-    Phase.RENT: (RentShip, PassRenting),
+    Phase.RENT: (RentShip, PassRenting, RevealTopShip, TakeRevealedShip, DiscardRevealedShip, PeekContract),
     Phase.SAIL: (SailShip,),
-    Phase.BUY: (BuyContract, DeclineContract),
+    Phase.BUY: (
+        BuyContract,
+        DeclineContract,
+        RevealTopContract,
+        TakeRevealedContract,
+        DiscardRevealedContract,
+    ),
     Phase.SELL: (ReturnShip, StayInRegion),
     Phase.KEEP_NEW: (KeepNewShip, ReturnAllShips),
+    Phase.PAYMENT: (ChooseShareToSell,),
+    Phase.AUCTION: (Bid, PassBid),
 }
+_ON_REVEALED = (TakeRevealedShip, DiscardRevealedShip, TakeRevealedContract, DiscardRevealedContract)
 
 
 def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect, ...]]:
@@ -964,6 +1239,12 @@ def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect,
         raise _violation(
             "wrong_decision", f"In the {s.phase.value} phase the decision must be one of: {expected}.", ""
         )
+    if s.phase in (Phase.RENT, Phase.BUY) and bool(s.revealed) != isinstance(decision, _ON_REVEALED):
+        raise _violation(
+            "revealed_card" if s.revealed else "nothing_revealed",
+            "Take or discard the card turned up first." if s.revealed else "No card is turned up.",
+            "Advanced game, Company reputation 1 and 6",
+        )
     out: Effects = []
     s = replace(s, awaiting=())
     n = s.players_count
@@ -971,20 +1252,41 @@ def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect,
         err = _rentable(s, seat, decision.card)
         if err:
             raise err
-        card = C.ships[decision.card]
-        s, _ = _pay(s, seat, card.value, "ship_rental", out, mandatory=False)
-        p = s.players[seat]
-        ships = tuple(
-            sorted(
-                (*p.ships, Ship(card=card.id, capacity=card.capacity, location=UK)), key=lambda x: x.capacity
-            )
-        )
-        s = _set_player(s, replace(p, ships=ships))
-        s = replace(s, ship_row=tuple(c for c in s.ship_row if c != card.id), cursor=(s.cursor + 1) % n)
-        out.insert(0, fx.ShipRented(seat=seat, card=card.id, capacity=card.capacity, fee=card.value))
+        s = _charge(s, seat, C.ships[decision.card].value, f"rent:{decision.card}", out, mandatory=False)
     elif isinstance(decision, PassRenting):
         out.append(fx.RentingPassed(seat=seat, automatic=False))
         s = replace(s, rent_passed=(*s.rent_passed, seat), cursor=(s.cursor + 1) % n)
+    elif isinstance(decision, RevealTopShip):
+        adv.check_reputation(s, seat, adv.UK_REP, "reveal_top_ship")
+        if not (s.ship_deck or s.ship_discard):
+            raise _violation("deck_empty", "No ship card is left to turn up.", "Advanced game, reputation 1")
+        s = adv.spend_reputation(s, seat, adv.UK_REP, "reveal_top_ship", out)
+        s = _turn_up(s, seat, None, out)
+    elif isinstance(decision, TakeRevealedShip):
+        err = _rentable(s, seat, s.revealed, revealed=True)
+        if err:
+            raise err
+        s = _charge(s, seat, C.ships[s.revealed].value, f"rent:{s.revealed}", out, mandatory=False)
+    elif isinstance(decision, DiscardRevealedShip):
+        out.append(fx.RevealedCardDiscarded(seat=seat, card=s.revealed, region=None))
+        s = replace(s, ship_discard=(*s.ship_discard, s.revealed), revealed="")
+    elif isinstance(decision, PeekContract):
+        adv.check_reputation(s, seat, decision.region.value, "peek_contract")
+        if (decision.region, decision.slot) not in _peekable(s, seat):
+            raise _violation(
+                "not_peekable",
+                "Peek at a face-down contract of that region's row that you have not seen yet.",
+                "Advanced game, reputation 4",
+            )
+        r = _region_index(decision.region)
+        card = s.contract_row[r][decision.slot - 1].card
+        s = adv.spend_reputation(s, seat, decision.region.value, "peek_contract", out)
+        out.append(
+            fx.ContractPeeked(
+                seat=seat, region=decision.region.value, slot=decision.slot, card=card, visible_to=(seat,)
+            )
+        )
+        s = replace(s, peeks=(*s.peeks, (seat, card)))
     elif isinstance(decision, SailShip):
         _check_sail(s, seat, decision)
         s = _do_sail(s, seat, decision, out)
@@ -994,30 +1296,27 @@ def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect,
         err = _buyable(s, seat, capacity, r, decision.card)
         if err:
             raise err
-        contract = C.contracts[decision.card]
-        cost = _contract_cost(contract, capacity)
-        s, _ = _pay(s, seat, cost, "contract", out, mandatory=False)
-        cargo = min(contract.cotton, capacity)
-        s = _replace_ship(s, seat, capacity, cargo=cargo)
-        row = tuple(slot for slot in s.contract_row[r] if slot.card != contract.id)
-        s = replace(
-            s,
-            contract_row=_set_tuple(s.contract_row, r, row),
-            contract_discard=_set_tuple(s.contract_discard, r, (*s.contract_discard[r], contract.id)),
-            cursor=s.cursor + 1,
-        )
-        out.insert(
-            0,
-            fx.ContractBought(
-                seat=seat,
-                capacity=capacity,
-                region=REGIONS[r].value,
-                card=contract.id,
-                cost=cost,
-                cargo=cargo,
-                discarded=contract.cotton - cargo,
-            ),
-        )
+        cost = _contract_cost(C.contracts[decision.card], capacity)
+        s = _charge(s, seat, cost, f"contract:{decision.card}", out, mandatory=False)
+    elif isinstance(decision, RevealTopContract):
+        r, _, _ = _current_ship(s)
+        adv.check_reputation(s, seat, REGIONS[r].value, "reveal_top_contract")
+        if not (s.contract_deck[r] or s.contract_discard[r]):
+            raise _violation("deck_empty", "No contract is left to turn up.", "Advanced game, reputation 6")
+        s = adv.spend_reputation(s, seat, REGIONS[r].value, "reveal_top_contract", out)
+        s = _turn_up(s, seat, r, out)
+    elif isinstance(decision, TakeRevealedContract):
+        r, _, capacity = _current_ship(s)
+        err = _buyable(s, seat, capacity, r, s.revealed, revealed=True)
+        if err:
+            raise err
+        cost = _contract_cost(C.contracts[s.revealed], capacity)
+        s = _charge(s, seat, cost, f"contract:{s.revealed}", out, mandatory=False)
+    elif isinstance(decision, DiscardRevealedContract):
+        r, _, _ = _current_ship(s)
+        out.append(fx.RevealedCardDiscarded(seat=seat, card=s.revealed, region=REGIONS[r].value))
+        discard = _set_tuple(s.contract_discard, r, (*s.contract_discard[r], s.revealed))
+        s = replace(s, contract_discard=discard, revealed="")
     elif isinstance(decision, DeclineContract):
         r, _, capacity = _current_ship(s)
         out.append(
@@ -1028,8 +1327,21 @@ def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect,
         s = _return_ship(s, s.cursor_region, s.cursor, out, forced_by_war=False)
     elif isinstance(decision, StayInRegion):
         r, _, capacity = _current_ship(s)
+        war = _war_locked(s, REGIONS[r])
+        if war and not decision.despite_war:
+            raise _violation(
+                "war_forces_return",
+                "A war broke out in this region: return, or spend 1 reputation to stay (despite_war).",
+                "7. Sell cotton; Advanced game, reputation 7",
+            )
+        if decision.despite_war:
+            if not war:
+                raise _violation(
+                    "no_war", "No war broke out in this region this round.", "Advanced game, reputation 7"
+                )
+            s = adv.spend_reputation(s, seat, REGIONS[r].value, "stay_despite_war", out)
         s = _replace_ship(s, seat, capacity, stayed=True)
-        out.append(fx.ShipStayed(seat=seat, capacity=capacity, region=REGIONS[r].value))
+        out.append(fx.ShipStayed(seat=seat, capacity=capacity, region=REGIONS[r].value, despite_war=war))
         s = replace(s, cursor=s.cursor + 1)
     elif isinstance(decision, KeepNewShip):
         ship = next((sh for sh in s.players[seat].ships if sh.card == decision.card), None)
@@ -1040,41 +1352,81 @@ def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect,
         s = replace(s, kept=(*s.kept, (seat, ship.card)), cursor=s.cursor + 1)
     elif isinstance(decision, ReturnAllShips):
         s = replace(s, cursor=s.cursor + 1)
+    elif isinstance(decision, ChooseShareToSell):
+        s = adv.choose_share(s, seat, decision.company, decision.number, out)
+    elif isinstance(decision, Bid):
+        s = adv.bid(s, seat, (decision.pence, decision.shillings, decision.pounds), out)
+    elif isinstance(decision, PassBid):
+        s = adv.pass_bid(s, seat, out)
     s = _advance(s, out)
     return s, tuple(out)
+
+
+def _sail_options(s: State, seat: int) -> list[Decision]:
+    created: list[tuple[Literal["REGULAR", "VIP"], ...]] = [()]
+    if s.options.reputation:
+        created += [("REGULAR",), ("REGULAR", "REGULAR"), ("VIP",)]
+    out: list[Decision] = []
+    for ship in _ships_in_uk(s, seat):
+        for region in REGIONS:
+            war_entry = _war_locked(s, region) and s.options.reputation
+            for overtake in (False, True):
+                for extra in created:
+                    d = SailShip(
+                        capacity=ship.capacity,
+                        region=region,
+                        overtake=overtake,
+                        war_entry=war_entry,
+                        created=extra,
+                    )
+                    try:
+                        _check_sail(s, seat, d)
+                    except RuleViolationError:
+                        continue
+                    out.append(d)
+    return out
 
 
 def legal_decisions(s: State, seat: int) -> tuple[Decision, ...]:
     if seat not in s.awaiting:
         return ()
     if s.phase == Phase.RENT:
-        rent = [RentShip(card=c) for c in s.ship_row if _rentable(s, seat, c) is None]
+        if s.revealed:
+            take = [TakeRevealedShip()] if _rentable(s, seat, s.revealed, revealed=True) is None else []
+            return (*take, DiscardRevealedShip())
+        rent: list[Decision] = [RentShip(card=c) for c in s.ship_row if _rentable(s, seat, c) is None]
+        if _may_reveal_ship(s, seat):
+            rent.append(RevealTopShip())
+        rent += [PeekContract(region=region, slot=slot) for region, slot in _peekable(s, seat)]
         return (*rent, PassRenting())
     if s.phase == Phase.SAIL:
-        out: list[Decision] = []
-        for ship in _ships_in_uk(s, seat):
-            for region in REGIONS:
-                for overtake in (False, True):
-                    d = SailShip(capacity=ship.capacity, region=region, overtake=overtake)
-                    try:
-                        _check_sail(s, seat, d)
-                    except RuleViolationError:
-                        continue
-                    out.append(d)
-        return tuple(out)
+        return tuple(_sail_options(s, seat))
     if s.phase == Phase.BUY:
         r, _, capacity = _current_ship(s)
-        buys = [
+        if s.revealed:
+            ok = _buyable(s, seat, capacity, r, s.revealed, revealed=True) is None
+            return (*([TakeRevealedContract()] if ok else []), DiscardRevealedContract())
+        buys: list[Decision] = [
             BuyContract(card=slot.card)
             for slot in s.contract_row[r]
             if _buyable(s, seat, capacity, r, slot.card) is None
         ]
+        if _may_reveal_contract(s, seat, r):
+            buys.append(RevealTopContract())
         return (*buys, DeclineContract())
     if s.phase == Phase.SELL:
+        r, _, _ = _current_ship(s)
+        if _war_locked(s, REGIONS[r]):
+            return (ReturnShip(), StayInRegion(despite_war=True))
         return (ReturnShip(), StayInRegion())
     if s.phase == Phase.KEEP_NEW:
         keep = [KeepNewShip(card=sh.card) for sh in s.players[seat].ships if C.ship(sh.card).new]
         return (*keep, ReturnAllShips())
+    if s.phase == Phase.PAYMENT:
+        return tuple(ChooseShareToSell(company=c, number=k) for c, k in adv.sellable(s, seat))
+    if s.phase == Phase.AUCTION:
+        bids = [Bid(pence=b[0], shillings=b[1], pounds=b[2]) for b in adv.bid_options(s, seat)]
+        return (*bids, PassBid())
     return ()
 
 
@@ -1084,6 +1436,8 @@ _PROMPTS = {
     Phase.BUY: "buy a cotton contract for your ship, or decline",
     Phase.SELL: "return your empty ship to the United Kingdom, or stay",
     Phase.KEEP_NEW: "keep a NEW-icon ship as a Good ol' Ship, or return every ship",
+    Phase.PAYMENT: "choose a share to sell at auction",
+    Phase.AUCTION: "bid for the share, or pass",
 }
 
 
@@ -1093,9 +1447,21 @@ def pending(s: State) -> Pending:
     if s.phase == Phase.FINISHED:
         return Pending(finished=True, prompt="the game is over")
     prompt = _PROMPTS.get(s.phase, "")
+    if s.revealed and s.phase in (Phase.RENT, Phase.BUY):
+        prompt = f"rent or discard the card turned up, {s.revealed}"
+        if s.phase == Phase.BUY:
+            prompt = f"buy or discard the contract turned up, {s.revealed}"
     if s.phase in (Phase.BUY, Phase.SELL):
         r, _, capacity = _current_ship(s)
         prompt += f" (your capacity-{capacity} ship in {REGIONS[r].value})"
+    if s.phase == Phase.PAYMENT and s.payment is not None:
+        prompt += f" to cover {s.payment.amount} {_currency(s)} ({s.payment.purpose})"
+    if s.phase == Phase.AUCTION and s.auction is not None:
+        a = s.auction
+        prompt = (
+            f"bid for share {a.number} of seat {a.company}'s company (worth more than {adv.standing(a)} "
+            "pence-equivalents, paid with coins you hold), or pass"
+        )
     return Pending(seats=s.awaiting, prompt=prompt)
 
 
@@ -1125,24 +1491,14 @@ def standings(s: State) -> tuple[Standing, ...]:
 def view(s: State, seat: int | None) -> dict[str, Any]:
     """What a seat (or a spectator) may see: no deck order, no face-down contract."""
     stage = s.stage
+    seen = {card for who, card in s.peeks if who == seat}
     regions = []
     for r, region in enumerate(REGIONS):
         slots = []
         for slot in s.contract_row[r]:
-            if slot.face_up:
-                c = C.contracts[slot.card]
+            if slot.face_up or slot.card in seen:
                 slots.append(
-                    {
-                        "card": c.id,
-                        "face_up": True,
-                        "price": c.price,
-                        "cotton": c.cotton,
-                        "unrest": c.unrest,
-                        "coins": c.coins,
-                        "passengers": c.passengers,
-                        "vip": c.vip,
-                        "drought": c.drought,
-                    }
+                    {**_contract_view(slot.card), "face_up": slot.face_up, "peeked": not slot.face_up}
                 )
             else:
                 slots.append({"card": None, "face_up": False})
@@ -1173,6 +1529,11 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
                 "track_space": s.track_space[p.seat],
                 "share_value": share_price(s, p.seat),
                 "shares": [{"company": c, "number": n} for c, n in p.shares],
+                "reputation": {
+                    **{region.value: p.reputation[r] for r, region in enumerate(REGIONS)},
+                    adv.UK_REP: p.uk_reputation,
+                },
+                "separate_income": p.separate_income,
                 "ships": [
                     {
                         "card": sh.card,
@@ -1205,12 +1566,68 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "war_threshold": C.war_threshold[s.players_count],
         "players": players,
         "bank_shares": [{"company": c, "number": n} for c, n in s.bank_shares],
+        "modules": {"shares_trade": s.options.shares_trade, "reputation": s.options.reputation},
+        "revealed": _revealed_view(s),
+        "payment": None
+        if s.payment is None
+        else {
+            "seat": s.payment.seat,
+            "amount": s.payment.amount,
+            "currency": _currency(s),
+            "purpose": s.payment.purpose,
+            "mandatory": s.payment.mandatory,
+            "short": max(0, s.payment.amount - money(s, s.payment.seat)),
+        },
+        "auction": _auction_view(s),
+        "bank_auction_queue": [{"company": c, "number": n} for c, n in s.bank_queue],
         "supply": {
             "coins": s.supply_coins,
             "passengers": s.supply_passengers,
             "vip": s.supply_vip,
             "good_ol_ships": s.supply_good_ol,
         },
+    }
+
+
+def _revealed_view(s: State) -> dict[str, Any] | None:
+    if not s.revealed or s.revealed == "?":
+        return None
+    if s.revealed in C.contracts:
+        return {"kind": "contract", **_contract_view(s.revealed)}
+    return {"kind": "ship", "card": s.revealed, **_ship_card_view(s.revealed)}
+
+
+def _auction_view(s: State) -> dict[str, Any] | None:
+    a = s.auction
+    if a is None:
+        return None
+    return {
+        "company": a.company,
+        "number": a.number,
+        "seller": None if a.seller < 0 else a.seller,
+        "start": a.base,
+        "currency": CURRENCIES[a.currency],
+        "floor": a.floor,
+        "bidders": list(a.bidders),
+        "high_bidder": None if a.high_bidder < 0 else a.high_bidder,
+        "high_bid": dict(zip(CURRENCIES, a.high_bid, strict=True)) if a.high_bidder >= 0 else None,
+        "standing": adv.standing(a),
+        "awaiting": list(s.awaiting),
+        "unit": dict(zip(CURRENCIES, UNIT, strict=True)),
+    }
+
+
+def _contract_view(card: str) -> dict[str, Any]:
+    c = C.contracts[card]
+    return {
+        "card": c.id,
+        "price": c.price,
+        "cotton": c.cotton,
+        "unrest": c.unrest,
+        "coins": c.coins,
+        "passengers": c.passengers,
+        "vip": c.vip,
+        "drought": c.drought,
     }
 
 
@@ -1224,7 +1641,8 @@ def conservation(s: State) -> list[str]:
     problems: list[str] = []
     held = [sh.card for p in s.players for sh in p.ships if sh.card != C.good_ol.id]
     pending_ships = [c for d in s.draws if d.key == "ships" for c in d.items]
-    ship_cards = [*s.ship_deck, *s.ship_discard, *s.ship_row, *held]
+    revealed = [s.revealed] if s.revealed and s.revealed != "?" else []
+    ship_cards = [*s.ship_deck, *s.ship_discard, *s.ship_row, *held, *(c for c in revealed if c in C.ships)]
     if not pending_ships and sorted(ship_cards) != sorted(C.ships):
         problems.append("ship cards: every one of the 24 is in exactly one place")
     good_ol = sum(1 for p in s.players for sh in p.ships if sh.card == C.good_ol.id)
@@ -1233,13 +1651,25 @@ def conservation(s: State) -> list[str]:
     if not s.draws and s.phase not in (Phase.SETUP,):
         for r, region in enumerate(REGIONS):
             cards = [*s.contract_deck[r], *s.contract_discard[r], *(sl.card for sl in s.contract_row[r])]
+            cards += [c for c in revealed if c in C.contracts and C.contracts[c].region == region]
             deck_stage = s.stage + (s.phase in (Phase.KEEP_NEW, Phase.RESCALE_SHIPS, Phase.RESCALE_MONEY))
             if cards and sorted(cards) != list(C.stage_deck(deck_stage, region)):
                 problems.append(f"contracts of {region.value}: the stage deck is whole")
     if s.supply_coins + sum(h.coins for h in s.harbours) != C.coin_tokens:
         problems.append("coin tokens: supply plus harbours is 24")
-    if s.supply_passengers + sum(h.passengers for h in s.harbours) != C.passenger_tokens:
-        problems.append("passenger tokens: supply plus harbours is 40")
+    held_tokens = sum(p.uk_reputation for p in s.players)
+    if s.supply_passengers + sum(h.passengers for h in s.harbours) + held_tokens != C.passenger_tokens:
+        problems.append("passenger tokens: supply plus harbours plus players' UK reputation is 40")
+    if sum(held_value(p) for p in s.players) + s.bank != 0:
+        problems.append("money: every coin paid or earned went to or came from the bank or a player")
+    for p in s.players:
+        if not all(0 <= x <= C.reputation_max for x in (*p.reputation, p.uk_reputation)):
+            problems.append(f"seat {p.seat}: reputation within 0..{C.reputation_max}")
+    if s.auction is not None:
+        a = s.auction
+        holder = s.players[a.seller].shares if a.seller >= 0 else s.bank_shares
+        if (a.company, a.number) not in holder:
+            problems.append("auction: the share on sale is still its seller's")
     if s.supply_vip + sum(h.vip for h in s.harbours) != C.vip_tokens:
         problems.append("VIP tokens: supply plus harbours is 10")
     shares = sorted([*s.bank_shares, *(sh for p in s.players for sh in p.shares)])
@@ -1264,11 +1694,13 @@ def conservation(s: State) -> list[str]:
 
 
 def secrets(s: State, seat: int | None) -> set[str]:
-    """Card ids no player may see now: the decks (their order is hidden) and face-down contracts."""
+    """Card ids the seat may not see now: the decks (their order is hidden) and face-down
+    contracts, except those the seat has peeked at (reputation use 4)."""
     hidden = set(s.ship_deck)
+    seen = {card for who, card in s.peeks if who == seat}
     for r in range(len(REGIONS)):
         hidden.update(s.contract_deck[r])
-        hidden.update(slot.card for slot in s.contract_row[r] if not slot.face_up)
+        hidden.update(slot.card for slot in s.contract_row[r] if not slot.face_up and slot.card not in seen)
     return hidden
 
 
@@ -1277,6 +1709,16 @@ def secrets(s: State, seat: int | None) -> set[str]:
 
 def _opt(value: Any, template: str) -> str:
     return template.format(value) if value else ""
+
+
+def _coins_text(coins: Any) -> str:
+    pence, shillings, pounds = coins
+    parts = [
+        f"{pounds}£" if pounds else "",
+        f"{shillings}s" if shillings else "",
+        f"{pence}d" if pence else "",
+    ]
+    return " ".join(x for x in parts if x) or "nothing"
 
 
 def describe(effect: Mapping[str, Any], names: Mapping[int, str] | None = None) -> str:
@@ -1351,6 +1793,46 @@ def describe(effect: Mapping[str, Any], names: Mapping[int, str] | None = None) 
             f"{who(e['seat'])} bought back share {e['number']} from the {e['seller']} for {e['price']}."
         ),
         "round_started": lambda: f"Round {e['round']} (stage {e['stage']}) began.",
+        "payment_started": lambda: (
+            f"{who(e['seat'])} is short of {e['amount']} {money_word} ({e['purpose']}) and must sell shares at auction."
+        ),
+        "purchase_cancelled": lambda: (
+            f"{who(e['seat'])}'s purchase ({e['purpose']}) was called off: {e['short']} short."
+        ),
+        "share_auction_opened": lambda: (
+            f"{'The bank' if e['seller'] < 0 else who(e['seller'])} auctions share {e['number']} of {who(e['company'])}'s company, starting at {e['start']} {money_word}."
+        ),
+        "bid_made": lambda: f"{who(e['seat'])} bid {_coins_text(e['coins'])} (worth {e['value']} pence).",
+        "bid_passed": lambda: f"{who(e['seat'])} passed{' (cannot outbid)' if e['automatic'] else ''}.",
+        "share_auctioned": lambda: (
+            f"Share {e['number']} of {who(e['company'])}'s company went to "
+            + (
+                who(e["buyer"]) + f" for {_coins_text(e['coins'])}"
+                if e["buyer"] >= 0
+                else "nobody: the bank keeps it"
+                if e["seller"] < 0
+                else f"the bank for {e['value']} pence-equivalents"
+            )
+            + "."
+        ),
+        "coins_changed": lambda: (
+            f"{who(e['seat'])}: {_coins_text(e['coins'])}; now {_coins_text(e['balance'])}."
+        ),
+        "reputation_gained": lambda: (
+            f"{who(e['seat'])}'s reputation in {e['region']} rose to {e['level']} ({e['reason'].replace('_', ' ')})."
+        ),
+        "reputation_spent": lambda: (
+            f"{who(e['seat'])} spent {e['cost']} reputation in {e['region']} to {e['use'].replace('_', ' ')} (now {e['level']})."
+        ),
+        "top_ship_revealed": lambda: f"{who(e['seat'])} turned up ship card {e['card']}.",
+        "top_contract_revealed": lambda: f"{who(e['seat'])} turned up contract {e['card']} in {e['region']}.",
+        "revealed_card_discarded": lambda: f"{who(e['seat'])} discarded the card turned up, {e['card']}.",
+        "contract_peeked": lambda: (
+            f"{who(e['seat'])} peeked at contract {e['card']} in {e['region']} (slot {e['slot']})."
+        ),
+        "passengers_created": lambda: (
+            f"{who(e['seat'])} created {e['vip']} VIP and {e['regular']} passengers to {e['region']} for {e['income']}."
+        ),
     }
     render = texts.get(k)
     return render() if render else k.replace("_", " ")

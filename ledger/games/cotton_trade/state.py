@@ -27,6 +27,9 @@ class Phase(StrEnum):
     KEEP_NEW = "keep_new"  # End of the stage, step 7 (the choice)
     RESCALE_SHIPS = "rescale_ships"  # steps 5-8
     RESCALE_MONEY = "rescale_money"  # steps 9-12
+    BANK_AUCTIONS = "bank_auctions"  # step 13 (shares trade): the bank's shares auctioned
+    PAYMENT = "payment"  # shares trade: a shortfall covered by selling shares at auction
+    AUCTION = "auction"  # shares trade: players bid in turn order
     END = "end"  # End of the game
     FINISHED = "finished"
 
@@ -46,6 +49,9 @@ class Player:
     coins: tuple[int, int, int]  # pence, shillings, pounds
     ships: tuple[Ship, ...]  # at most one per capacity, ordered by capacity
     shares: tuple[tuple[int, int], ...]  # (company seat, share number), sorted
+    reputation: tuple[int, int, int, int] = (0, 0, 0, 0)  # per region (reputation module)
+    uk_reputation: int = 0  # passenger tokens held (reputation module)
+    separate_income: int = 0  # end-game buy-back income kept apart (shares trade)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +71,33 @@ class Harbour:
 class War:
     region: Region
     side: str  # "WAR" during the round it broke, then "PEACE"
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """A cost being covered by selling shares at auction (shares trade, spec §5.12)."""
+
+    seat: int
+    amount: int
+    mandatory: bool
+    purpose: str  # "rent:S05", "contract:C010", "maintenance", "buy_back"
+    resume: Phase  # where play continues once the cost is settled
+
+
+@dataclass(frozen=True, slots=True)
+class Auction:
+    """One share auction (spec §5.13): bids in pence-equivalents, paid with exact coins."""
+
+    company: int
+    number: int
+    seller: int  # a seat, or -1 for the bank
+    floor: int  # pence-equivalents the first bid must exceed
+    base: int  # the bank's price in coins of ``currency`` when nobody bids (a player's sale)
+    currency: int  # 0 pence, 1 shillings, 2 pounds
+    bidders: tuple[int, ...]  # still bidding, in turn order
+    turn: int = 0  # index into bidders of the next to act
+    high_bidder: int = -1
+    high_bid: tuple[int, int, int] = (0, 0, 0)  # pence, shillings, pounds
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +130,12 @@ class State:
     awaiting: tuple[int, ...] = ()
     draws: tuple[DrawRequest, ...] = ()
     kept: tuple[tuple[int, str], ...] = ()  # NEW-icon ships kept at the end of a stage (seat, card)
+    payment: Payment | None = None
+    auction: Auction | None = None
+    bank_queue: tuple[tuple[int, int], ...] = ()  # shares the bank still auctions at a stage's end
+    revealed: str = ""  # reputation: the ship or contract card turned up, waiting to be taken or discarded
+    peeks: tuple[tuple[int, str], ...] = ()  # reputation: (seat, face-down contract the seat has seen)
+    bank: int = 0  # pence-equivalents the bank has taken in, net (money conservation: players + bank = 0)
 
     @property
     def stage(self) -> int:

@@ -35,6 +35,7 @@ from ledger.games.water_frame.decisions import (
     SellStartShares,
     SellStoredGoods,
     ShipContract,
+    StoreGoods,
     TakeGreyMarker,
     TakeShip,
     TakeTile,
@@ -134,6 +135,8 @@ def choose(s: State, seat: int) -> Decision:
         return next((d for d in legal if isinstance(d, ShipContract) and d.fulfil), legal[0])
     if s.phase == Phase.PATRON:
         return legal[0]
+    if s.phase == Phase.STORAGE:
+        return _store(legal)
     if s.phase in (Phase.SCHOOL, Phase.CHARISMA):
         return next(
             (d for d in legal if getattr(d, "close", True) is False or getattr(d, "seat", 0) is None),
@@ -248,17 +251,40 @@ def _special(s: State, seat: int, legal: tuple[Decision, ...]) -> Decision | Non
             return min(ships, key=lambda d: C.ship(d.ship).crew)
     if len(p.tiles) < 3:
         for wish in TILE_WISH:
-            for d in legal:
-                if isinstance(d, TakeTile) and d.tile == wish and d.give_back is None:
-                    if wish.startswith("PATRON_") and p.factories[GOODS.index(wish[7:])] is None:
-                        continue
-                    return d
+            tiles = [d for d in legal if isinstance(d, TakeTile) and d.tile == wish and d.give_back is None]
+            if wish.startswith("PATRON_") and p.factories[GOODS.index(wish[7:])] is None:
+                continue
+            if tiles:
+                return max(tiles, key=lambda d: _serves(s, seat, d))
     greys = [d for d in legal if isinstance(d, TakeGreyMarker) and d.inventor is None]
     for action in ("PRODUCTION", "MACHINERY", "QUALITY", "DISTRIBUTION"):
         for d in greys:
             if d.marker.endswith(action):
                 return d
     return None
+
+
+def _serves(s: State, seat: int, d: TakeTile) -> int:
+    """How much the foreman (workers) or the workshop (machines) saves in the factory it is
+    assigned to; 0 for other tiles (one candidate each)."""
+    if d.assign is None:
+        return 0
+    f = s.players[seat].factories[GOODS.index(d.assign)]
+    if f is None:
+        return -1
+    if d.tile == "FOREMAN":
+        return min(4, sum(r.workers for r in f.rows))
+    return sum(r.machines for r in f.rows) * 4 + sum(r.workers for r in f.rows)
+
+
+def _store(legal: tuple[Decision, ...]) -> Decision:
+    """A storage conflict: keep the most valuable goods (fixed warehouse prices); on a tie the
+    engine's automatic fill, which comes first."""
+    stores = [d for d in legal if isinstance(d, StoreGoods)]
+    return max(
+        stores,
+        key=lambda d: sum(C.fixed_goods_prices[g] * (d.large[g] + d.small[g]) for g in range(4)),
+    )
 
 
 def _contract(s: State, seat: int, legal: tuple[Decision, ...]) -> Decision | None:

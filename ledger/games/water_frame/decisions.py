@@ -37,6 +37,8 @@ Tile = Literal[
 ]
 InventorUse = Literal["return", "pay"]
 Warehouse = Literal["large", "small"]
+Count = Annotated[int, Field(ge=0, le=99)]
+PerGood = tuple[Count, Count, Count, Count]
 Edge = Annotated[str, Field(pattern=r"^(col:(FOOD|CLOTHES|CUTLERY|LAMPS)|row:[1-5])$")]
 
 
@@ -223,7 +225,9 @@ class TakeTile(Decision):
     type: Literal["take_tile"] = "take_tile"
     tile: Tile
     give_back: Tile | None = Field(None, description="With four tiles already: the tile returned")
-    assign: Good | None = Field(None, description="Foreman and workshop serve one of your factories")
+    assign: Good | None = Field(
+        None, description="Foreman and workshop (required for them): the factory of yours it serves"
+    )
 
 
 class TakeGreyMarker(Decision):
@@ -321,11 +325,41 @@ class PatronSale(Decision):
 
 
 class ShipContract(Decision):
-    """D-33: ship the active good's contract now (both ships' capacity), or not."""
+    """D-33: ship the active good's contract now (both ships' capacity), or not.
+
+    The goods come from this production's unsold surplus and the two warehouses. Without
+    ``from_*`` the surplus goes first, then the large warehouse, then the small one; naming any
+    source names them all (a source left out gives none) and they must add up to the goods
+    shipped."""
 
     type: Literal["ship_contract"] = "ship_contract"
     fulfil: bool
     agent: int = Field(0, ge=-1, le=1)
+    from_surplus: int | None = Field(
+        None, ge=0, le=12, description="Goods of the active kind from this production's unsold surplus"
+    )
+    from_large: int | None = Field(None, ge=0, le=12, description="Goods from the large warehouse")
+    from_small: int | None = Field(None, ge=0, le=12, description="Goods from the small warehouse")
+
+    def sources(self) -> tuple[int, int, int] | None:
+        """(surplus, large, small) as chosen, or None for the default order."""
+        chosen = (self.from_surplus, self.from_large, self.from_small)
+        if all(x is None for x in chosen):
+            return None
+        return (self.from_surplus or 0, self.from_large or 0, self.from_small or 0)
+
+
+class StoreGoods(Decision):
+    """D-34: a storage conflict (the surplus does not all fit): the final contents of both
+    warehouses, per good (food, clothes, cutlery, lamps). New goods come only from the surplus
+    of the active good; stored goods may be discarded (no compensation) or moved between the
+    warehouses; whatever is not kept goes back to the supply."""
+
+    type: Literal["store_goods"] = "store_goods"
+    large: PerGood = Field(description="The large warehouse afterwards: food, clothes, cutlery, lamps")
+    small: PerGood = Field(
+        (0, 0, 0, 0), description="The small warehouse tile afterwards: food, clothes, cutlery, lamps"
+    )
 
 
 class ReleaseShip(Decision):
@@ -401,6 +435,7 @@ WaterFrameDecision = Annotated[
     | CloseLastRow
     | PatronSale
     | ShipContract
+    | StoreGoods
     | ReleaseShip
     | UseCharisma
     | AdjustPrice

@@ -126,14 +126,26 @@ def small_room(p: Player) -> int:
     return (C.small_warehouse - sum(p.small_stock)) if has(p, "SMALL_WAREHOUSE") else 0
 
 
+def scale_cap(p: Player, good: int) -> int:
+    """The most goods of ``good`` the small warehouse may hold: they occupy the top of the price
+    scale, so ``price + small_stock <= 25`` while the factory stands."""
+    f = p.factories[good]
+    return C.price_max - f.price if f is not None else C.price_max
+
+
+def auto_fill(p: Player, good: int, n: int) -> tuple[int, int]:
+    """The automatic storage of ``n`` new goods: how many go to the large warehouse and how many
+    to the small one (large first, stored goods left where they are); the rest is lost."""
+    large = min(n, max(0, large_cap(p, good) - p.stock[good]))
+    small = min(n - large, small_room(p), max(0, scale_cap(p, good) - p.small_stock[good]))
+    return large, small
+
+
 def store(s: State, seat: int, good: int, n: int) -> tuple[State, int]:
     """Put ``n`` goods in the warehouses: the large one first, then the small one; returns how many
     did not fit (lost). The small warehouse also respects the price scale."""
     p = s.players[seat]
-    large = min(n, max(0, large_cap(p, good) - p.stock[good]))
-    f = p.factories[good]
-    scale_room = C.price_max - f.price - p.small_stock[good] if f is not None else C.price_max
-    small = min(n - large, small_room(p), max(0, scale_room))
+    large, small = auto_fill(p, good, n)
     p = replace(
         p,
         stock=set_at(p.stock, good, p.stock[good] + large),  # type: ignore[arg-type]

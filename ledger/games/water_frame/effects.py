@@ -262,6 +262,26 @@ class GoodsStored(Effect):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class GoodsDiscarded(Effect):
+    """Stored goods returned to the supply without compensation to make room (D-34)."""
+
+    kind: ClassVar[str] = "goods_discarded"
+    seat: int
+    good: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WarehouseArranged(Effect):
+    """The warehouses after a storage choice (D-34), per good: food, clothes, cutlery, lamps."""
+
+    kind: ClassVar[str] = "warehouse_arranged"
+    seat: int
+    large: tuple[int, ...]
+    small: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class WagesPaid(Effect):
     kind: ClassVar[str] = "wages_paid"
     seat: int

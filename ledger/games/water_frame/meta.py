@@ -43,6 +43,14 @@ META = TitleMeta(
         "and sell against English demand over five decades; the most valuable company wins."
     ),
     options=WaterFrameOptions,
-    rules_version="water-frame/1",
+    rules_version="water-frame/2",
     engine_module="ledger.games.water_frame.rules",
+    highlights=(
+        "tile_taken",
+        "grey_marker_taken",
+        "ship_taken",
+        "contract_placed",
+        "contract_delivered",
+        "goods_made_by_action",
+    ),
 )

@@ -8,13 +8,14 @@ The engine runs automatic procedures until a decision or a draw is due;
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from itertools import permutations
 from typing import Any
 
 from pydantic import TypeAdapter
 
 from ledger.engine import Decision, DrawOutcome, DrawRequest, Effect, Pending, Standing, TitleOptions
 from ledger.games.shared import ceil_div, replace, set_at
-from ledger.games.water_frame import actions, special
+from ledger.games.water_frame import actions, special, storage
 from ledger.games.water_frame import effects as fx
 from ledger.games.water_frame.components import GOODS, GREY_ACTIONS, PATRONS
 from ledger.games.water_frame.decisions import (
@@ -54,6 +55,7 @@ from ledger.games.water_frame.decisions import (
     ShipContract,
     SkipSpecialMarker,
     StopSelling,
+    StoreGoods,
     TakeGreyMarker,
     TakeShip,
     TakeTile,
@@ -900,6 +902,7 @@ _PHASE_DECISIONS: dict[Phase, tuple[type[Decision], ...]] = {
     Phase.SALE: (SellFromWarehouse, UseExtraShifts, StopSelling),
     Phase.PATRON: (PatronSale,),
     Phase.SHIPPING: (ShipContract,),
+    Phase.STORAGE: (StoreGoods,),
     Phase.CHARISMA: (UseCharisma,),
     Phase.RELEASE: (ReleaseShip, ReleaseWarehouseWorker, Done),
     Phase.BROKER: (BuyShares, SellShares, SellStoredGoods, Done),
@@ -945,6 +948,8 @@ def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect,
         s = _patron_decision(s, seat, d, out)
     elif isinstance(d, ShipContract):
         s = _ship_decision(s, seat, d, out)
+    elif isinstance(d, StoreGoods):
+        s = _store_decision(s, seat, d, out)
     elif isinstance(d, UseCharisma):
         s = _charisma_decision(s, seat, d, out)
     elif phase == Phase.RELEASE:
@@ -1185,12 +1190,25 @@ def legal_decisions(s: State, seat: int) -> tuple[Decision, ...]:
         ]
         return (*(PatronSale(source=x) for x in sources), PatronSale(source=None))  # type: ignore[arg-type]
     if s.phase == Phase.SHIPPING:
+        sale = s.sale
+        assert sale is not None
         opts = [ShipContract(fulfil=False)]
         for a in [0, -1, 1] if has(p, "AGENT_IN_THE_COLONIES") else [0]:
             d = ShipContract(fulfil=True, agent=a)
             if _valid(s, seat, d):
                 opts.append(d)
+                n = p.contracts[sale.good] + a
+                default = _ship_sources(s, seat, n, (0, 1, 2))
+                for order in permutations((0, 1, 2)):  # the other orders of taking the goods
+                    x, y, z = _ship_sources(s, seat, n, order)
+                    alt = ShipContract(fulfil=True, agent=a, from_surplus=x, from_large=y, from_small=z)
+                    if (x, y, z) != default and alt not in opts:
+                        opts.append(alt)
         return tuple(opts)
+    if s.phase == Phase.STORAGE:
+        sale = s.sale
+        assert sale is not None
+        return tuple(storage.options(p, sale.good, _surplus(sale, seat)))
     if s.phase == Phase.CHARISMA:
         return (UseCharisma(seat=None), *(UseCharisma(seat=i) for i in range(s.players_count)))
     if s.phase == Phase.RELEASE:
@@ -1214,6 +1232,7 @@ _PROMPTS = {
     Phase.SCHOOL: "school: close the last occupied row of your active factory, or not",
     Phase.PATRON: "patron: sell one more good at your price, or not",
     Phase.SHIPPING: "ship your contract of the active good now, or let it escalate",
+    Phase.STORAGE: "storage: your surplus does not all fit; choose what both warehouses keep",
     Phase.CHARISMA: "charisma: return it to name the start player, or keep it",
     Phase.BROKER: "broker: sell stored goods, buy or sell shares, or done",
     Phase.FOUNDATION_1: "found your first level-I factory and set its price",
@@ -1401,6 +1420,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
             "sold_from_production": list(sale.sold_prod),
             "sold_from_stock": list(sale.sold_stock),
             "importer_sold": sale.importer_sold,
+            "surplus": [max(0, _surplus(sale, i)) for i in range(s.players_count)],
         },
         "scores": list(s.scores) if s.scores else None,
         "eliminated": list(s.eliminated),
@@ -1558,6 +1578,12 @@ def describe(effect: Mapping[str, Any], names: Mapping[int, str] | None = None) 
         "goods_stored": lambda: (
             f"{who(e['seat'])} stored {e['stored']} {g}" + (f", {e['lost']} lost." if e["lost"] else ".")
         ),
+        "goods_discarded": lambda: (
+            f"{who(e['seat'])} returned {e['count']} stored {g} to the supply to make room."
+        ),
+        "warehouse_arranged": lambda: (
+            f"{who(e['seat'])}'s warehouses: large {_goods_list(e['large'])}; small {_goods_list(e['small'])}."
+        ),
         "wages_paid": lambda: (
             f"{who(e['seat'])} paid £{e['amount']} for {e['workers']} workers at £{e['wage']} and {e['machines']} machines."
         ),
@@ -1584,6 +1610,10 @@ def describe(effect: Mapping[str, Any], names: Mapping[int, str] | None = None) 
     }
     render = texts.get(k)
     return render() if render else k.replace("_", " ")
+
+
+def _goods_list(counts: Any) -> str:
+    return ", ".join(f"{k} {x.lower()}" for k, x in zip(counts, GOODS, strict=True) if k) or "empty"
 
 
 def _event_pool(options: WaterFrameOptions) -> tuple[str, ...]:
@@ -1715,11 +1745,49 @@ def _shipping(s: State, out: Effects) -> State:
     return s
 
 
+def _ship_sources(s: State, seat: int, n: int, order: tuple[int, ...]) -> tuple[int, int, int]:
+    """(surplus, large, small) taken in ``order`` (0 surplus, 1 large, 2 small) up to ``n`` goods;
+    the default order is (0, 1, 2)."""
+    sale = s.sale
+    assert sale is not None
+    p = s.players[seat]
+    available = (max(0, _surplus(sale, seat)), p.stock[sale.good], p.small_stock[sale.good])
+    taken = [0, 0, 0]
+    left = n
+    for i in order:
+        taken[i] = min(left, available[i])
+        left -= taken[i]
+    return taken[0], taken[1], taken[2]
+
+
+_SOURCE_NAMES = ("this production's unsold surplus", "your large warehouse", "your small warehouse")
+
+
+def _check_ship_sources(
+    g: int, n: int, chosen: tuple[int, int, int], available: tuple[int, int, int]
+) -> None:
+    for name, want, have in zip(_SOURCE_NAMES, chosen, available, strict=True):
+        if want > have:
+            raise violation(
+                "not_enough_in_source", f"{name.capitalize()} holds {have} {GOODS[g].lower()}.", "III.4"
+            )
+    if sum(chosen) != n:
+        raise violation(
+            "sources_do_not_add_up",
+            f"The shipment is {n} {GOODS[g].lower()}; the sources give {sum(chosen)}.",
+            "III.4",
+        )
+
+
 def _ship_decision(s: State, seat: int, d: ShipContract, out: Effects) -> State:
     sale = s.sale
     assert sale is not None
     g = sale.good
     p = s.players[seat]
+    if not d.fulfil and d.sources() is not None:
+        raise violation(
+            "sources_without_shipment", "Goods sources are named only when the contract is shipped.", "III.4"
+        )
     if d.fulfil:
         f = p.factories[g]
         if f is None:
@@ -1743,9 +1811,10 @@ def _ship_decision(s: State, seat: int, d: ShipContract, out: Effects) -> State:
         surplus = max(0, _surplus(sale, seat))
         if surplus + p.stock[g] + p.small_stock[g] < n:
             raise violation("not_enough_goods", f"The contract needs {n} {GOODS[g].lower()}.", "III.4")
-        from_surplus = min(n, surplus)
-        large = min(n - from_surplus, p.stock[g])
-        small = n - from_surplus - large
+        chosen = d.sources()
+        if chosen is not None:
+            _check_ship_sources(g, n, chosen, (surplus, p.stock[g], p.small_stock[g]))
+        from_surplus, large, small = chosen or _ship_sources(s, seat, n, (0, 1, 2))
         p = replace(
             p,
             stock=set_at(p.stock, g, p.stock[g] - large),  # type: ignore[arg-type]
@@ -1767,17 +1836,33 @@ def _ship_decision(s: State, seat: int, d: ShipContract, out: Effects) -> State:
 
 
 def _storage(s: State, out: Effects) -> State:
-    """III.5: unsold production goes to the warehouses (large first), the rest is lost."""
+    """III.5: unsold production goes to the warehouses, in turn order. Without a real conflict
+    the engine stores it (large first, then small; the rest is lost); with one, the player
+    chooses what to keep (D-34)."""
     sale = s.sale
     assert sale is not None
     g = sale.good
-    for seat in turn_order(s):
+    order = turn_order(s)
+    cursor = s.cursor
+    while cursor < len(order):
+        seat = order[cursor]
         surplus = _surplus(sale, seat)
-        if surplus <= 0:
-            continue
-        s, lost = store(s, seat, g, surplus)
-        out.append(fx.GoodsStored(seat=seat, good=GOODS[g], stored=surplus - lost, lost=lost))
-    return replace(s, sale=None, goods_done=(*s.goods_done, g), phase=Phase.END_OF_CYCLE)
+        if surplus > 0:
+            if storage.needs_choice(s.players[seat], g, surplus):
+                return replace(s, cursor=cursor, awaiting=(seat,))
+            s, lost = store(s, seat, g, surplus)
+            out.append(fx.GoodsStored(seat=seat, good=GOODS[g], stored=surplus - lost, lost=lost))
+        cursor += 1
+    return replace(
+        s, sale=None, goods_done=(*s.goods_done, g), phase=Phase.END_OF_CYCLE, cursor=0, awaiting=()
+    )
+
+
+def _store_decision(s: State, seat: int, d: StoreGoods, out: Effects) -> State:
+    sale = s.sale
+    assert sale is not None
+    s = storage.choose(s, seat, sale.good, _surplus(sale, seat), d, out)
+    return replace(s, cursor=s.cursor + 1, awaiting=())
 
 
 def _next_cycle(s: State, out: Effects, start: int | None = None) -> State:
@@ -1853,8 +1938,8 @@ def _special_options(s: State, seat: int, *, start: bool) -> list[Decision]:
             continue
         backs: list[str | None] = [None] if len(p.tiles) < C.tiles_max else list(others)
         goods: list[str | None] = [None]
-        if tile in special.ASSIGNED_TILES:
-            goods = [GOODS[g] for g in range(4) if p.factories[g] is not None] or [None]
+        if tile in special.ASSIGNED_TILES:  # foreman and workshop name the factory they serve
+            goods = [GOODS[g] for g in range(4) if p.factories[g] is not None]
         for back in backs:
             for good in goods:
                 out.append(TakeTile(tile=tile, give_back=back, assign=good))  # type: ignore[arg-type]

@@ -67,13 +67,18 @@ def take_tile(s: State, seat: int, d: TakeTile, out: Effects, *, from_box: bool 
             "nothing_to_give_back", "You give a tile back only when you already hold four.", "II.3.2.1"
         )
     good = None
-    if d.tile in ASSIGNED_TILES:
-        if d.assign is not None:
-            good = GOODS.index(d.assign)
-            if p.factories[good] is None:
-                raise violation(
-                    "assign_to_factory", "Foreman and workshop serve one of your factories.", "II.3.2.1"
-                )
+    if d.tile in ASSIGNED_TILES:  # spec §6.9, D-04: the tile names the factory it serves
+        if d.assign is None:
+            raise violation(
+                "assign_required",
+                f"The {d.tile.lower()} is assigned to one of your factories: name it (assign).",
+                "II.3.2.1",
+            )
+        good = GOODS.index(d.assign)
+        if p.factories[good] is None:
+            raise violation(
+                "assign_to_factory", "Foreman and workshop serve one of your factories.", "II.3.2.1"
+            )
     elif d.assign is not None:
         raise violation(
             "not_assignable", "Only the foreman and the workshop are assigned to a factory.", "II.3.2.1"

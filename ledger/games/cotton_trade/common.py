@@ -1,0 +1,86 @@
+"""Helpers shared by the simple and the advanced rules: money, shares, violations.
+
+Money is a triple of coins (pence, shillings, pounds), one currency per stage; a
+value in pence-equivalents counts a coin as 1 / 3 / 9. The bank's net intake is
+kept in ``State.bank`` (pence-equivalents) so that money is conserved: the
+players' coins plus the bank's intake always sum to zero.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger.engine import Effect
+from ledger.errors import RuleViolationError
+from ledger.games.cotton_trade import effects as fx
+from ledger.games.cotton_trade.components import CURRENCIES, REGIONS, Components, Region, load
+from ledger.games.cotton_trade.state import Player, State
+from ledger.games.shared import replace
+
+C: Components = load()
+Effects = list[Effect]
+UNIT = (1, 3, 9)  # pence-equivalents of a penny, a shilling, a pound
+
+
+def violation(code: str, message: str, rule: str) -> RuleViolationError:
+    return RuleViolationError(f"rule/cotton-trade/{code}", message, rule)
+
+
+def region_index(region: Region | str) -> int:
+    return REGIONS.index(Region(region))
+
+
+def set_tuple(t: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    return (*t[:i], value, *t[i + 1 :])
+
+
+def set_player(s: State, p: Player) -> State:
+    return replace(s, players=set_tuple(s.players, p.seat, p))
+
+
+def money(s: State, seat: int) -> int:
+    """Spendable money: the coins of the stage's currency."""
+    return s.players[seat].coins[s.stage]
+
+
+def value(coins: tuple[int, int, int]) -> int:
+    return coins[0] * UNIT[0] + coins[1] * UNIT[1] + coins[2] * UNIT[2]
+
+
+def held_value(p: Player) -> int:
+    """Every coin a player holds, and buy-back income kept apart, in pence-equivalents."""
+    return value(p.coins) + p.separate_income * UNIT[2]
+
+
+def share_price(s: State, company: int) -> int:
+    return C.share_value(s.stage, s.track_space[company])
+
+
+def currency(s: State) -> str:
+    return CURRENCIES[s.stage]
+
+
+def gain(
+    s: State,
+    seat: int,
+    amount: int,
+    reason: str,
+    out: Effects,
+    stage: int | None = None,
+    *,
+    bank: bool = True,
+) -> State:
+    """Coins of one currency to (or, negative, from) a player; the bank is the other side
+    unless ``bank`` is false (money moved between a player's own holdings)."""
+    if amount == 0:
+        return s
+    stage = s.stage if stage is None else stage
+    p = s.players[seat]
+    coins = set_tuple(p.coins, stage, p.coins[stage] + amount)
+    out.append(
+        fx.MoneyChanged(
+            seat=seat, amount=amount, currency=CURRENCIES[stage], balance=coins[stage], reason=reason
+        )
+    )
+    s = set_player(s, replace(p, coins=coins))
+    return replace(s, bank=s.bank - amount * UNIT[stage]) if bank else s
