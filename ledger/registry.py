@@ -9,10 +9,11 @@ from typing import Any
 
 from ledger.engine import RulesEngine, TitleMeta
 from ledger.errors import NotFoundError
+from ledger.games.arkwright_card_game.meta import META as ARKWRIGHT_CARD_GAME
 from ledger.games.cotton_trade.meta import META as COTTON_TRADE
 from ledger.games.water_frame.meta import META as WATER_FRAME
 
-TITLES: dict[str, TitleMeta] = {meta.id: meta for meta in (COTTON_TRADE, WATER_FRAME)}
+TITLES: dict[str, TitleMeta] = {meta.id: meta for meta in (COTTON_TRADE, WATER_FRAME, ARKWRIGHT_CARD_GAME)}
 
 
 def meta(title_id: str) -> TitleMeta:

@@ -1,0 +1,102 @@
+"""Arkwright: The Card Game played whole: random and greedy playouts through the conformance
+harness (laws, secrets, legal decisions at every step), and the greedy bot's economy."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from ledger.application import derive_draw
+from ledger.conformance import random_playout
+from ledger.engine import DrawOutcome
+from ledger.games.arkwright_card_game import bot, rules
+from ledger.games.arkwright_card_game.components import load
+from ledger.games.arkwright_card_game.meta import CardGameOptions
+from ledger.games.arkwright_card_game.state import Phase, State
+from tests.api_helpers import API, Table
+
+TITLE = "arkwright-card-game"
+C = load()
+VARIANTS = [pytest.param({}, id="base"), pytest.param({"expert": "all"}, id="expert")]
+
+
+@pytest.mark.parametrize("options", VARIANTS)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_keep_every_law_and_secret(players: int, options: dict[str, Any]) -> None:
+    for seed in (21, 22):
+        result = random_playout(TITLE, players, seed, options, check_every=3)
+        assert result.decisions > 100 and result.winners
+
+
+@pytest.mark.parametrize("options", VARIANTS)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_greedy_games_keep_every_law_and_secret(players: int, options: dict[str, Any]) -> None:
+    for seed in (31, 32):
+        result = random_playout(TITLE, players, seed, options, greedy=True, check_every=3)
+        assert result.winners
+        assert all(s.score[1] > 0 for s in result.standings), "every company ends with a positive score"
+
+
+def bot_game(seed: int, players: int, options: dict[str, Any]) -> tuple[State, Counter[str], Counter[int]]:
+    s = rules.new_game(CardGameOptions.model_validate(options), players)
+    draws = 0
+    kinds: Counter[str] = Counter()
+    sold: Counter[int] = Counter()
+    while not rules.pending(s).finished:
+        pending = rules.pending(s)
+        if pending.draw is not None:
+            values = derive_draw(bytes([seed]) * 32, draws, pending.draw)
+            draws += 1
+            s, effects = rules.apply_draw(s, DrawOutcome(pending.draw.key, values))
+        else:
+            seat = pending.seats[0]
+            s, effects = rules.apply(s, seat, bot.choose(s, seat))
+        for e in effects:
+            kinds[e.kind] += 1
+            if e.kind == "goods_sold":
+                sold[e.seat] += e.from_production + e.from_storage  # type: ignore[attr-defined]
+    return s, kinds, sold
+
+
+@pytest.mark.parametrize("options", VARIANTS)
+def test_the_greedy_bot_sells_goods_ships_and_raises_share_values(options: dict[str, Any]) -> None:
+    s, kinds, sold = bot_game(5, 4, options)
+    assert s.phase == Phase.FINISHED
+    for p in s.players:
+        assert not p.eliminated
+        assert sold[p.seat] >= 20, "every company sells goods to the home market"
+        assert p.share_value > C.start_share_value + 5, "share values rose"
+        assert p.shares > 0
+    for kind in (
+        "factory_built",
+        "worker_card_added",
+        "machine_added",
+        "goods_shipped",
+        "development_card_taken",
+    ):
+        assert kinds[kind] >= 1, f"the bot uses {kind}"
+    assert kinds["shares_changed"] > len(s.players), "shares bought during the game, not only at the end"
+
+
+def test_the_face_down_development_cards_never_reach_a_player_over_http(client: TestClient) -> None:
+    """Expert supply: the cards never drawn (and their faces) stay off every response — views, the
+    state, the log and the export — while the game is played."""
+    table = Table(client, n=2, title=TITLE, options={"expert": "all"})
+    services = client.app.state.services  # type: ignore[attr-defined]
+    rnd = random.Random(3)
+    base = f"{API}/games/{table.game_id}"
+    for step in range(16):
+        game = services.ledger.get_game(table.game_id)
+        hidden = game.engine.secrets(game.state, None)
+        assert hidden, "the box keeps face-down cards for the whole game"
+        for seat in range(2):
+            urls = [base, f"{base}/state"] + ([f"{base}/events", f"{base}/export"] if step % 5 == 0 else [])
+            for url in urls:
+                body = client.get(url, headers=table.auth(seat)).text
+                assert not [h for h in hidden if f'"{h}"' in body], f"seat {seat} saw the box at {url}"
+        if table.step(rnd) is None:
+            break
