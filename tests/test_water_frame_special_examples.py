@@ -43,6 +43,7 @@ from ledger.games.water_frame.decisions import (
     TakeTile,
     UsePatent,
 )
+from ledger.games.water_frame.economy import store
 from ledger.games.water_frame.meta import WaterFrameOptions
 from ledger.games.water_frame.state import Factory, Phase, Row, State
 from tests.wf_positions import (
@@ -794,6 +795,151 @@ def test_dt_goods_on_the_small_warehouse_may_not_cover_the_price() -> None:
     assert s.players[0].small_stock == (1, 1, 0, 3)
 
 
+def production_action_scene(
+    marker: str = "LIGHT:PRODUCTION", lamps: Factory | None = None, **player: Any
+) -> State:
+    """Seat 0 has placed its grey production marker on the £2 space; its lamps factory (level I,
+    rows 1-2 full: 3 lamps) and the small warehouse; ``player`` changes its warehouses."""
+    s = scene()
+    s = with_factories(s, 0, {LAMPS: lamps or factory(LAMPS), FOOD: factory(FOOD)})
+    s = with_tiles(s, 0, "SMALL_WAREHOUSE")
+    s = with_player(s, 0, **player)
+    s = give_turn(with_grey(s, 0, marker), 0)
+    shade, action = marker.split(":")
+    s, _ = play(s, 0, PlaceMarker(action=action, space=2, shade=shade))  # type: ignore[arg-type]
+    return s
+
+
+def test_dt_a_production_action_with_a_storage_conflict_pauses_for_the_same_store_goods_choice() -> None:
+    """Spec §6.8 "The player may discard stored goods to make room"; [R16 §II.2.8] "he always may
+    return goods from the warehouse to the common supply ... He may also transfer goods to the
+    large warehouse if there is room": the production action stores like the production phase
+    (D-34), and the turn goes on afterwards as after an automatic store."""
+    empty = (0, 0, 0, 0)
+    s = production_action_scene(small_stock=(2, 1, 0, 0))  # room for 2 of the 3 lamps
+    before = s.players[0]
+    s, fx = play(s, 0, ProduceGoods(good="LAMPS", rows=2))
+    assert (s.phase, s.awaiting) == (Phase.ACTION, (0,))
+    assert turn_view(s)["storage_choice"] == {"good": "LAMPS", "rows": 2, "produced": 3}
+    assert E.pending(s).prompt.startswith("storage:")
+    assert not {"goods_made_by_action", "goods_stored", "warehouse_arranged"} & set(kinds(fx))
+    assert (s.players[0].stock, s.players[0].small_stock) == (before.stock, before.small_stock)
+    paused = s
+    # the same options as in the production phase's storage (WF-EX-51)
+    legal = E.legal_decisions(s, 0)
+    assert all(isinstance(d, StoreGoods) for d in legal)
+    assert legal[0] == StoreGoods(large=empty, small=(2, 1, 0, 2))  # the automatic fill: 1 lamp lost
+    assert StoreGoods(large=empty, small=(1, 1, 0, 3)) in legal  # return 1 food
+    assert StoreGoods(large=empty, small=(2, 0, 0, 3)) in legal  # return 1 clothes
+    # nothing else until the goods are stored; illegal arrangements keep their codes
+    for d in (
+        EndTurn(),
+        FinishMainAction(),
+        AdjustPrice(good="LAMPS", price=10),
+        ProduceGoods(good="LAMPS", rows=2),
+        ProduceGoods(good="FOOD", rows=1),
+    ):
+        rejected(s, 0, d, "wrong_decision")
+    rejected(s, 1, StoreGoods(large=empty, small=(2, 0, 0, 3)), "not_your_turn")
+    rejected(s, 0, StoreGoods(large=empty, small=(2, 1, 0, 3)), "small_warehouse_full")
+    rejected(s, 0, StoreGoods(large=(0, 0, 0, 3), small=(2, 0, 0, 0)), "large_warehouse_full")
+    rejected(s, 0, StoreGoods(large=empty, small=(1, 1, 1, 2)), "goods_not_available")  # no cutlery
+    rejected(s, 0, StoreGoods(large=empty, small=(1, 0, 0, 4)), "goods_not_available")  # 3 lamps made
+    # she keeps the 3 lamps by returning the clothes: the phase's effects, after the action's record
+    c0 = cash(s, 0)
+    s, fx = play(s, 0, StoreGoods(large=empty, small=(2, 0, 0, 3)))
+    assert kinds(fx) == ["goods_made_by_action", "goods_stored", "goods_discarded", "warehouse_arranged"]
+    made = one(fx, "goods_made_by_action", seat=0)
+    assert (made.good, made.rows, made.produced, made.stored, made.lost) == ("LAMPS", 2, 3, 3, 0)
+    stored = one(fx, "goods_stored", seat=0)
+    assert (stored.good, stored.stored, stored.lost) == ("LAMPS", 3, 0)
+    discarded = one(fx, "goods_discarded", seat=0)
+    assert (discarded.good, discarded.count) == ("CLOTHES", 1)
+    assert one(fx, "warehouse_arranged", seat=0).small == (2, 0, 0, 3)
+    p = s.players[0]
+    assert (p.stock, p.small_stock) == (empty, (2, 0, 0, 3))
+    assert cash(s, 0) == c0  # no compensation; the wages are paid with the main action
+    # the turn goes on: still the main action of the production marker, nothing more to produce
+    assert (s.phase, s.awaiting) == (Phase.ACTION, (0,))
+    view = turn_view(s)
+    assert (view["stage"], view["storage_choice"], view["affected"]) == ("main", None, ["LAMPS"])
+    rejected(s, 0, ProduceGoods(good="LAMPS", rows=1), "produced_already")
+    rejected(s, 0, StoreGoods(large=empty, small=(2, 0, 0, 3)), "wrong_decision")
+    assert not any(isinstance(d, StoreGoods) for d in E.legal_decisions(s, 0))
+    costs = view["main_costs"]
+    assert costs == 6 * wage_at(s.jm_empty) > 0  # rows 1-2 of level-I lamps: 3 + 3 workers
+    s, fx = play(s, 0, FinishMainAction())
+    assert one(fx, "money_changed", seat=0, reason="main_action").amount == -costs
+    rejected(s, 0, AdjustPrice(good="FOOD", price=8), "price_not_adjustable")  # only the producer
+    s, _ = play(s, 0, AdjustPrice(good="LAMPS", price=10))
+    s, fx = play(s, 0, EndTurn())
+    assert s.turn is None and s.awaiting == (1,)
+    assert s.players[0].small_stock == (2, 0, 0, 3)
+    # choosing the automatic fill leaves exactly what an automatic store leaves
+    t = paused.turn
+    assert t is not None
+    auto, fx = play(paused, 0, legal[0])
+    expected, lost = store(paused, 0, LAMPS, 3)
+    assert lost == 1
+    assert auto.players == expected.players and auto.turn == replace(t, storing=None)
+    made = one(fx, "goods_made_by_action", seat=0)
+    assert (made.produced, made.stored, made.lost) == (3, 2, 1)
+    assert of_kind(fx, "goods_discarded") == []
+
+
+def test_dt_a_production_action_stores_without_asking_when_no_choice_keeps_more() -> None:
+    """No pause when the automatic fill keeps as much as any choice: room for everything, the
+    small warehouse full of lamps, or no small warehouse at all (each good has its own room in
+    the large warehouse, so discarding other goods gains nothing there)."""
+    cases: list[tuple[dict[str, Any], tuple[int, int]]] = [
+        ({"small_stock": (2, 0, 0, 0)}, (3, 0)),  # 2 food + 3 lamps = 5
+        ({"small_stock": (0, 0, 0, 5)}, (0, 3)),  # the five spaces hold lamps already
+        ({"wh_cols": (False, False, False, True), "stock": (0, 0, 0, 4)}, (1, 2)),  # the lamps column
+    ]
+    for changes, (kept, lost) in cases:
+        s = production_action_scene(**changes)
+        if "small_stock" not in changes:
+            s = with_tiles(s, 0)  # no small warehouse: only the large one
+        s, fx = play(s, 0, ProduceGoods(good="LAMPS", rows=2))
+        assert s.turn is not None and s.turn.storing is None, changes
+        made = one(fx, "goods_made_by_action", seat=0)
+        assert (made.produced, made.stored, made.lost) == (3, kept, lost), changes
+        assert of_kind(fx, "goods_stored") == [] and of_kind(fx, "warehouse_arranged") == []
+        assert FinishMainAction() in E.legal_decisions(s, 0)
+
+
+def test_dt_in_a_production_action_food_moves_to_the_large_warehouse_and_the_price_scale_limits_the_lamps() -> (
+    None
+):
+    """[R16 §II.2.8] "He may also transfer goods to the large warehouse if there is room", and
+    only as many lamps fit on the small warehouse as there are spaces right of the price; the
+    bot keeps the most valuable goods, as in the production phase."""
+    s = production_action_scene(small_stock=(2, 1, 0, 0), wh_cols=(True, False, False, False))
+    s, _ = play(s, 0, ProduceGoods(good="LAMPS", rows=2))
+    assert s.turn is not None and s.turn.storing == (LAMPS, 2, 3)
+    moved = StoreGoods(large=(1, 0, 0, 0), small=(1, 1, 0, 3))
+    assert moved in E.legal_decisions(s, 0)
+    assert bot.choose(s, 0) == moved  # nothing lost beats returning a good
+    rejected(s, 0, StoreGoods(large=(3, 0, 0, 0), small=(0, 0, 0, 2)), "goods_not_available")
+    rejected(s, 0, StoreGoods(large=(0, 1, 0, 0), small=(2, 0, 0, 2)), "large_warehouse_full")
+    after, fx = play(s, 0, moved)
+    assert of_kind(fx, "goods_discarded") == []
+    assert (after.players[0].stock, after.players[0].small_stock) == ((1, 0, 0, 0), (1, 1, 0, 3))
+    assert bot.choose(after, 0) in E.legal_decisions(after, 0)  # the bot goes on with its turn
+    # lamps at £22: three spaces right of the price; the dark marker's rows 1-2 of level IV make 5
+    lamps = factory(LAMPS, level=4, quality=2, price=22, rows=full_rows(LAMPS, 2))
+    s = production_action_scene("DARK:PRODUCTION", lamps=lamps, small_stock=(2, 1, 0, 0))
+    s, _ = play(s, 0, ProduceGoods(good="LAMPS", rows=2))
+    assert s.turn is not None and s.turn.storing == (LAMPS, 2, C.row_output[3][0] + C.row_output[3][1])
+    assert max(d.small[LAMPS] for d in E.legal_decisions(s, 0) if isinstance(d, StoreGoods)) == 25 - 22
+    rejected(s, 0, StoreGoods(large=(0, 0, 0, 0), small=(1, 0, 0, 4)), "price_scale_occupied")
+    assert bot.choose(s, 0) == StoreGoods(large=(0, 0, 0, 0), small=(1, 1, 0, 3))  # the food goes
+    s, fx = play(s, 0, bot.choose(s, 0))
+    made = one(fx, "goods_made_by_action", seat=0)
+    assert (made.produced, made.stored, made.lost) == (5, 3, 2)
+    assert one(fx, "goods_discarded", seat=0).good == "FOOD"
+
+
 # --- 8.7 end of round and end of game ---------------------------------------------------------------------
 
 
@@ -829,9 +975,9 @@ def test_ex56_unfulfilled_contracts_on_6_and_on_10_cost_6_and_10_share_spaces_at
     assert one(fx, "contract_escalated", seat=1).penalty == 2
     assert s.players[1].share_space == 28
     assert s.phase == Phase.FINAL_STOCK_EXCHANGE  # the lamps cycle was the last one of 1810
-    s, fx = all_done(s)
+    s, end = all_done(s)
     assert s.phase == Phase.FINISHED
-    penalties = {e.seat: e.spaces for e in of_kind(fx, "end_penalty")}
+    penalties = {e.seat: e.spaces for e in of_kind(end, "end_penalty")}
     assert penalties == {0: 6, 1: 10}
     assert [p.share_space for p in s.players] == [24, 18, 10]
     assert s.scores == tuple(p.shares * C.share_value(p.share_space) for p in s.players)

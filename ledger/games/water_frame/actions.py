@@ -7,6 +7,7 @@ from __future__ import annotations
 from ledger.engine import Decision
 from ledger.games.shared import ceil_div, replace, set_at
 from ledger.games.water_frame import effects as fx
+from ledger.games.water_frame import storage
 from ledger.games.water_frame.components import GOODS
 from ledger.games.water_frame.decisions import (
     AdjustPrice,
@@ -32,6 +33,7 @@ from ledger.games.water_frame.decisions import (
     ReuseMarker,
     SellShares,
     SellStoredGoods,
+    StoreGoods,
     TakeGreyMarker,
     TakeShip,
     TakeTile,
@@ -628,13 +630,34 @@ def produce(s: State, seat: int, d: ProduceGoods, out: Effects) -> State:
         s = set_factory(s, seat, g, replace(f, marker_worker=False))
     p = s.players[seat]
     _, _, cost = production_cost(s, p, g, f, tuple(range(d.rows)), obsolete=False)  # A-36
+    t = replace(t, steps=1, main_costs=t.main_costs + cost, affected=(g,))
+    if storage.needs_choice(p, g, made):  # D-34: the player chooses what to keep ([R16 §II.2.8])
+        return replace(s, turn=replace(t, storing=(g, d.rows, made)))
     s, lost = store(s, seat, g, made)
     out.append(
         fx.GoodsMadeByAction(
             seat=seat, good=d.good, rows=d.rows, produced=made, stored=made - lost, lost=lost
         )
     )
-    return replace(s, turn=replace(t, steps=1, main_costs=t.main_costs + cost, affected=(g,)))
+    return replace(s, turn=t)
+
+
+def store_produced(s: State, seat: int, d: StoreGoods, out: Effects) -> State:
+    """D-34 after a production action with a storage conflict: the warehouses become the chosen
+    arrangement and the turn goes on exactly as after an automatic store (main action not finished)."""
+    t = _t(s)
+    assert t.storing is not None
+    g, rows, made = t.storing
+    stored = storage.new_kept(s.players[seat], g, d)
+    arranged: Effects = []
+    s = storage.choose(s, seat, g, made, d, arranged)  # raises on an illegal arrangement
+    out.append(
+        fx.GoodsMadeByAction(
+            seat=seat, good=GOODS[g], rows=rows, produced=made, stored=stored, lost=made - stored
+        )
+    )
+    out.extend(arranged)
+    return replace(s, turn=replace(t, storing=None))
 
 
 def deliver(s: State, seat: int, d: DeliverContract, out: Effects) -> State:
@@ -741,6 +764,10 @@ def apply_turn_decision(s: State, seat: int, d: Decision, out: Effects) -> State
             return place(s, seat, d, out)
         raise violation("choose_action_first", "First place (or re-use) an action marker.", "II.1")
     t = s.turn
+    if t.storing is not None:  # rules.apply admits only StoreGoods now
+        if not isinstance(d, StoreGoods):
+            raise violation("wrong_decision", "Now the decision must be: store_goods.", "II.2.8")
+        return store_produced(s, seat, d, out)
     if isinstance(d, EndTurn):
         return end_turn(s, out)
     if isinstance(d, FinishMainAction):

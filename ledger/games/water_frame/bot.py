@@ -135,8 +135,8 @@ def choose(s: State, seat: int) -> Decision:
         return next((d for d in legal if isinstance(d, ShipContract) and d.fulfil), legal[0])
     if s.phase == Phase.PATRON:
         return legal[0]
-    if s.phase == Phase.STORAGE:
-        return _store(legal)
+    if s.phase == Phase.STORAGE or (s.turn is not None and s.turn.storing is not None):
+        return _store(legal)  # the production phase's storage, or a production action's
     if s.phase in (Phase.SCHOOL, Phase.CHARISMA):
         return next(
             (d for d in legal if getattr(d, "close", True) is False or getattr(d, "seat", 0) is None),

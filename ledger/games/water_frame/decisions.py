@@ -350,10 +350,10 @@ class ShipContract(Decision):
 
 
 class StoreGoods(Decision):
-    """D-34: a storage conflict (the surplus does not all fit): the final contents of both
-    warehouses, per good (food, clothes, cutlery, lamps). New goods come only from the surplus
-    of the active good; stored goods may be discarded (no compensation) or moved between the
-    warehouses; whatever is not kept goes back to the supply."""
+    """D-34: a storage conflict (the production phase's surplus, or a production action's output,
+    does not all fit): the final contents of both warehouses, per good (food, clothes, cutlery,
+    lamps). New goods come only from that surplus or output; stored goods may be discarded (no
+    compensation) or moved between the warehouses; whatever is not kept goes back to the supply."""
 
     type: Literal["store_goods"] = "store_goods"
     large: PerGood = Field(description="The large warehouse afterwards: food, clothes, cutlery, lamps")

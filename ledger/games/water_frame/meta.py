@@ -43,7 +43,7 @@ META = TitleMeta(
         "and sell against English demand over five decades; the most valuable company wins."
     ),
     options=WaterFrameOptions,
-    rules_version="water-frame/2",
+    rules_version="water-frame/3",
     engine_module="ledger.games.water_frame.rules",
     highlights=(
         "tile_taken",

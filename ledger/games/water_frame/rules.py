@@ -911,10 +911,21 @@ _PHASE_DECISIONS: dict[Phase, tuple[type[Decision], ...]] = {
 }
 
 
+def _storing(s: State) -> tuple[int, int, int] | None:
+    """A production action's storage conflict awaiting the player's StoreGoods (D-34)."""
+    return s.turn.storing if s.phase == Phase.ACTION and s.turn is not None else None
+
+
+def _allowed(s: State) -> tuple[type[Decision], ...]:
+    if _storing(s) is not None:
+        return (StoreGoods,)
+    return _PHASE_DECISIONS.get(s.phase, ())
+
+
 def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect, ...]]:
     if seat not in s.awaiting:
         raise violation("not_your_turn", "The game is not waiting for your decision.", "")
-    allowed = _PHASE_DECISIONS.get(s.phase, ())
+    allowed = _allowed(s)
     if not isinstance(decision, allowed):
         names = ", ".join(d.model_fields["type"].default for d in allowed)
         raise violation("wrong_decision", f"Now ({s.phase.value}) the decision must be one of: {names}.", "")
@@ -1160,6 +1171,10 @@ def legal_decisions(s: State, seat: int) -> tuple[Decision, ...]:
             SkipSpecialMarker(),
         )
     if s.phase == Phase.ACTION:
+        storing = _storing(s)
+        if storing is not None:
+            good, _, made = storing
+            return tuple(storage.options(p, good, made))
         return tuple(_turn_options(s, seat))
     if s.phase == Phase.SCHOOL:
         return (CloseLastRow(close=True), CloseLastRow(close=False))
@@ -1254,6 +1269,8 @@ def pending(s: State) -> Pending:
         t = s.turn
         if t is None:
             prompt = f"{GOODS[s.cycle].lower()} cycle: place or re-use an action marker"
+        elif t.storing is not None:
+            prompt = "storage: your production does not all fit; choose what both warehouses keep"
         elif t.stage == "main":
             prompt = f"{t.action.lower().replace('_', ' ')} action: continue, finish the main action or end the turn"
         else:
@@ -1409,6 +1426,9 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
             "main_action_possible": actions.main_possible(s),
             "affected": [GOODS[g] for g in t.affected],
             "adjusted": [GOODS[g] for g in t.adjusted],
+            "storage_choice": None
+            if t.storing is None
+            else {"good": GOODS[t.storing[0]], "rows": t.storing[1], "produced": t.storing[2]},
         },
         "sale": None
         if sale is None

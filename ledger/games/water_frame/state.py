@@ -106,6 +106,9 @@ class Turn:
     shipped: int = 0  # ship action: goods delivered so far
     took_special: bool = False
     agent_used: bool = False
+    # production action with a storage conflict (D-34, [R16 §II.2.8]): (good, rows used, goods made)
+    # awaiting the player's StoreGoods; None otherwise
+    storing: tuple[int, int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)

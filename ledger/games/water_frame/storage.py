@@ -1,11 +1,15 @@
-"""Storage in the production phase (spec §3.5 D-34, §5.8 ``store_and_decay``; [R16 §III.5]).
+"""Storing new goods: the production phase (spec §3.5 D-34, §5.8 ``store_and_decay``; [R16
+§III.5]) and the production action (spec §6.8; [R16 §II.2.8]).
 
-Unsold production goes into the warehouses. When it all fits (or when no choice could keep
-more of it) the engine stores it at once: the large warehouse first, then the small one, the
-rest lost. Otherwise the player chooses: "she must return either 1 food or 1 clothes" [R16
-§III.5] — he may discard stored goods (no compensation) and move goods between the small and
-the large warehouse to make room, and names the final contents of both warehouses (D-34).
-No worker may be hired or moved now, so the capacities are those already in place.
+Unsold production, or the output of a production action, goes into the warehouses. When it
+all fits (or when no choice could keep more of it) the engine stores it at once: the large
+warehouse first, then the small one, the rest lost. Otherwise the player chooses: "she must
+return either 1 food or 1 clothes" [R16 §III.5]; "he always may return goods from the
+warehouse to the common supply ... He may also transfer goods to the large warehouse if
+there is room" [R16 §II.2.8] — he may discard stored goods (no compensation) and move goods
+between the small and the large warehouse to make room, and names the final contents of both
+warehouses (D-34). No worker may be hired or moved meanwhile, so the capacities are those
+already in place.
 """
 
 from __future__ import annotations
@@ -99,13 +103,16 @@ def check(p: Player, good: int, n: int, d: StoreGoods) -> None:
             )
 
 
+def new_kept(p: Player, good: int, d: StoreGoods) -> int:
+    """How many of the new goods an arrangement keeps (stored goods of the kind go first)."""
+    return max(0, d.large[good] + d.small[good] - held(p, good))
+
+
 def choose(s: State, seat: int, good: int, n: int, d: StoreGoods, out: Effects) -> State:
     """Apply a legal D-34 decision: the warehouses become ``d.large`` and ``d.small``."""
     p = s.players[seat]
     check(p, good, n, d)
-    old = held(p, good)
-    kept = d.large[good] + d.small[good]
-    stored = max(0, kept - old)
+    stored = new_kept(p, good, d)
     out.append(fx.GoodsStored(seat=seat, good=GOODS[good], stored=stored, lost=n - stored))
     for h in range(4):  # stored goods returned to the supply (new goods not kept are "lost")
         gone = held(p, h) - (d.large[h] + d.small[h]) + (stored if h == good else 0)
