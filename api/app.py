@@ -9,7 +9,7 @@ from fastapi import FastAPI
 
 from api import errors
 from api.limits import BodyLimits
-from api.routers import games, health, leagues, players, stats, titles
+from api.routers import admin, games, health, leagues, players, stats, streams, titles
 from api.services import Services
 from api.settings import Settings
 
@@ -39,7 +39,15 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     app.state.services = services
     errors.install(app)
     app.include_router(health.router)
-    for router in (players.router, titles.router, games.router, leagues.router, stats.router):
+    for router in (
+        players.router,
+        titles.router,
+        games.router,
+        streams.router,
+        leagues.router,
+        stats.router,
+        admin.router,
+    ):
         app.include_router(router, prefix=API_PREFIX)
     app.include_router(health.router, prefix=API_PREFIX, include_in_schema=False)
     app.add_middleware(BodyLimits, max_bytes=settings.max_body_bytes, max_depth=settings.max_json_depth)

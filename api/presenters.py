@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from api.deps import Caller
@@ -63,7 +64,37 @@ def game_out(services: Services, game: Game, caller: Caller) -> dict[str, Any]:
         "private": private,
         "legal_decisions": legal,
         "standings": game.standings or None,
+        "time_control": game.time_control,
+        "clocks": clocks_out(game, services.ledger.clock()),
+        "undo_request": game.undo_request,
     }
+
+
+def clocks_out(game: Game, now: datetime) -> list[dict[str, Any]] | None:
+    """Per seat: seconds left now, whether it is running, when it would run out, a vacation."""
+    c = game.clocks
+    if not c.timed or game.status not in ("active", "finished", "abandoned") or not c.bank:
+        return None
+    running = game.awaiting if game.status == "active" else []
+    out = []
+    for seat in range(game.seat_count):
+        left = c.remaining(seat, running, now)
+        deadline = c.deadline(seat, running, now)
+        pause = c.paused.get(seat)
+        paused_until = None
+        if pause and datetime.fromisoformat(pause[0]) <= now < datetime.fromisoformat(pause[1]):
+            paused_until = pause[1]
+        out.append(
+            {
+                "seat": seat,
+                "remaining_seconds": None if left is None else round(left),
+                "running": seat in running and seat not in game.forfeited and paused_until is None,
+                "deadline": deadline.isoformat() if deadline else None,
+                "paused_until": paused_until,
+                "forfeited": seat in game.forfeited,
+            }
+        )
+    return out
 
 
 def events_out(

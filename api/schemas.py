@@ -7,6 +7,8 @@ from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ledger.clocks import TimeControl
+
 
 class Request(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -51,6 +53,7 @@ class GameIn(Request):
     options: dict[str, Any] = Field(default_factory=dict)
     join: bool = Field(True, description="With seats: the creator takes seat 0")
     league: str | None = Field(None, max_length=80, description="Count the game in this league (id or name)")
+    time_control: TimeControl | None = Field(None, description="A clock per seat (default: none)")
 
 
 class AbandonIn(Request):
@@ -91,6 +94,9 @@ class GameOut(BaseModel):
     private: dict[str, Any] | None = Field(None, description="The caller's private information")
     legal_decisions: list[dict[str, Any]] = Field(description="Ready to send as 'decision'")
     standings: list[dict[str, Any]] | None = None
+    time_control: dict[str, Any] = Field(default_factory=lambda: {"kind": "none"})
+    clocks: list[dict[str, Any]] | None = Field(None, description="Per seat: seconds left, running, deadline")
+    undo_request: dict[str, Any] | None = Field(None, description="An open request to take back a decision")
 
 
 class GameListOut(BaseModel):
@@ -126,3 +132,23 @@ class StateOut(BaseModel):
     version: int
     status: str
     state: dict[str, Any] | None
+
+
+class VersionIn(Request):
+    expected_version: int = Field(ge=0, description="The game version you saw")
+
+
+class UndoAnswerIn(Request):
+    accept: bool
+
+
+class VacationIn(Request):
+    days: int = Field(ge=1, le=366)
+
+
+class NotificationSettingsIn(Request):
+    kinds: list[str] | None = Field(None, description="Which notifications; null: all of them")
+    webhook_url: str | None = Field(
+        None, max_length=500, description="POST notifications here (http or https)"
+    )
+    new_secret: bool = Field(False, description="Issue a new signing secret")

@@ -14,6 +14,7 @@ from ledger.storage import Database, parse_database_url
 from projections.base import BatchProjection, Catchup, SqlView, build_view
 from projections.game_index import GameIndex, GameIndexView
 from projections.league_stats import LeagueStats, LeagueStatsView
+from projections.notifications import Notifications, NotificationsView
 from projections.scoreboard import Scoreboard, ScoreboardView
 from projections.share_values import ShareValueHistory, ShareValueView
 
@@ -24,6 +25,7 @@ PROJECTIONS: dict[str, tuple[type[BatchProjection[Any]], type[SqlView]]] = {
     "scoreboard": (Scoreboard, ScoreboardView),
     "sharevalues": (ShareValueHistory, ShareValueView),
     "leaguestats": (LeagueStats, LeagueStatsView),
+    "notifications": (Notifications, NotificationsView),
 }
 
 
@@ -47,6 +49,8 @@ class Services:
     catchups: dict[str, Catchup] = field(default_factory=dict)
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
+    _workers: list[threading.Thread] = field(default_factory=list)
+    webhooks: Any = None
 
     @classmethod
     def start(cls, settings: Settings, *, background: bool = False) -> Services:
@@ -55,15 +59,51 @@ class Services:
         else:
             db = parse_database_url(settings.effective_database_url, pool_size=settings.pool_size)
         ledger = build_ledger(db)
+        ledger.vacation_days_per_year = settings.vacation_days_per_year
         projections = {
             name: projection_class(build_view(view_class, db, create_table=db.is_memory))
             for name, (projection_class, view_class) in PROJECTIONS.items()
         }
         services = cls(settings=settings, db=db, ledger=ledger, projections=projections)
         services.catchups = {name: Catchup(ledger, p) for name, p in projections.items()}
+        from api.notify import WebhookDelivery
+
+        services.webhooks = WebhookDelivery(services.view("notifications"), ledger)
         if background:
             services.start_background()
+            services.start_workers()
         return services
+
+    # -- clocks and vacations ----------------------------------------------------------
+
+    def tick_clocks(self, now: Any = None) -> dict[str, list[int]]:
+        """Record the timeouts that are due (the scheduler's one round); returns them by game."""
+        self.refresh("gameindex")
+        out: dict[str, list[int]] = {}
+        for gid in self.game_index.view.timed_active_games():
+            try:
+                seats = self.ledger.expire(gid, now)
+            except Exception:  # one broken game must not stop the scheduler
+                log.exception("clock check of game %s failed", gid)
+                continue
+            if seats:
+                out[gid] = seats
+        return out
+
+    def follow_vacation(self, player_id: str) -> int:
+        """Pause (or resume) the player's clocks in every active game, after a vacation change."""
+        from ledger.errors import StaleVersionError
+
+        self.refresh("gameindex")
+        changed = 0
+        for gid in self.game_index.view.active_games_of(player_id):
+            for _ in range(5):
+                try:
+                    changed += self.ledger.apply_vacation(gid, player_id)
+                    break
+                except StaleVersionError:
+                    continue
+        return changed
 
     @property
     def game_index(self) -> GameIndex:
@@ -101,8 +141,32 @@ class Services:
         self._thread = threading.Thread(target=loop, name="projections", daemon=True)
         self._thread.start()
 
+    def start_workers(self) -> None:
+        """The clock scheduler and the webhook sender, as threads of this process. Several
+        processes may run them: a timeout is written once (optimistic concurrency) and a
+        delivery is claimed before it is sent."""
+
+        def every(interval: float, name: str, fn: Any) -> None:
+            def loop() -> None:
+                while not self._stop.wait(interval):
+                    try:
+                        fn()
+                    except Exception:
+                        log.exception("%s failed", name)
+
+            thread = threading.Thread(target=loop, name=name, daemon=True)
+            thread.start()
+            self._workers.append(thread)
+
+        if self.settings.clock_interval > 0:
+            every(self.settings.clock_interval, "clocks", self.tick_clocks)
+        if self.settings.webhook_interval > 0:
+            every(self.settings.webhook_interval, "webhooks", self.webhooks.run_once)
+
     def close(self) -> None:
         self._stop.set()
+        for worker in self._workers:
+            worker.join(timeout=10)
         if self._thread is not None:
             self._thread.join(timeout=10)
         self.ledger.close()

@@ -29,6 +29,15 @@ class Settings(BaseModel):
     projections: Literal["inline", "off"] = Field(
         default="inline", description="Run the read models in the server process, or leave them to workers."
     )
+    clock_interval: float = Field(
+        default=30.0, ge=0, description="Seconds between the clock scheduler's checks for timeouts (0: off)."
+    )
+    webhook_interval: float = Field(
+        default=2.0, ge=0, description="Seconds between webhook delivery rounds (0: off)."
+    )
+    vacation_days_per_year: int = Field(
+        default=30, ge=0, le=366, description="Vacation allowance per player."
+    )
 
     @model_validator(mode="after")
     def _production_needs_secrets(self) -> Settings:
@@ -58,6 +67,9 @@ class Settings(BaseModel):
             "GAMELEDGER_MAX_JSON_DEPTH": "max_json_depth",
             "GAMELEDGER_POOL_SIZE": "pool_size",
             "GAMELEDGER_PROJECTIONS": "projections",
+            "GAMELEDGER_CLOCK_INTERVAL": "clock_interval",
+            "GAMELEDGER_WEBHOOK_INTERVAL": "webhook_interval",
+            "GAMELEDGER_VACATION_DAYS": "vacation_days_per_year",
         }
         if env.get("GAMELEDGER_SKIP_INIT") == "1":
             values["init_db"] = False

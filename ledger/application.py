@@ -15,7 +15,7 @@ import unicodedata
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
@@ -26,6 +26,8 @@ from pydantic import ValidationError
 
 from ledger import registry, rng
 from ledger.canonical import canonical, sha256_hex
+from ledger.clocks import parse_time_control
+from ledger.defaults import default_decision
 from ledger.domain import ABANDONED, ACTIVE, FINISHED, WAITING, Game, League, Player
 from ledger.engine import DrawOutcome, DrawRequest
 from ledger.errors import (
@@ -50,6 +52,7 @@ def league_id_for(name: str) -> UUID:
 
 
 MAX_NAME = 40
+NOTIFICATION_KINDS = ("your_turn", "game_started", "game_finished", "timed_out", "dispute_opened")
 
 
 def derive_draw(seed: bytes, counter: int, request: DrawRequest) -> tuple[int, ...]:
@@ -85,10 +88,12 @@ class Ledger(Application[UUID]):
         *,
         clock: Callable[[], datetime] | None = None,
         entropy: Callable[[int], bytes] | None = None,
+        vacation_days_per_year: int = 30,
     ) -> None:
         super().__init__(env)
         self.clock = clock or DomainEvent.create_timestamp
         self.entropy = entropy or secrets.token_bytes
+        self.vacation_days_per_year = vacation_days_per_year
 
     # -- players ------------------------------------------------------------
 
@@ -151,8 +156,10 @@ class Ledger(Application[UUID]):
         join: bool = True,
         idempotency_key: str | None = None,
         league: str | None = None,
+        time_control: dict[str, Any] | None = None,
     ) -> Game:
         meta = registry.meta(title)
+        clock = parse_time_control(time_control)
         league_agg = self._league_for_new_game(league, creator, title) if league else None
         try:
             opts = meta.options.model_validate(options or {})
@@ -195,6 +202,7 @@ class Ledger(Application[UUID]):
             seed=self.entropy(32),
             timestamp=now,
             league=str(league_agg.id) if league_agg else None,
+            time_control=clock,
         )
         if league_agg is not None:
             league_agg.add_game(str(game.id), now)
@@ -365,6 +373,202 @@ class Ledger(Application[UUID]):
             position=recordings[-1].notification.id if recordings else None,
         )
 
+    # -- clocks ----------------------------------------------------------------
+
+    def expire(self, game_id: UUID | str, now: datetime | None = None) -> list[int]:
+        """Record a timeout for every awaited seat whose clock has run out, with the game's
+        consequence; returns those seats (none if another writer got there first)."""
+        game = self.get_game(game_id)
+        if game.status != ACTIVE or not game.clocks.timed:
+            return []
+        now = now or self.clock()
+        consequence = game.time_control["on_expiry"]
+        expired: list[int] = []
+        for seat in list(game.awaiting):
+            if seat in game.forfeited or seat not in game.awaiting or game.status != ACTIVE:
+                continue
+            left = game.clocks.remaining(seat, game.awaiting, now)
+            if left is None or left > 0:
+                continue
+            game.time_out(seat, consequence, -left, now)
+            expired.append(seat)
+            if seat in game.awaiting:
+                mode = "skip" if consequence == "skip" else "default"
+                decision = default_decision(game.title, game.state, seat, mode)
+                game.record_decision(seat, game.seats[seat] or "", decision, now, forced="timeout")
+            self._run_automatic(game)
+        if expired:
+            try:
+                self._save_game(game)
+            except StaleVersionError:
+                return []
+        return expired
+
+    def start_vacation(self, player: str, days: int) -> tuple[datetime, datetime]:
+        """Stop the player's clocks for ``days`` days, within the yearly allowance."""
+        p = self.get_player(player)
+        now = self.clock()
+        if p.on_vacation(now):
+            raise ConflictError("You are already on vacation.", code="vacation/already")
+        allowance = self.vacation_days_per_year
+        used = p.vacation_days_used(now.year)
+        if not 1 <= days <= allowance - used:
+            raise InvalidRequestError(
+                f"A vacation is 1 to {allowance - used} days: {used} of {allowance} days used this year.",
+                code="vacation/allowance",
+            )
+        until = now + timedelta(days=days)
+        p.start_vacation(now, until, days)
+        self.save(p)
+        return now, until
+
+    def end_vacation(self, player: str) -> datetime:
+        p = self.get_player(player)
+        now = self.clock()
+        if not p.on_vacation(now):
+            raise ConflictError("You are not on vacation.", code="vacation/none")
+        p.end_vacation(now)
+        self.save(p)
+        return now
+
+    def apply_vacation(self, game_id: UUID | str, player: str) -> bool:
+        """Bring a game's clocks in line with the player's vacation (paused, or resumed early)."""
+        game = self.get_game(game_id)
+        p = self.get_player(player)
+        if game.status != ACTIVE or not game.clocks.timed or not p.vacations:
+            return False
+        start, until = p.vacations[-1]
+        now = self.clock()
+        changed = False
+        for seat in game.seats_of(player):
+            paused = game.clocks.paused.get(seat)
+            if paused is None or paused[0] != start:
+                if datetime.fromisoformat(until) > now:
+                    game.pause_clock(seat, datetime.fromisoformat(start), datetime.fromisoformat(until), now)
+                    changed = True
+            elif paused[1] != until:
+                game.resume_clock(seat, datetime.fromisoformat(until), now)
+                changed = True
+        if changed:
+            self._save_game(game)
+        return changed
+
+    # -- notifications ---------------------------------------------------------------
+
+    def set_notifications(
+        self, player: str, kinds: list[str] | None, webhook_url: str | None, new_secret: bool = False
+    ) -> Player:
+        p = self.get_player(player)
+        wanted = list(NOTIFICATION_KINDS) if kinds is None else kinds
+        unknown = sorted(set(wanted) - set(NOTIFICATION_KINDS))
+        if unknown:
+            raise InvalidRequestError(
+                f"Unknown notification kinds {unknown}; choose from {list(NOTIFICATION_KINDS)}.",
+                code="request/invalid_notification_kind",
+            )
+        if webhook_url and not webhook_url.startswith(("https://", "http://")):
+            raise InvalidRequestError("A webhook is an http(s) URL.", code="request/invalid_webhook")
+        secret = p.webhook_secret
+        if webhook_url and (new_secret or not secret):
+            secret = "whsec_" + base64.urlsafe_b64encode(self.entropy(24)).decode().rstrip("=")
+        p.set_notifications(wanted, webhook_url or None, secret if webhook_url else None, self.clock())
+        self.save(p)
+        return p
+
+    # -- undo ----------------------------------------------------------------------
+
+    def _undo_target(self, game: Game, seat: int) -> int:
+        """The version of the seat's last decision still in force."""
+        for event in reversed(list(self.events.get(game.id))):
+            record = event_record(event)
+            if record["type"] == Game.DecisionUndone.TOPIC:
+                break  # nothing before an undo can be taken back again
+            if record["type"] == Game.DecisionRecorded.TOPIC:
+                pub = record["public"]
+                if pub["seat"] == seat and not pub.get("forced"):
+                    return int(record["version"])
+            if record["type"] in (Game.Started.TOPIC, Game.TimedOut.TOPIC):
+                break
+        raise ConflictError("You have no decision to take back.", code="undo/nothing")
+
+    def undo_check(self, game: Game, seat: int, target: int) -> str | None:
+        """Why taking back the decision at ``target`` needs everyone's consent (None: it does not)."""
+        if target != game.version:
+            return "other events followed it (another player's decision, or a draw it caused)"
+        event = next(iter(self.events.get(game.id, gt=target - 1, lte=target)))
+        record = event_record(event)
+        if any(k != "server" for k in record.get("private", {}) or {}):
+            return "it showed you hidden information"
+        before = self.get_game(game.id, version=target - 1).state
+        eng = game.engine
+        for viewer in [None, *range(game.seat_count)]:
+            if eng.secrets(before, viewer) - eng.secrets(game.state, viewer):
+                return "it revealed hidden information"
+        return None
+
+    def undo(self, game_id: UUID | str, player: str, expected_version: int) -> Game:
+        """Take back one's last decision: alone while nothing followed it and it revealed
+        nothing hidden; otherwise only with everyone's consent (``request_undo``)."""
+        game, seat = self._undo_game(game_id, player, expected_version)
+        target = self._undo_target(game, seat)
+        reason = self.undo_check(game, seat, target)
+        if reason:
+            raise ConflictError(
+                f"Taking this decision back needs every other player's consent: {reason}. "
+                "Ask for it with POST .../undo/request.",
+                code="undo/needs_consent",
+            )
+        self._apply_undo(game, seat, target, [])
+        return game
+
+    def request_undo(self, game_id: UUID | str, player: str, expected_version: int) -> Game:
+        game, seat = self._undo_game(game_id, player, expected_version)
+        if game.undo_request is not None:
+            raise ConflictError("An undo request is already open.", code="undo/pending")
+        target = self._undo_target(game, seat)
+        game.request_undo(seat, target, self.clock())
+        if not [s for s in range(game.seat_count) if game.seats[s] != player]:
+            self._apply_undo(game, seat, target, [])  # nobody else to ask
+            return game
+        self._save_game(game)
+        return game
+
+    def answer_undo(self, game_id: UUID | str, player: str, accept: bool) -> Game:
+        game = self.get_game(game_id)
+        req = game.undo_request
+        if req is None or game.status != ACTIVE:
+            raise ConflictError("No undo request is open.", code="undo/none")
+        seats = [s for s in game.seats_of(player) if game.seats[s] != req["player"]]
+        if not seats:
+            raise ForbiddenError("Only the other players answer an undo request.", code="undo/not_asked")
+        for s in seats:
+            game.answer_undo(s, accept, self.clock())
+        others = [s for s in range(game.seat_count) if game.seats[s] != req["player"]]
+        if accept and game.undo_request and all(str(s) in game.undo_request["answers"] for s in others):
+            self._apply_undo(game, req["seat"], req["target_version"], others)
+            return game
+        self._save_game(game)
+        return game
+
+    def _undo_game(self, game_id: UUID | str, player: str, expected_version: int) -> tuple[Game, int]:
+        game = self.get_game(game_id)
+        seats = game.seats_of(player)
+        if not seats:
+            raise ForbiddenError("You hold no seat in this game.", code="game/not_seated")
+        if game.status != ACTIVE:
+            raise ConflictError(f"The game is {game.status}.", code=f"game/{game.status}")
+        if expected_version != game.version:
+            raise StaleVersionError(
+                f"The game is at version {game.version}, not {expected_version}; reload first.",
+                current_version=game.version,
+            )
+        return game, seats[0]
+
+    def _apply_undo(self, game: Game, seat: int, target: int, consent: list[int]) -> None:
+        before = self.get_game(game.id, version=target - 1)
+        game.undo(seat, target, before.state, before.draws, consent, self.clock())
+        self._save_game(game)
+
     # -- internals -------------------------------------------------------------
 
     def _find_game(self, game_id: UUID) -> Game | None:
@@ -388,6 +592,13 @@ class Ledger(Application[UUID]):
                 continue
             if pending.finished and game.status != FINISHED:
                 game.finish(self.clock())
+                return
+            forfeited = [s for s in pending.seats if s in game.forfeited]
+            if forfeited and not pending.finished:
+                seat = forfeited[0]
+                decision = default_decision(game.title, game.state, seat)
+                game.record_decision(seat, game.seats[seat] or "", decision, self.clock(), forced="forfeit")
+                continue
             return
 
     def _save_game(self, game: Game) -> list[Any]:

@@ -23,10 +23,28 @@ from eventsourcing.domain import Snapshot as LibrarySnapshot
 from eventsourcing.utils import register_topic
 
 from ledger import records
+from ledger.clocks import Clocks
 from ledger.engine import Decision, DrawOutcome, Effect, RulesEngine
 from ledger.registry import engine as title_engine
 
 WAITING, ACTIVE, FINISHED, ABANDONED = "waiting", "active", "finished", "abandoned"
+
+
+def final_standings(ranked: Any, forfeited: list[int]) -> list[dict[str, Any]]:
+    """The title's standings, with the seats that forfeited moved below everyone who played on."""
+    playing = [s for s in ranked if s.seat not in forfeited]
+    out = []
+    for s in ranked:
+        entry: dict[str, Any] = {
+            "seat": s.seat,
+            "rank": 1 + sum(1 for o in playing if o.rank < s.rank),
+            "score": list(s.score),
+            "summary": s.summary,
+        }
+        if s.seat in forfeited:
+            entry.update(rank=len(playing) + 1, forfeited=True)
+        out.append(entry)
+    return sorted(out, key=lambda e: (e["rank"], e["seat"]))
 
 
 def split_effects(effects: tuple[Effect, ...]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -66,6 +84,7 @@ class Game(Aggregate):
             snap = super().take(aggregate)
             state = dict(snap.state)
             state.pop("_precomputed", None)
+            state["clocks"] = aggregate.clocks.to_dict()
             if state.get("state") is not None:
                 eng = title_engine(state["title"])
                 state["state"] = eng.state_adapter.dump_python(state["state"], mode="json")
@@ -74,6 +93,7 @@ class Game(Aggregate):
 
         def mutate(self, _: None) -> Any:
             game = cast(Game, super().mutate(_))
+            game.clocks = Clocks.from_dict(cast(Any, game.clocks))
             if game.state is not None:
                 game.state = title_engine(game.title).state_adapter.validate_python(game.state)
             return game
@@ -101,6 +121,8 @@ class Game(Aggregate):
 
         def apply(self, aggregate: Any) -> None:
             game = cast(Game, aggregate)
+            if game.status == ACTIVE:  # time passes for the awaited seats (forfeited seats have no clock)
+                game.clocks.advance(game.awaiting, self.timestamp, set(game.forfeited))
             game.head_hash = self.hash
             self.apply_game(game)
 
@@ -122,6 +144,7 @@ class Game(Aggregate):
                 game.engine.meta.options.model_validate(game.options), game.seat_count
             )
             game.awaiting = list(self.public["awaiting"])
+            game.clocks.start(game.seat_count, self.timestamp)
 
     class DrawRecorded(Event):
         TOPIC = "gameledger.game.draw_recorded"
@@ -147,9 +170,78 @@ class Game(Aggregate):
                 state, _ = game.engine.apply(game.state, self.public["seat"], decision)
             game.state = state
             game.awaiting = list(self.public["awaiting"])
+            game.clocks.moved(self.public["seat"], forced=bool(self.public.get("forced")))
             request = self.private.get(records.SERVER, {}).get("request")
             if request:
                 game.requests[request["key"]] = [request["hash"], self.originator_version]
+
+    class TimedOut(Event):
+        """A seat's clock ran out; the consequence chosen at creation follows."""
+
+        TOPIC = "gameledger.game.timed_out"
+
+        def apply_game(self, game: Game) -> None:
+            if self.public["consequence"] == "forfeit" and self.public["seat"] not in game.forfeited:
+                game.forfeited.append(self.public["seat"])
+
+    class ClockPaused(Event):
+        """The seat's player is on vacation from ``from`` until ``until``: the clock stops."""
+
+        TOPIC = "gameledger.game.clock_paused"
+
+        def apply_game(self, game: Game) -> None:
+            game.clocks.paused[self.public["seat"]] = (self.public["from"], self.public["until"])
+
+    class ClockResumed(Event):
+        """A vacation ended early."""
+
+        TOPIC = "gameledger.game.clock_resumed"
+
+        def apply_game(self, game: Game) -> None:
+            pause = game.clocks.paused.get(self.public["seat"])
+            if pause:
+                game.clocks.paused[self.public["seat"]] = (pause[0], self.public["at"])
+
+    class UndoRequested(Event):
+        """A seat asks every other player's consent to take back its decision at ``target_version``."""
+
+        TOPIC = "gameledger.game.undo_requested"
+
+        def apply_game(self, game: Game) -> None:
+            game.undo_request = {
+                "seat": self.public["seat"],
+                "player": self.public["player"],
+                "target_version": self.public["target_version"],
+                "requested_at": self.timestamp.isoformat(),
+                "answers": {},
+            }
+
+    class UndoAnswered(Event):
+        TOPIC = "gameledger.game.undo_answered"
+
+        def apply_game(self, game: Game) -> None:
+            if game.undo_request is None:
+                return
+            if self.public["accept"]:
+                game.undo_request["answers"][str(self.public["seat"])] = True
+            else:
+                game.undo_request = None  # declined: the request is closed
+
+    class DecisionUndone(Event):
+        """A compensating event: the game continues from the position before ``target_version``
+        (recorded in the server's private part; its digests are those of that position).
+        Nothing is deleted; the events from the target on stay in the record, undone."""
+
+        TOPIC = "gameledger.game.decision_undone"
+
+        def apply_game(self, game: Game) -> None:
+            state = game.take_precomputed(self.originator_version)
+            if state is None:
+                state = game.engine.state_adapter.validate_python(self.private[records.SERVER]["state"])
+            game.state = state
+            game.draws = self.public["draws"]
+            game.awaiting = list(self.public["awaiting"])
+            game.undo_request = None
 
     class Finished(Event):
         TOPIC = "gameledger.game.finished"
@@ -193,6 +285,10 @@ class Game(Aggregate):
         self.awaiting: list[int] = []
         self.standings: list[dict[str, Any]] = []
         self.requests: dict[str, list[Any]] = {}  # idempotency: key -> [request hash, version]
+        self.time_control: dict[str, Any] = public.get("time_control") or {"kind": "none"}
+        self.clocks = Clocks(self.time_control)
+        self.forfeited: list[int] = []
+        self.undo_request: dict[str, Any] | None = None
         self._precomputed: _Precomputed | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
@@ -202,6 +298,16 @@ class Game(Aggregate):
         d["seats"] = list(self.seats)
         d["awaiting"] = list(self.awaiting)
         d["requests"] = dict(self.requests)
+        d["clocks"] = Clocks.from_dict(self.clocks.to_dict())
+        d["forfeited"] = list(self.forfeited)
+        d["undo_request"] = (
+            None
+            if self.undo_request is None
+            else {
+                **self.undo_request,
+                "answers": dict(self.undo_request["answers"]),
+            }
+        )
         d["_pending_events"] = []
         d["_precomputed"] = None
         clone.__dict__.update(d)
@@ -252,6 +358,7 @@ class Game(Aggregate):
         seed: bytes,
         timestamp: datetime,
         league: str | None = None,
+        time_control: dict[str, Any] | None = None,
     ) -> Game:
         from ledger.rng import seed_commitment
 
@@ -266,6 +373,8 @@ class Game(Aggregate):
         }
         if league:
             public["league"] = league
+        if time_control and time_control.get("kind") != "none":
+            public["time_control"] = time_control
         sealed = records.seal(
             seed=seed,
             game=str(game_id),
@@ -374,6 +483,7 @@ class Game(Aggregate):
         decision: Decision,
         timestamp: datetime,
         request: dict[str, str] | None = None,
+        forced: str | None = None,
     ) -> tuple[Effect, ...]:
         eng = self.engine
         state, effects = eng.apply(self.state, seat, decision)
@@ -387,23 +497,75 @@ class Game(Aggregate):
             "awaiting": list(pending.seats),
             **self._digests(state),
         }
+        if forced:  # made for the seat: "timeout" (its clock ran out) or "forfeit"
+            public["forced"] = forced
         if request:
             private.setdefault(records.SERVER, {})["request"] = request
         self._record(self.DecisionRecorded, timestamp, public, private, state=state)
         return effects
 
     def finish(self, timestamp: datetime) -> None:
+        """Final standings by the title's rules; seats that forfeited rank last (tied)."""
         standings = [
-            {
-                "seat": s.seat,
-                "player": self.seats[s.seat],
-                "rank": s.rank,
-                "score": list(s.score),
-                "summary": s.summary,
-            }
-            for s in self.engine.standings(self.state)
+            {"player": self.seats[s["seat"]], **s}
+            for s in final_standings(self.engine.standings(self.state), self.forfeited)
         ]
         self._record(self.Finished, timestamp, {"standings": standings, "seed": self.seed})
+
+    def time_out(self, seat: int, consequence: str, overdue: float, timestamp: datetime) -> None:
+        public = {
+            "seat": seat,
+            "player": self.seats[seat],
+            "consequence": consequence,
+            "overdue_seconds": round(overdue),
+        }
+        self._record(self.TimedOut, timestamp, public)
+
+    def pause_clock(self, seat: int, start: datetime, until: datetime, timestamp: datetime) -> None:
+        public = {
+            "seat": seat,
+            "player": self.seats[seat],
+            "from": start.isoformat(),
+            "until": until.isoformat(),
+        }
+        self._record(self.ClockPaused, timestamp, public)
+
+    def resume_clock(self, seat: int, at: datetime, timestamp: datetime) -> None:
+        self._record(
+            self.ClockResumed, timestamp, {"seat": seat, "player": self.seats[seat], "at": at.isoformat()}
+        )
+
+    def request_undo(self, seat: int, target_version: int, timestamp: datetime) -> None:
+        public = {"seat": seat, "player": self.seats[seat], "target_version": target_version}
+        self._record(self.UndoRequested, timestamp, public)
+
+    def answer_undo(self, seat: int, accept: bool, timestamp: datetime) -> None:
+        self._record(
+            self.UndoAnswered, timestamp, {"seat": seat, "player": self.seats[seat], "accept": accept}
+        )
+
+    def undo(
+        self,
+        seat: int,
+        target_version: int,
+        state: Any,
+        draws: int,
+        consent: list[int],
+        timestamp: datetime,
+    ) -> None:
+        eng = self.engine
+        public = {
+            "seat": seat,
+            "player": self.seats[seat],
+            "target_version": target_version,
+            "undone_versions": [target_version, self.version],
+            "consent": consent,
+            "draws": draws,
+            "awaiting": list(eng.pending(state).seats),
+            **self._digests(state),
+        }
+        private = {records.SERVER: {"state": eng.state_adapter.dump_python(state, mode="json")}}
+        self._record(self.DecisionUndone, timestamp, public, private, state=state)
 
     def abandon(self, by: str, reason: str, timestamp: datetime) -> None:
         self._record(self.Abandoned, timestamp, {"by": by, "reason": reason, "seed": self.seed})
@@ -423,9 +585,78 @@ class Player(Aggregate):
         name: str
         token_hash: str
 
+    class VacationStarted(Aggregate.Event):
+        """The player's clocks stop in every active game until ``until`` (or an early end)."""
+
+        TOPIC = "gameledger.player.vacation_started"
+        start: str
+        until: str
+        days: int
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.vacations.append([self.start, self.until])
+
+    class VacationEnded(Aggregate.Event):
+        TOPIC = "gameledger.player.vacation_ended"
+        at: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.vacations[-1][1] = self.at
+
+    class NotificationsChanged(Aggregate.Event):
+        """Which notifications the player gets, and the webhook they go to (the secret signs them)."""
+
+        TOPIC = "gameledger.player.notifications_changed"
+        kinds: list[str]
+        webhook_url: str | None
+        webhook_secret: str | None
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.notify_kinds = list(self.kinds)
+            aggregate.webhook_url = self.webhook_url
+            aggregate.webhook_secret = self.webhook_secret
+
     def __init__(self, name: str, token_hash: str) -> None:
         self.name = name
         self.token_hash = token_hash
+        self.vacations: list[list[str]] = []  # [start, until] ISO times
+        self.notify_kinds: list[str] | None = None  # None: the defaults
+        self.webhook_url: str | None = None
+        self.webhook_secret: str | None = None
+
+    def on_vacation(self, now: datetime) -> tuple[datetime, datetime] | None:
+        if self.vacations:
+            start, until = (datetime.fromisoformat(x) for x in self.vacations[-1])
+            if start <= now < until:
+                return start, until
+        return None
+
+    def vacation_days_used(self, year: int) -> int:
+        used = 0.0
+        for start, until in self.vacations:
+            s, u = datetime.fromisoformat(start), datetime.fromisoformat(until)
+            if s.year == year:
+                used += (u - s).total_seconds() / 86400
+        return int(-(-used // 1))  # whole days, rounded up
+
+    def start_vacation(self, start: datetime, until: datetime, days: int) -> None:
+        self.trigger_event(
+            self.VacationStarted, start=start.isoformat(), until=until.isoformat(), days=days, timestamp=start
+        )
+
+    def end_vacation(self, at: datetime) -> None:
+        self.trigger_event(self.VacationEnded, at=at.isoformat(), timestamp=at)
+
+    def set_notifications(
+        self, kinds: list[str], webhook_url: str | None, webhook_secret: str | None, at: datetime
+    ) -> None:
+        self.trigger_event(
+            self.NotificationsChanged,
+            kinds=kinds,
+            webhook_url=webhook_url,
+            webhook_secret=webhook_secret,
+            timestamp=at,
+        )
 
     @classmethod
     def register(cls, player_id: UUID, name: str, token_hash: str, timestamp: datetime) -> Player:

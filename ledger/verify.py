@@ -30,6 +30,8 @@ DRAW = "gameledger.game.draw_recorded"
 DECISION = "gameledger.game.decision_recorded"
 FINISHED = "gameledger.game.finished"
 ABANDONED = "gameledger.game.abandoned"
+TIMED_OUT = "gameledger.game.timed_out"
+UNDONE = "gameledger.game.decision_undone"
 
 
 @dataclass
@@ -153,10 +155,27 @@ def _replay(report: Report, header: dict[str, Any], events: list[dict[str, Any]]
     draws_ok = digests_ok = True
     draws = 0
     detail_draw = detail_digest = ""
+    positions: list[tuple[int, Any, int]] = []  # (version, state, draws) after each change
+    forfeited: list[int] = []
     for e in events:
         p = e["public"]
         try:
-            if e["type"] == STARTED:
+            if e["type"] == TIMED_OUT and p["consequence"] == "forfeit":
+                forfeited.append(p["seat"])
+                continue
+            if e["type"] == UNDONE:
+                # the compensating event restores the position before its target
+                _, state, draws = [x for x in positions if x[0] < p["target_version"]][-1]
+                if p["draws"] != draws:
+                    draws_ok = False
+                    detail_draw = (
+                        detail_draw or f"undo at version {e['version']} restores the wrong draw count"
+                    )
+                stored = e.get("private", {}).get("server", {}).get("state")
+                if stored is not None and records.state_digest(seed, stored) != p.get("state_digest"):
+                    digests_ok = False
+                    detail_digest = detail_digest or f"undo at version {e['version']} stores another position"
+            elif e["type"] == STARTED:
                 state = eng.new_game(
                     eng.meta.options.model_validate(created["options"]), created["seat_count"]
                 )
@@ -184,6 +203,7 @@ def _replay(report: Report, header: dict[str, Any], events: list[dict[str, Any]]
         except Exception as exc:
             report.add("replay", False, f"version {e['version']}: {exc}")
             return
+        positions.append((e["version"], state, draws))
         sd = records.state_digest(seed, eng.state_adapter.dump_python(state, mode="json"))
         pd = records.public_digest(eng.view(state, None))
         if sd != p.get("state_digest") or pd != p.get("public_digest"):
@@ -193,7 +213,12 @@ def _replay(report: Report, header: dict[str, Any], events: list[dict[str, Any]]
     report.add("replay reproduces every digest", digests_ok, detail_digest)
     if events[-1]["type"] != FINISHED or state is None:
         return  # an abandoned game has no standings to compare
-    standings = [{"seat": s.seat, "rank": s.rank, "score": list(s.score)} for s in eng.standings(state)]
+    from ledger.domain import final_standings
+
+    standings = [
+        {"seat": s["seat"], "rank": s["rank"], "score": s["score"]}
+        for s in final_standings(eng.standings(state), forfeited)
+    ]
     recorded = [
         {"seat": s["seat"], "rank": s["rank"], "score": s["score"]}
         for s in events[-1]["public"].get("standings", [])

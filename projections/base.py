@@ -51,6 +51,7 @@ class Fact:
     version: int
     at: str  # ISO 8601 time of the event
     data: dict[str, Any]
+    position: int = 0  # the notification id (0 when unknown)
 
     @property
     def public(self) -> dict[str, Any]:
@@ -61,7 +62,7 @@ class Fact:
         data = orjson.loads(n.state)
         ts = data.get("timestamp")
         at = ts["_data_"] if isinstance(ts, dict) else str(ts)
-        return cls(n.topic, str(n.originator_id), n.originator_version, at, data)
+        return cls(n.topic, str(n.originator_id), n.originator_version, at, data, getattr(n, "id", 0) or 0)
 
     @classmethod
     def from_event(cls, e: Any) -> Fact:
@@ -280,8 +281,28 @@ class DocTable:
         )
 
 
+UNDONE = "gameledger.game.decision_undone"
+
+
+def effective(facts: Iterable[Fact]) -> list[Fact]:
+    """A game's events in force: an undo (a compensating event) sets aside the events
+    from its target version on; nothing is deleted from the ledger."""
+    kept: list[Fact] = []
+    for f in facts:
+        if f.topic == UNDONE:
+            target = f.public["target_version"]
+            kept = [k for k in kept if k.version < target]
+        kept.append(f)
+    return kept
+
+
 class BatchProjection(Projection[Any], Generic[V]):
-    """A projection that reduces a batch of events inside one view transaction."""
+    """A projection that reduces a batch of events inside one view transaction.
+
+    ``history(game_id, before_version)`` (set by ``Catchup``) reads a game's earlier
+    events, for projections that recompute a game after an undo."""
+
+    history: Callable[[str, int], list[Fact]] | None = None
 
     @singledispatchmethod
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
@@ -301,6 +322,24 @@ class Catchup:
         self.app = app
         self.projection = projection
         self.batch_size = batch_size or int(os.environ.get("GAMELEDGER_PROJECTION_BATCH", "2000"))
+        projection.history = self.history
+
+    def history(self, game_id: str, before_version: int) -> list[Fact]:
+        """The game's events before ``before_version``, as facts (for recomputing after an undo)."""
+        from uuid import UUID
+
+        mapper = self.app.mapper
+        stored = self.app.recorder.select_events(UUID(game_id), lte=before_version - 1)
+        out = []
+        for s in stored:
+            if getattr(mapper, "cipher", None) or getattr(mapper, "compressor", None):
+                out.append(Fact.from_event(mapper.to_domain_event(s)))
+                continue
+            data = orjson.loads(s.state)
+            ts = data.get("timestamp")
+            at = ts["_data_"] if isinstance(ts, dict) else str(ts)
+            out.append(Fact(s.topic, game_id, s.originator_version, at, data))
+        return out
 
     @property
     def name(self) -> str:

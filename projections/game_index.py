@@ -29,7 +29,7 @@ GAME_COLUMNS = (
 
 class GameIndexView(SqlView):
     view_name = "gameindex"
-    TABLE_NAMES = ("games", "seats", "players")
+    TABLE_NAMES = ("games", "seats", "players", "timed")
     TABLES = (
         "CREATE TABLE IF NOT EXISTS {games} ("
         " game_id TEXT PRIMARY KEY, title TEXT NOT NULL, status TEXT NOT NULL,"
@@ -43,7 +43,31 @@ class GameIndexView(SqlView):
         "CREATE INDEX IF NOT EXISTS gameindex_seats_player ON {seats} (player_id)",
         "CREATE TABLE IF NOT EXISTS {players} ("
         " player_id TEXT PRIMARY KEY, name TEXT NOT NULL, registered_at TEXT NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS {timed} (game_id TEXT PRIMARY KEY, time_control TEXT NOT NULL)",
     )
+
+    def save_timed(self, c: Any, game_id: str, time_control: dict[str, Any]) -> None:
+        self.execute(
+            c,
+            f"INSERT INTO {self.t('timed')} VALUES (%s, %s) ON CONFLICT (game_id) DO NOTHING",
+            [game_id, json.dumps(time_control)],
+        )
+
+    def timed_active_games(self) -> list[str]:
+        """Active games with a clock: the ones the scheduler looks at."""
+        rows = self.rows(
+            f"SELECT g.game_id FROM {self.t('games')} g JOIN {self.t('timed')} t ON t.game_id = g.game_id"
+            " WHERE g.status = 'active' ORDER BY g.game_id"
+        )
+        return [r["game_id"] for r in rows]
+
+    def active_games_of(self, player_id: str) -> list[str]:
+        rows = self.rows(
+            f"SELECT DISTINCT g.game_id FROM {self.t('games')} g JOIN {self.t('seats')} s"
+            " ON s.game_id = g.game_id WHERE g.status = 'active' AND s.player_id = %s",
+            [player_id],
+        )
+        return [r["game_id"] for r in rows]
 
     # -- batch writes ------------------------------------------------------------
 
@@ -184,9 +208,19 @@ CREATED, SEAT, STARTED, DRAW, DECISION, FINISHED, ABANDONED, PLAYER = (
 )
 
 
+MOVES = (
+    Game.TimedOut.TOPIC,
+    Game.ClockPaused.TOPIC,
+    Game.ClockResumed.TOPIC,
+    Game.UndoRequested.TOPIC,
+    Game.UndoAnswered.TOPIC,
+    Game.DecisionUndone.TOPIC,
+)
+
+
 class GameIndex(BatchProjection[GameIndexView]):
     name = "gameindex"
-    topics = (CREATED, SEAT, STARTED, DRAW, DECISION, FINISHED, ABANDONED, PLAYER)
+    topics = (CREATED, SEAT, STARTED, DRAW, DECISION, FINISHED, ABANDONED, PLAYER, *MOVES)
 
     def process_batch(self, c: Any, events: list[Fact]) -> None:
         view = self.view
@@ -211,6 +245,8 @@ class GameIndex(BatchProjection[GameIndexView]):
                     "league_id": p.get("league"),
                     "seats": {i: [player, 0] for i, player in enumerate(p["seats"])},
                 }
+                if p.get("time_control"):
+                    view.save_timed(c, gid, p["time_control"])
             g = games.get(gid)
             if g is None:
                 continue

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.domain import Game
-from projections.base import BatchProjection, DocTable, Fact, SqlView
+from projections.base import UNDONE, BatchProjection, DocTable, Fact, SqlView, effective
 from projections.titles import reducer
 
 
@@ -50,6 +50,7 @@ class Scoreboard(BatchProjection[ScoreboardView]):
         Game.DecisionRecorded.TOPIC,
         FINISHED,
         ABANDONED,
+        UNDONE,
     )
 
     def process_batch(self, c: Any, events: list[Fact]) -> None:
@@ -58,31 +59,42 @@ class Scoreboard(BatchProjection[ScoreboardView]):
         touched: dict[str, dict[str, Any]] = {}
         for e in events:
             gid = e.originator_id
-            if e.topic == CREATED:
-                r = reducer(e.public["title"])
-                if r is None:
-                    continue
-                docs[gid] = r.initial(e.public)
-                docs[gid]["status"] = "waiting"
-            doc = docs.get(gid)
-            if doc is None:
-                continue
-            r = reducer(doc["title"])
-            assert r is not None
-            for effect in e.public.get("effects", ()):
-                r.apply(doc, effect)
-            if e.topic == STARTED:
-                doc["status"] = "active"
-            elif e.topic == FINISHED:
-                doc["status"] = "finished"
-                doc["standings"] = e.public["standings"]
-            elif e.topic == ABANDONED:
-                doc["status"] = "abandoned"
-            doc["_version"] = e.version
-            doc["_at"] = e.at
-            touched[gid] = doc
+            if e.topic == UNDONE and self.history is not None:
+                docs.pop(gid, None)  # recompute the game from the events still in force
+                for f in effective([*self.history(gid, e.version), e]):
+                    self._apply(docs, f)
+            else:
+                self._apply(docs, e)
+            if gid in docs:
+                touched[gid] = docs[gid]
         for doc in touched.values():
             r = reducer(doc["title"])
             assert r is not None
             r.finish(doc)
         table.save(c, touched, extra=lambda d: (d["_version"], d["_at"]), columns=("version", "updated_at"))
+
+    @staticmethod
+    def _apply(docs: dict[str, dict[str, Any]], e: Fact) -> None:
+        gid = e.originator_id
+        if e.topic == CREATED:
+            r = reducer(e.public["title"])
+            if r is None:
+                return
+            docs[gid] = r.initial(e.public)
+            docs[gid]["status"] = "waiting"
+        doc = docs.get(gid)
+        if doc is None:
+            return
+        r = reducer(doc["title"])
+        assert r is not None
+        for effect in e.public.get("effects", ()):
+            r.apply(doc, effect)
+        if e.topic == STARTED:
+            doc["status"] = "active"
+        elif e.topic == FINISHED:
+            doc["status"] = "finished"
+            doc["standings"] = e.public["standings"]
+        elif e.topic == ABANDONED:
+            doc["status"] = "abandoned"
+        doc["_version"] = e.version
+        doc["_at"] = e.at

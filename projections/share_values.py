@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from ledger.domain import Game
-from projections.base import BatchProjection, DocTable, Fact, SqlView
+from projections.base import UNDONE, BatchProjection, DocTable, Fact, SqlView, effective
 
 PERIOD_EFFECTS = {"round_started": ("round", "stage"), "cycle_started": ("decade", "cycle", "good")}
 POINT_COLUMNS = (
@@ -57,6 +57,7 @@ class ShareValueHistory(BatchProjection[ShareValueView]):
         Game.Created.TOPIC,
         Game.DrawRecorded.TOPIC,
         Game.DecisionRecorded.TOPIC,
+        UNDONE,
     )
 
     def process_batch(self, c: Any, events: list[Fact]) -> None:
@@ -66,34 +67,17 @@ class ShareValueHistory(BatchProjection[ShareValueView]):
         points: list[list[Any]] = []
         for e in events:
             gid = e.originator_id
-            if e.topic == Game.Created.TOPIC:
-                contexts[gid] = {"seq": 0, "period": {}, "seats": e.public["seat_count"]}
-            ctx = contexts.get(gid)
-            if ctx is None:
-                continue
-            touched[gid] = ctx
-            for fx in e.public.get("effects", ()):
-                kind = fx["kind"]
-                if kind in PERIOD_EFFECTS:
-                    ctx["period"] = {k: fx[k] for k in PERIOD_EFFECTS[kind]}
-                elif kind == "share_price_changed":
-                    ctx["seq"] += 1
-                    points.append(
-                        [
-                            gid,
-                            ctx["seq"],
-                            e.version,
-                            fx["company"],
-                            fx["space_from"],
-                            fx["space_to"],
-                            fx["value_from"],
-                            fx["value_to"],
-                            fx["currency"],
-                            json.dumps(ctx["period"]),
-                            fx["cause"],
-                            e.at,
-                        ]
-                    )
+            if e.topic == UNDONE and self.history is not None:
+                # the points of undone events go: recompute the game from the events in force
+                self.view.execute(c, f"DELETE FROM {self.view.t('points')} WHERE game_id = %s", [gid])
+                points = [p for p in points if p[0] != gid]
+                contexts.pop(gid, None)
+                for f in effective([*self.history(gid, e.version), e]):
+                    self._apply(contexts, points, f)
+            else:
+                self._apply(contexts, points, e)
+            if gid in contexts:
+                touched[gid] = contexts[gid]
         self.view.executemany(
             c,
             f"INSERT INTO {self.view.t('points')} ({', '.join(POINT_COLUMNS)}) "
@@ -101,3 +85,34 @@ class ShareValueHistory(BatchProjection[ShareValueView]):
             points,
         )
         table.save(c, touched)
+
+    @staticmethod
+    def _apply(contexts: dict[str, dict[str, Any]], points: list[list[Any]], e: Fact) -> None:
+        gid = e.originator_id
+        if e.topic == Game.Created.TOPIC:
+            contexts[gid] = {"seq": 0, "period": {}, "seats": e.public["seat_count"]}
+        ctx = contexts.get(gid)
+        if ctx is None:
+            return
+        for fx in e.public.get("effects", ()):
+            kind = fx["kind"]
+            if kind in PERIOD_EFFECTS:
+                ctx["period"] = {k: fx[k] for k in PERIOD_EFFECTS[kind]}
+            elif kind == "share_price_changed":
+                ctx["seq"] += 1
+                points.append(
+                    [
+                        gid,
+                        ctx["seq"],
+                        e.version,
+                        fx["company"],
+                        fx["space_from"],
+                        fx["space_to"],
+                        fx["value_from"],
+                        fx["value_to"],
+                        fx["currency"],
+                        json.dumps(ctx["period"]),
+                        fx["cause"],
+                        e.at,
+                    ]
+                )

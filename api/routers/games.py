@@ -23,6 +23,8 @@ from api.schemas import (
     GameListOut,
     GameOut,
     StateOut,
+    UndoAnswerIn,
+    VersionIn,
 )
 from ledger.errors import ForbiddenError, InvalidRequestError, NotFoundError
 from ledger.export import export_lines
@@ -64,6 +66,7 @@ def create_game(
         join=body.join and not caller.is_admin,
         idempotency_key=idempotency_key,
         league=body.league,
+        time_control=body.time_control.model_dump() if body.time_control else None,
     )
     return game_out(services, game, caller)
 
@@ -309,3 +312,30 @@ def share_values_svg(
     names = seat_names(game, names_for(services, game))
     svg = share_value_svg(f"{game.engine.meta.name}: share values", points, names, game.version)
     return Response(svg, media_type="image/svg+xml")
+
+
+@router.post("/{game_id}/undo", response_model=GameOut, responses=ERRORS)
+def undo(game_id: GameId, body: VersionIn, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
+    """Take back your last decision, alone: only while no other player has decided since and it
+    revealed nothing hidden (no draw, no hidden card). Otherwise 409 ``undo/needs_consent``:
+    ask everyone with ``/undo/request``. Undo is a compensating event; nothing is deleted."""
+    game = services.ledger.undo(game_id, caller.player_id, body.expected_version)
+    return game_out(services, game, caller)
+
+
+@router.post("/{game_id}/undo/request", response_model=GameOut, responses=ERRORS)
+def request_undo(
+    game_id: GameId, body: VersionIn, caller: CallerDep, services: ServicesDep
+) -> dict[str, Any]:
+    """Ask every other player's consent to take back your last decision (and what followed it)."""
+    game = services.ledger.request_undo(game_id, caller.player_id, body.expected_version)
+    return game_out(services, game, caller)
+
+
+@router.post("/{game_id}/undo/answer", response_model=GameOut, responses=ERRORS)
+def answer_undo(
+    game_id: GameId, body: UndoAnswerIn, caller: CallerDep, services: ServicesDep
+) -> dict[str, Any]:
+    """Consent to (or refuse) the open undo request; with everyone's consent it takes effect."""
+    game = services.ledger.answer_undo(game_id, caller.player_id, body.accept)
+    return game_out(services, game, caller)

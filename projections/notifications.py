@@ -1,0 +1,281 @@
+"""Notifications: what each player is told, derived from the public parts of game events.
+
+The projection writes an outbox row per player and notification ("your turn",
+"game started", "game finished", "you were timed out", "dispute opened"); the
+server streams a player's rows as server-sent events and a delivery worker posts
+them to the player's webhook (``api.notify``), each filtered by the player's
+settings. The delivery log lives beside the outbox.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ledger.domain import Game
+from projections.base import BatchProjection, DocTable, Fact, SqlView
+
+OUTBOX_COLUMNS = ("position", "player_id", "kind", "game_id", "version", "payload", "created_at")
+
+
+class NotificationsView(SqlView):
+    view_name = "notifications"
+    TABLE_NAMES = ("outbox", "context", "deliveries", "attempts", "cursor")
+    TABLES = (
+        "CREATE TABLE IF NOT EXISTS {outbox} ("
+        " position BIGINT NOT NULL, player_id TEXT NOT NULL, kind TEXT NOT NULL, game_id TEXT NOT NULL,"
+        " version INTEGER NOT NULL, payload TEXT NOT NULL, created_at TEXT NOT NULL,"
+        " PRIMARY KEY (game_id, version, player_id, kind))",
+        "CREATE INDEX IF NOT EXISTS notifications_outbox_player ON {outbox} (player_id, position)",
+        "CREATE INDEX IF NOT EXISTS notifications_outbox_position ON {outbox} (position)",
+        "CREATE TABLE IF NOT EXISTS {context} (game_id TEXT PRIMARY KEY, doc TEXT NOT NULL)",
+        # one row per notification that goes to a webhook, with its latest attempt
+        "CREATE TABLE IF NOT EXISTS {deliveries} ("
+        " game_id TEXT NOT NULL, version INTEGER NOT NULL, player_id TEXT NOT NULL, kind TEXT NOT NULL,"
+        " position BIGINT NOT NULL, url TEXT NOT NULL, status TEXT NOT NULL, attempts INTEGER NOT NULL,"
+        " next_at TEXT NOT NULL, last_status INTEGER, last_error TEXT, updated_at TEXT NOT NULL,"
+        " PRIMARY KEY (game_id, version, player_id, kind))",
+        "CREATE INDEX IF NOT EXISTS notifications_deliveries_due ON {deliveries} (status, next_at)",
+        "CREATE TABLE IF NOT EXISTS {attempts} ("
+        " game_id TEXT NOT NULL, version INTEGER NOT NULL, player_id TEXT NOT NULL, kind TEXT NOT NULL,"
+        " attempt INTEGER NOT NULL, at TEXT NOT NULL, url TEXT NOT NULL, status INTEGER, error TEXT,"
+        " duration_ms INTEGER, PRIMARY KEY (game_id, version, player_id, kind, attempt))",
+        "CREATE TABLE IF NOT EXISTS {cursor} (name TEXT PRIMARY KEY, position BIGINT NOT NULL)",
+    )
+
+    def outbox(
+        self, player_id: str, *, after: int = 0, limit: int = 100, kinds: list[str] | None = None
+    ) -> list[dict[str, Any]]:
+        sql = f"SELECT * FROM {self.t('outbox')} WHERE player_id = %s AND position > %s"
+        params: list[Any] = [player_id, after]
+        if kinds is not None:
+            if not kinds:
+                return []
+            sql += f" AND kind IN ({', '.join(['%s'] * len(kinds))})"
+            params += kinds
+        rows = self.rows(sql + " ORDER BY position, game_id, version, kind LIMIT %s", [*params, limit])
+        return [self._row(r) for r in rows]
+
+    def recent(self, player_id: str, limit: int = 50) -> list[dict[str, Any]]:
+        rows = self.rows(
+            f"SELECT o.*, d.status AS delivery, d.attempts, d.last_status, d.last_error"
+            f" FROM {self.t('outbox')} o LEFT JOIN {self.t('deliveries')} d ON d.game_id = o.game_id"
+            " AND d.version = o.version AND d.player_id = o.player_id AND d.kind = o.kind"
+            " WHERE o.player_id = %s ORDER BY o.position DESC LIMIT %s",
+            [player_id, limit],
+        )
+        out = []
+        for r in rows:
+            item = self._row(r)
+            item["webhook"] = (
+                None
+                if r["delivery"] is None
+                else {
+                    "status": r["delivery"],
+                    "attempts": r["attempts"],
+                    "last_status": r["last_status"],
+                    "last_error": r["last_error"],
+                }
+            )
+            out.append(item)
+        return out
+
+    def latest_position(self, player_id: str) -> int:
+        rows = self.rows(
+            f"SELECT MAX(position) AS p FROM {self.t('outbox')} WHERE player_id = %s", [player_id]
+        )
+        return int(rows[0]["p"] or 0) if rows else 0
+
+    def attempts(self, player_id: str, limit: int = 100) -> list[dict[str, Any]]:
+        return self.rows(
+            f"SELECT * FROM {self.t('attempts')} WHERE player_id = %s ORDER BY at DESC LIMIT %s",
+            [player_id, limit],
+        )
+
+    # -- webhook deliveries (api.notify) ------------------------------------------------
+
+    def webhook_cursor(self) -> int:
+        rows = self.rows(f"SELECT position FROM {self.t('cursor')} WHERE name = %s", ["webhooks"])
+        return int(rows[0]["position"]) if rows else 0
+
+    def outbox_after(self, position: int, limit: int) -> list[dict[str, Any]]:
+        return self.rows(
+            f"SELECT * FROM {self.t('outbox')} WHERE position > %s ORDER BY position LIMIT %s",
+            [position, limit],
+        )
+
+    def add_deliveries(self, rows: list[list[Any]], cursor: int) -> None:
+        """New deliveries (game_id, version, player_id, kind, position, url, status, attempts,
+        next_at, updated_at) and the outbox position scanned up to, in one transaction."""
+        with self.datastore.transaction(commit=True) as c:
+            self.executemany(
+                c,
+                f"INSERT INTO {self.t('deliveries')} (game_id, version, player_id, kind, position, url, status,"
+                " attempts, next_at, updated_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+                " ON CONFLICT DO NOTHING",
+                rows,
+            )
+            self.execute(
+                c,
+                f"INSERT INTO {self.t('cursor')} (name, position) VALUES (%s, %s)"
+                " ON CONFLICT (name) DO UPDATE SET position = excluded.position",
+                ["webhooks", cursor],
+            )
+
+    def due_deliveries(self, now: str, stuck_before: str, limit: int) -> list[dict[str, Any]]:
+        return self.rows(
+            f"SELECT d.*, o.payload, o.position AS pos FROM {self.t('deliveries')} d JOIN {self.t('outbox')} o"
+            " ON o.game_id = d.game_id AND o.version = d.version AND o.player_id = d.player_id AND o.kind = d.kind"
+            " WHERE (d.status = 'pending' AND d.next_at <= %s) OR (d.status = 'sending' AND d.updated_at <= %s)"
+            " ORDER BY d.next_at LIMIT %s",
+            [now, stuck_before, limit],
+        )
+
+    def claim(self, d: dict[str, Any], now: str, token: str) -> bool:
+        """Take a delivery for sending unless another process changed it first (compare and set:
+        the row is updated only if it is as we read it, then read back in the same transaction)."""
+        key = [d["game_id"], d["version"], d["player_id"], d["kind"]]
+        where = " WHERE game_id = %s AND version = %s AND player_id = %s AND kind = %s"
+        with self.datastore.transaction(commit=True) as c:
+            self.execute(
+                c,
+                f"UPDATE {self.t('deliveries')} SET status = 'sending', updated_at = %s"
+                + where
+                + " AND status = %s AND updated_at = %s",
+                [f"{now}#{token}", *key, d["status"], d["updated_at"]],
+            )
+            rows = self.fetch(c, f"SELECT updated_at FROM {self.t('deliveries')}" + where, key)
+            return bool(rows) and rows[0]["updated_at"] == f"{now}#{token}"
+
+    def record_attempt(self, d: dict[str, Any], attempt: dict[str, Any], next_at: str) -> None:
+        key = [d["game_id"], d["version"], d["player_id"], d["kind"]]
+        with self.datastore.transaction(commit=True) as c:
+            self.execute(
+                c,
+                f"UPDATE {self.t('deliveries')} SET status = %s, attempts = %s, next_at = %s, last_status = %s,"
+                " last_error = %s, updated_at = %s WHERE game_id = %s AND version = %s AND player_id = %s"
+                " AND kind = %s",
+                [
+                    attempt["result"],
+                    attempt["attempt"],
+                    next_at,
+                    attempt["status"],
+                    attempt["error"],
+                    attempt["at"],
+                    *key,
+                ],
+            )
+            self.execute(
+                c,
+                f"INSERT INTO {self.t('attempts')} (game_id, version, player_id, kind, attempt, at, url, status,"
+                " error, duration_ms) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                [
+                    *key,
+                    attempt["attempt"],
+                    attempt["at"],
+                    attempt["url"],
+                    attempt["status"],
+                    attempt["error"],
+                    attempt["duration_ms"],
+                ],
+            )
+
+    @staticmethod
+    def _row(r: dict[str, Any]) -> dict[str, Any]:
+        return {
+            **json.loads(r["payload"]),
+            "id": f"{r['position']}:{r['game_id']}:{r['version']}:{r['kind']}",
+        }
+
+
+def _text(kind: str, title: str, extra: dict[str, Any]) -> str:
+    return {
+        "your_turn": f"It is your turn in {title}.",
+        "game_started": f"Your {title} game has started.",
+        "game_finished": f"Your {title} game is over" + (" (abandoned)." if extra.get("abandoned") else "."),
+        "timed_out": f"Your clock ran out in {title}; the game went on as its settings say"
+        f" ({extra.get('consequence', '')}).",
+        "dispute_opened": f"A player of your {title} game asks to take back a decision: your consent is needed.",
+    }[kind]
+
+
+class Notifications(BatchProjection[NotificationsView]):
+    name = "notifications"
+    topics = (
+        Game.Created.TOPIC,
+        Game.SeatClaimed.TOPIC,
+        Game.Started.TOPIC,
+        Game.DrawRecorded.TOPIC,
+        Game.DecisionRecorded.TOPIC,
+        Game.Finished.TOPIC,
+        Game.Abandoned.TOPIC,
+        Game.TimedOut.TOPIC,
+        Game.UndoRequested.TOPIC,
+        Game.DecisionUndone.TOPIC,
+    )
+
+    def process_batch(self, c: Any, events: list[Fact]) -> None:
+        table = DocTable(self.view, "context")
+        contexts = table.load(c, {e.originator_id for e in events})
+        rows: list[list[Any]] = []
+        for e in events:
+            gid = e.originator_id
+            p = e.public
+            if e.topic == Game.Created.TOPIC:
+                contexts[gid] = {
+                    "title": p["title"],
+                    "seats": list(p["seats"]),
+                    "awaiting": [],
+                    "forfeited": [],
+                }
+                continue
+            ctx = contexts.get(gid)
+            if ctx is None:
+                continue
+
+            def tell(
+                seats: list[int], kind: str, ctx: dict[str, Any] = ctx, e: Fact = e, **extra: Any
+            ) -> None:
+                for player in {ctx["seats"][s] for s in seats if ctx["seats"][s]}:
+                    payload = {
+                        "kind": kind,
+                        "game_id": e.originator_id,
+                        "title": ctx["title"],
+                        "version": e.version,
+                        "seats": [s for s in seats if ctx["seats"][s] == player],
+                        "text": _text(kind, ctx["title"], extra),
+                        "url": f"/games/{e.originator_id}",
+                        "at": e.at,
+                        **extra,
+                    }
+                    rows.append(
+                        [e.position, player, kind, e.originator_id, e.version, json.dumps(payload), e.at]
+                    )
+
+            everyone = list(range(len(ctx["seats"])))
+            if e.topic == Game.SeatClaimed.TOPIC:
+                ctx["seats"][p["seat"]] = p["player"]
+            elif e.topic == Game.Started.TOPIC:
+                tell(everyone, "game_started")
+            elif e.topic in (Game.Finished.TOPIC, Game.Abandoned.TOPIC):
+                tell(everyone, "game_finished", abandoned=e.topic == Game.Abandoned.TOPIC)
+                ctx["awaiting"] = []
+            elif e.topic == Game.TimedOut.TOPIC:
+                tell([p["seat"]], "timed_out", consequence=p["consequence"])
+                if p["consequence"] == "forfeit":
+                    ctx["forfeited"].append(p["seat"])
+            elif e.topic == Game.UndoRequested.TOPIC:
+                others = [s for s in everyone if ctx["seats"][s] != p["player"]]
+                tell(others, "dispute_opened", dispute="undo", target_version=p["target_version"])
+            if "awaiting" in p:
+                new = [s for s in p["awaiting"] if s not in ctx["awaiting"] and s not in ctx["forfeited"]]
+                if new and e.topic not in (Game.Finished.TOPIC, Game.Abandoned.TOPIC):
+                    tell(new, "your_turn")
+                ctx["awaiting"] = list(p["awaiting"])
+        self.view.executemany(
+            c,
+            f"INSERT INTO {self.view.t('outbox')} ({', '.join(OUTBOX_COLUMNS)}) "
+            f"VALUES ({', '.join(['%s'] * len(OUTBOX_COLUMNS))}) ON CONFLICT DO NOTHING",
+            rows,
+        )
+        table.save(c, contexts)
