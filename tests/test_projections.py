@@ -241,3 +241,36 @@ def test_batch_size_does_not_change_the_rows(services: Services, batch: int) -> 
             view.clear(c, services.ledger.name)
         Catchup(services.ledger, catchup.projection, batch_size=batch).run()
     assert dump(services) == reference
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_card_games_scoreboard_agrees_with_its_engine(services: Services, players: int) -> None:
+    import random
+
+    ids = [str(services.ledger.register_player(f"C{i}")[0]) for i in range(players)]
+    game = services.ledger.create_game(creator=ids[0], title="arkwright-card-game", players=ids)
+    rnd = random.Random(players)
+    checked = 0
+    while game.status == "active":
+        if game.version % 25 == 0:
+            services.refresh("scoreboard")
+            board = services.view("scoreboard").board(str(game.id))
+            for p in game.state.players:
+                seat = board["seats"][p.seat]
+                assert (seat["cash"], seat["shares"], seat["share_value"]) == (
+                    p.money,
+                    p.shares,
+                    p.share_value,
+                )
+                assert seat["loans"] == p.loans and seat["ships"] == p.ships
+            checked += 1
+        seat = rnd.choice(game.awaiting)
+        d = rnd.choice(game.engine.legal_decisions(game.state, seat)).model_dump(mode="json")
+        services.ledger.decide(game.id, ids[seat], game.version, d)
+        game = services.ledger.get_game(game.id)
+    services.refresh("scoreboard")
+    board = services.view("scoreboard").board(str(game.id))
+    assert checked > 5 and board["status"] == "finished"
+    assert {s["seat"]: s["rank"] for s in board["seats"] if s["seat"] < players} == {
+        s["seat"]: s["rank"] for s in game.standings
+    }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from projections.titles import cotton_trade, water_frame
+from projections.titles import arkwright_card_game, cotton_trade, water_frame
 
 
 class ScoreboardReducer(Protocol):
@@ -16,6 +16,7 @@ class ScoreboardReducer(Protocol):
 REDUCERS: dict[str, ScoreboardReducer] = {
     "cotton-trade": cotton_trade.REDUCER,
     "water-frame": water_frame.REDUCER,
+    "arkwright-card-game": arkwright_card_game.REDUCER,
 }
 
 
