@@ -7,9 +7,9 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from api import errors
+from api import errors, web
 from api.limits import BodyLimits
-from api.routers import admin, games, health, leagues, players, stats, streams, titles
+from api.routers import admin, games, health, leagues, ledger, players, stats, streams, titles
 from api.services import Services
 from api.settings import Settings
 
@@ -47,9 +47,12 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         leagues.router,
         stats.router,
         admin.router,
+        ledger.router,
     ):
         app.include_router(router, prefix=API_PREFIX)
     app.include_router(health.router, prefix=API_PREFIX, include_in_schema=False)
+    app.include_router(web.router)
+    app.mount(web.STATIC_PATH, web.static_files(), name="static")
     app.add_middleware(BodyLimits, max_bytes=settings.max_body_bytes, max_depth=settings.max_json_depth)
     return app
 

@@ -9,6 +9,7 @@ import time
 import uuid
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from api.settings import Settings
 
@@ -275,12 +276,73 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    import json
+
     from ledger.verify import verify_export
 
     text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
-    report = verify_export(text.splitlines())
+    digest = json.loads(Path(args.digest).read_text()) if args.digest else None
+    report = verify_export(text.splitlines(), digest, args.public_key)
     print(report.text())
     return 0 if report.ok else 1
+
+
+def _offline_services(args: argparse.Namespace) -> Any:
+    from api.services import Services
+
+    settings = _settings(args).model_copy(
+        update={"projections": "off", "clock_interval": 0, "webhook_interval": 0, "digest_interval": 0}
+    )
+    return Services.start(settings)
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    """The operator's audit of one game (everything, or one seat's view with --seat)."""
+    import json
+
+    from ledger.audit import audit_game
+
+    services = _offline_services(args)
+    try:
+        full = args.seat is None
+        player = None
+        if not full:
+            game = services.ledger.get_game(args.game)
+            player = game.seats[args.seat]
+        result = audit_game(services.ledger, args.game, player, full_view=full)
+    finally:
+        services.close()
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print(
+            f"game {result['game_id']} ({result.get('title')}, {result.get('rules_version')}), {result.get('events')} events"
+        )
+        for c in result["checks"]:
+            print(f"{'PASS' if c['ok'] else 'FAIL'}  {c['name']}{': ' + c['detail'] if c['detail'] else ''}")
+        if args.log:
+            print()
+            print("\n".join(result["log"]))
+        print("audit passed" if result["ok"] else "AUDIT FAILED")
+    return 0 if result["ok"] else 1
+
+
+def cmd_digest(args: argparse.Namespace) -> int:
+    """Issue (or show) the signed digest of all games' heads, with a game's proof."""
+    import json
+
+    services = _offline_services(args)
+    try:
+        doc = services.digest(args.game)
+    finally:
+        services.close()
+    text = json.dumps(doc, indent=2)
+    if args.out:
+        Path(args.out).write_text(text + "\n")
+        print(f"digest of {doc['games']} games, root {doc['root']}, written to {args.out}")
+    else:
+        print(text)
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -352,7 +414,27 @@ def main(argv: list[str] | None = None) -> int:
 
     ver = sub.add_parser("verify", help="verify a game export offline")
     ver.add_argument("file", help="an export (JSON lines), or - for standard input")
+    ver.add_argument(
+        "--digest", help="a published digest with this game's proof (GET /api/v1/ledger/digest?game=ID)"
+    )
+    ver.add_argument(
+        "--public-key", help="the ledger's pinned Ed25519 key (base64); default: the digest's own"
+    )
     ver.set_defaults(func=cmd_verify)
+
+    aud = sub.add_parser("audit", help="audit one game: chain, commitments, draws, replay, conservation")
+    aud.add_argument("game", help="the game's id")
+    aud.add_argument("--seat", type=int, help="show the record as this seat may see it (default: everything)")
+    aud.add_argument("--json", action="store_true", help="the full audit as JSON")
+    aud.add_argument("--log", action="store_true", help="print the log in words")
+    storage_args(aud)
+    aud.set_defaults(func=cmd_audit)
+
+    dig = sub.add_parser("digest", help="issue or show the signed digest of every game's head")
+    dig.add_argument("--game", help="add this game's inclusion proof")
+    dig.add_argument("--out", help="write it to this file")
+    storage_args(dig)
+    dig.set_defaults(func=cmd_digest)
 
     args = parser.parse_args(argv)
     return int(args.func(args))

@@ -12,6 +12,7 @@ from api.storage import build_ledger, init_db
 from ledger.application import Ledger
 from ledger.storage import Database, parse_database_url
 from projections.base import BatchProjection, Catchup, SqlView, build_view
+from projections.digests import DigestsView
 from projections.game_index import GameIndex, GameIndexView
 from projections.league_stats import LeagueStats, LeagueStatsView
 from projections.notifications import Notifications, NotificationsView
@@ -32,6 +33,7 @@ PROJECTIONS: dict[str, tuple[type[BatchProjection[Any]], type[SqlView]]] = {
 def init_views(db: Database) -> None:
     for _, view_class in PROJECTIONS.values():
         build_view(view_class, db, create_table=True).datastore.close()
+    build_view(DigestsView, db, create_table=True).datastore.close()
 
 
 def initialise(settings: Settings) -> Database:
@@ -51,6 +53,8 @@ class Services:
     _thread: threading.Thread | None = None
     _workers: list[threading.Thread] = field(default_factory=list)
     webhooks: Any = None
+    digests: Any = None
+    _signer: Any = None
 
     @classmethod
     def start(cls, settings: Settings, *, background: bool = False) -> Services:
@@ -69,6 +73,7 @@ class Services:
         from api.notify import WebhookDelivery
 
         services.webhooks = WebhookDelivery(services.view("notifications"), ledger)
+        services.digests = build_view(DigestsView, db, create_table=db.is_memory)
         if background:
             services.start_background()
             services.start_workers()
@@ -89,6 +94,54 @@ class Services:
             if seats:
                 out[gid] = seats
         return out
+
+    # -- digests and integrity -------------------------------------------------------------
+
+    @property
+    def signer(self) -> Any:
+        from ledger.digest import Signer
+
+        if self._signer is None:
+            key = self.settings.signing_key or self.digests.development_key(
+                lambda: Signer.new_seed(self.ledger.entropy(32))
+            )
+            self._signer = Signer.from_seed(key)
+        return self._signer
+
+    def digest(self, game: str | None = None, *, fresh: bool = True) -> dict[str, Any]:
+        """The latest signed digest of all games' heads (a new one if the ledger moved on),
+        with the inclusion proof of ``game`` when asked."""
+        from datetime import UTC, datetime
+
+        from ledger.digest import leaf, make_digest, proof_for
+
+        latest = self.digests.latest()
+        if fresh or latest is None:
+            self.refresh("gameindex")
+            position = self.game_index.view.position(self.ledger.name)
+            if latest is None or latest[0]["position"] != position:
+                leaves = [leaf(h["game_id"], h["version"], h["hash"]) for h in self.game_index.view.heads()]
+                doc = make_digest(leaves, self.signer, datetime.now(UTC).isoformat(), position)
+                self.digests.store(doc, leaves)
+                latest = (doc, leaves)
+        doc, leaves = latest
+        out = dict(doc)
+        if game is not None:
+            out["proof"] = proof_for(leaves, game)
+        return out
+
+    def integrity(self, limit: int = 20) -> dict[str, Any]:
+        """The hash chains of the most recently active games, read straight from the store."""
+        from ledger.audit import integrity
+
+        self.refresh("gameindex")
+        problems = []
+        games = self.game_index.view.list_games(limit=limit)
+        for g in games:
+            ok, detail, version = integrity(self.ledger, g["game_id"])
+            if not ok:
+                problems.append({"game_id": g["game_id"], "version": version, "problem": detail})
+        return {"checked_games": len(games), "ok": not problems, "problems": problems}
 
     def follow_vacation(self, player_id: str) -> int:
         """Pause (or resume) the player's clocks in every active game, after a vacation change."""
@@ -162,6 +215,8 @@ class Services:
             every(self.settings.clock_interval, "clocks", self.tick_clocks)
         if self.settings.webhook_interval > 0:
             every(self.settings.webhook_interval, "webhooks", self.webhooks.run_once)
+        if self.settings.digest_interval > 0:
+            every(self.settings.digest_interval, "digests", self.digest)
 
     def close(self) -> None:
         self._stop.set()
@@ -172,3 +227,5 @@ class Services:
         self.ledger.close()
         for p in self.projections.values():
             p.view.datastore.close()
+        if self.digests is not None:
+            self.digests.datastore.close()

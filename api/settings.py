@@ -38,6 +38,16 @@ class Settings(BaseModel):
     vacation_days_per_year: int = Field(
         default=30, ge=0, le=366, description="Vacation allowance per player."
     )
+    signing_key: str = Field(
+        default="",
+        description="Ed25519 key (32 bytes, base64) that signs the ledger digests; development makes one.",
+        repr=False,
+    )
+    digest_interval: float = Field(
+        default=3600.0,
+        ge=0,
+        description="Seconds between published digests of all games' heads (0: on demand).",
+    )
 
     @model_validator(mode="after")
     def _production_needs_secrets(self) -> Settings:
@@ -46,6 +56,8 @@ class Settings(BaseModel):
                 raise ValueError("production needs GAMELEDGER_ADMIN_TOKEN of at least 24 characters")
             if not self.database_url.startswith("postgres"):
                 raise ValueError("production needs GAMELEDGER_DATABASE_URL pointing at PostgreSQL")
+            if not self.signing_key:
+                raise ValueError("production needs GAMELEDGER_SIGNING_KEY (32 bytes, base64) to sign digests")
         return self
 
     @property
@@ -70,6 +82,8 @@ class Settings(BaseModel):
             "GAMELEDGER_CLOCK_INTERVAL": "clock_interval",
             "GAMELEDGER_WEBHOOK_INTERVAL": "webhook_interval",
             "GAMELEDGER_VACATION_DAYS": "vacation_days_per_year",
+            "GAMELEDGER_SIGNING_KEY": "signing_key",
+            "GAMELEDGER_DIGEST_INTERVAL": "digest_interval",
         }
         if env.get("GAMELEDGER_SKIP_INIT") == "1":
             values["init_db"] = False

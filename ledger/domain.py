@@ -571,6 +571,20 @@ class Game(Aggregate):
         self._record(self.Abandoned, timestamp, {"by": by, "reason": reason, "seed": self.seed})
 
 
+GAME_TOPICS: tuple[str, ...] = tuple(
+    dict.fromkeys(
+        [
+            Game.Created.TOPIC,
+            *(
+                cls.TOPIC  # type: ignore[attr-defined]
+                for cls in vars(Game).values()
+                if isinstance(cls, type) and issubclass(cls, Game.Event) and cls is not Game.Event
+            ),
+        ]
+    )
+)
+
+
 # A nested snapshot class's explicit topic is not registered by the library when the
 # class is defined (only when a snapshot is taken): register it so that a fresh
 # process can load snapshots it did not write.

@@ -31,6 +31,7 @@ DECISION = "gameledger.game.decision_recorded"
 FINISHED = "gameledger.game.finished"
 ABANDONED = "gameledger.game.abandoned"
 TIMED_OUT = "gameledger.game.timed_out"
+ANNULLED = "gameledger.game.annulled"
 UNDONE = "gameledger.game.decision_undone"
 
 
@@ -74,7 +75,40 @@ def _body(e: dict[str, Any]) -> dict[str, Any]:
     )
 
 
-def verify_export(lines: Iterable[str]) -> Report:
+def check_chain(events: list[dict[str, Any]]) -> tuple[bool, str, int | None]:
+    """Versions gapless from 1, each event linked to the one before, each hash recomputed
+    from its body: an edited, deleted or reordered event is found, with its version."""
+    prev = records.GENESIS
+    for i, e in enumerate(events, start=1):
+        if e["version"] != i:
+            return False, f"version {e['version']} where {i} was expected (an event is missing or moved)", i
+        if e["prev_hash"] != prev:
+            return False, f"event {i} does not link to event {i - 1}", i
+        if records.event_hash(_body(e)) != e["hash"]:
+            return False, f"event {i} was altered (hash mismatch)", i
+        prev = e["hash"]
+    return True, f"{len(events)} events", None
+
+
+def check_seeded_commitments(events: list[dict[str, Any]], seed: bytes) -> tuple[int, int, int | None]:
+    """Every commitment opens with its private part and the seed-derived salt:
+    (missing, mismatched, first bad version)."""
+    missing = mismatched = 0
+    first: int | None = None
+    for e in events:
+        for aud, c in e["commitments"].items():
+            part = e.get("private", {}).get(aud)
+            if part is None:
+                missing += 1
+            elif records.commitment(records.salt(seed, e["version"], aud), part) != c:
+                mismatched += 1
+                first = first or e["version"]
+    return missing, mismatched, first
+
+
+def verify_export(
+    lines: Iterable[str], digest: dict[str, Any] | None = None, public_key: str | None = None
+) -> Report:
     report = Report()
     try:
         header, events = parse(lines)
@@ -87,19 +121,10 @@ def verify_export(lines: Iterable[str]) -> Report:
         return report
 
     # 1. hash chain
-    prev, chain_ok, detail = records.GENESIS, True, f"{len(events)} events"
-    for i, e in enumerate(events, start=1):
-        if e["version"] != i:
-            chain_ok, detail = False, f"version {e['version']} where {i} was expected"
-            break
-        if e["prev_hash"] != prev:
-            chain_ok, detail = False, f"event {i} does not link to event {i - 1}"
-            break
-        if records.event_hash(_body(e)) != e["hash"]:
-            chain_ok, detail = False, f"event {i} was altered (hash mismatch)"
-            break
-        prev = e["hash"]
+    chain_ok, detail, _ = check_chain(events)
     report.add("hash chain", chain_ok, detail)
+    if digest is not None:
+        check_digest(report, events, digest, public_key)
 
     # 2. private parts present in the export open their commitments
     opened = bad = 0
@@ -112,27 +137,19 @@ def verify_export(lines: Iterable[str]) -> Report:
                 bad += 1
     report.add("private parts open their commitments", bad == 0, f"{opened} opened, {bad} failed")
 
-    finished = [e for e in events if e["type"] in (FINISHED, ABANDONED)]
+    finished = [e for e in events if e["type"] in (FINISHED, ABANDONED, ANNULLED)]
     if not finished:
         report.add("game finished", True, "not finished: seed, draws and replay are checked once it ends")
         return report
     created = events[0]["public"]
-    seed_hex = finished[-1]["public"]["seed"]
-    seed = bytes.fromhex(seed_hex)
+    seed = bytes.fromhex(finished[-1]["public"]["seed"])
     report.add(
         "seed matches the commitment published at creation",
         seed_commitment(seed) == created["seed_commitment"],
     )
 
     # 3a. every commitment opens with the seed-derived salt
-    missing = mismatched = 0
-    for e in events:
-        for aud, c in e["commitments"].items():
-            part = e.get("private", {}).get(aud)
-            if part is None:
-                missing += 1
-            elif records.commitment(records.salt(seed, e["version"], aud), part) != c:
-                mismatched += 1
+    missing, mismatched, _ = check_seeded_commitments(events, seed)
     report.add(
         "every private part present and committed",
         missing == 0 and mismatched == 0,
@@ -142,7 +159,45 @@ def verify_export(lines: Iterable[str]) -> Report:
     return report
 
 
-def _replay(report: Report, header: dict[str, Any], events: list[dict[str, Any]], seed: bytes) -> None:
+def check_digest(
+    report: Report, events: list[dict[str, Any]], digest: dict[str, Any], public_key: str | None
+) -> None:
+    """The published digest is signed by the ledger's key and includes this game's head at
+    the proof's version, which is the export's event at that version."""
+    from ledger import digest as dg
+
+    report.add(
+        "digest signature",
+        dg.check_signature(digest, public_key),
+        f"key {digest.get('key_id', '?')}" + (" (pinned)" if public_key else " (the digest's own key)"),
+    )
+    proof = digest.get("proof")
+    if not proof:
+        report.add("game included in the digest", False, "the digest carries no proof for this game")
+        return
+    entry = proof["leaf"]
+    game = events[0]["game"]
+    at = next((e for e in events if e["version"] == entry["version"]), None)
+    included = (
+        entry["game"] == game
+        and at is not None
+        and at["hash"] == entry["head"]
+        and dg.root_from_proof(entry, proof["path"]) == digest["root"]
+    )
+    report.add(
+        "game included in the digest",
+        included,
+        f"head of version {entry['version']} under root {digest['root'][:16]}…",
+    )
+
+
+def _replay(
+    report: Report,
+    header: dict[str, Any],
+    events: list[dict[str, Any]],
+    seed: bytes,
+    conservation: bool = False,
+) -> None:
     from ledger.application import derive_draw
 
     created = events[0]["public"]
@@ -156,6 +211,7 @@ def _replay(report: Report, header: dict[str, Any], events: list[dict[str, Any]]
     draws = 0
     detail_draw = detail_digest = ""
     positions: list[tuple[int, Any, int]] = []  # (version, state, draws) after each change
+    broken = ""
     forfeited: list[int] = []
     for e in events:
         p = e["public"]
@@ -176,9 +232,14 @@ def _replay(report: Report, header: dict[str, Any], events: list[dict[str, Any]]
                     digests_ok = False
                     detail_digest = detail_digest or f"undo at version {e['version']} stores another position"
             elif e["type"] == STARTED:
-                state = eng.new_game(
-                    eng.meta.options.model_validate(created["options"]), created["seat_count"]
-                )
+                stored = e.get("private", {}).get("server", {}).get("state")
+                if stored is not None:  # a fork starts from its origin's position
+                    state = eng.state_adapter.validate_python(stored)
+                    draws = p.get("draws", 0)
+                else:
+                    state = eng.new_game(
+                        eng.meta.options.model_validate(created["options"]), created["seat_count"]
+                    )
             elif e["type"] == DRAW:
                 request = eng.pending(state).draw
                 recorded = p.get("outcome")
@@ -204,13 +265,19 @@ def _replay(report: Report, header: dict[str, Any], events: list[dict[str, Any]]
             report.add("replay", False, f"version {e['version']}: {exc}")
             return
         positions.append((e["version"], state, draws))
+        if conservation and not broken:
+            problems = eng.conservation(state)
+            if problems:
+                broken = f"at version {e['version']}: {problems[0]}"
         sd = records.state_digest(seed, eng.state_adapter.dump_python(state, mode="json"))
         pd = records.public_digest(eng.view(state, None))
         if sd != p.get("state_digest") or pd != p.get("public_digest"):
             digests_ok = False
             detail_digest = detail_digest or f"digest differs at version {e['version']}"
     report.add("every draw re-derived from the seed", draws_ok, detail_draw or f"{draws} draws")
-    report.add("replay reproduces every digest", digests_ok, detail_digest)
+    report.add("replay reproduces every digest", digests_ok, detail_digest or f"{len(positions)} positions")
+    if conservation:
+        report.add("conservation laws hold at every position", not broken, broken)
     if events[-1]["type"] != FINISHED or state is None:
         return  # an abandoned game has no standings to compare
     from ledger.domain import final_standings

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ledger.domain import Game, Player
+from ledger.domain import GAME_TOPICS, Game, Player
 from projections.base import BatchProjection, Fact, SqlView, chunks
 
 GAME_COLUMNS = (
@@ -29,7 +29,7 @@ GAME_COLUMNS = (
 
 class GameIndexView(SqlView):
     view_name = "gameindex"
-    TABLE_NAMES = ("games", "seats", "players", "timed")
+    TABLE_NAMES = ("games", "seats", "players", "timed", "heads")
     TABLES = (
         "CREATE TABLE IF NOT EXISTS {games} ("
         " game_id TEXT PRIMARY KEY, title TEXT NOT NULL, status TEXT NOT NULL,"
@@ -44,7 +44,20 @@ class GameIndexView(SqlView):
         "CREATE TABLE IF NOT EXISTS {players} ("
         " player_id TEXT PRIMARY KEY, name TEXT NOT NULL, registered_at TEXT NOT NULL)",
         "CREATE TABLE IF NOT EXISTS {timed} (game_id TEXT PRIMARY KEY, time_control TEXT NOT NULL)",
+        # every game's latest event hash: the leaves of the signed digest
+        "CREATE TABLE IF NOT EXISTS {heads} (game_id TEXT PRIMARY KEY, version INTEGER NOT NULL, hash TEXT NOT NULL)",
     )
+
+    def save_heads(self, c: Any, heads: dict[str, tuple[int, str]]) -> None:
+        self.executemany(
+            c,
+            f"INSERT INTO {self.t('heads')} VALUES (%s, %s, %s) ON CONFLICT (game_id) DO UPDATE SET"
+            " version = excluded.version, hash = excluded.hash",
+            [[gid, v, h] for gid, (v, h) in heads.items()],
+        )
+
+    def heads(self) -> list[dict[str, Any]]:
+        return self.rows(f"SELECT game_id, version, hash FROM {self.t('heads')} ORDER BY game_id")
 
     def save_timed(self, c: Any, game_id: str, time_control: dict[str, Any]) -> None:
         self.execute(
@@ -208,19 +221,9 @@ CREATED, SEAT, STARTED, DRAW, DECISION, FINISHED, ABANDONED, PLAYER = (
 )
 
 
-MOVES = (
-    Game.TimedOut.TOPIC,
-    Game.ClockPaused.TOPIC,
-    Game.ClockResumed.TOPIC,
-    Game.UndoRequested.TOPIC,
-    Game.UndoAnswered.TOPIC,
-    Game.DecisionUndone.TOPIC,
-)
-
-
 class GameIndex(BatchProjection[GameIndexView]):
     name = "gameindex"
-    topics = (CREATED, SEAT, STARTED, DRAW, DECISION, FINISHED, ABANDONED, PLAYER, *MOVES)
+    topics = (*GAME_TOPICS, PLAYER)  # every game event moves its head (the digest's leaf)
 
     def process_batch(self, c: Any, events: list[Fact]) -> None:
         view = self.view
@@ -229,7 +232,10 @@ class GameIndex(BatchProjection[GameIndexView]):
         if not game_events:
             return
         games = view.load_games(c, sorted({e.originator_id for e in game_events}))
+        heads: dict[str, tuple[int, str]] = {}
         for e in game_events:
+            if e.data.get("hash"):
+                heads[e.originator_id] = (e.version, e.data["hash"])
             gid = e.originator_id
             p = e.public
             if e.topic == CREATED:
@@ -264,3 +270,4 @@ class GameIndex(BatchProjection[GameIndexView]):
                 for seat, entry in g["seats"].items():
                     entry[1] = 1 if seat in p["awaiting"] else 0
         view.save_games(c, games)
+        view.save_heads(c, heads)

@@ -10,7 +10,8 @@ router = APIRouter(tags=["health"])
 
 @router.get("/health")
 def health(services: ServicesDep) -> JSONResponse:
-    """Liveness, database reachability and each projection's lag (notifications not yet applied)."""
+    """Liveness, database reachability, each projection's lag (notifications not yet applied)
+    and tamper evidence: the hash chains of the most recently active games, re-read from the store."""
     try:
         services.ledger.recorder.max_notification_id()
     except Exception as exc:  # any storage failure means not ready
@@ -21,4 +22,15 @@ def health(services: ServicesDep) -> JSONResponse:
             lags[name] = catchup.lag()
         except Exception:  # a view's store may fail on its own
             lags[name] = None
-    return JSONResponse({"status": "ok", "database": services.db.kind, "projections_lag": lags})
+    try:
+        integrity = services.integrity()
+    except Exception as exc:  # the check itself failed: say so, do not hide it
+        integrity = {"ok": False, "problems": [{"problem": f"{type(exc).__name__}: {exc}"[:200]}]}
+    return JSONResponse(
+        {
+            "status": "ok" if integrity["ok"] else "tampered",
+            "database": services.db.kind,
+            "projections_lag": lags,
+            "ledger_integrity": integrity,
+        }
+    )

@@ -1,0 +1,17 @@
+"""The web pages (issue 8, "Play by web over days"): HTML over the same services as the API."""
+
+from __future__ import annotations
+
+from fastapi.staticfiles import StaticFiles
+
+from api.web.pages import STATIC_DIR, router
+
+STATIC_PATH = "/static"
+
+
+def static_files() -> StaticFiles:
+    """The pages' stylesheet and script, mounted at ``STATIC_PATH``."""
+    return StaticFiles(directory=STATIC_DIR)
+
+
+__all__ = ["STATIC_PATH", "router", "static_files"]

@@ -1,0 +1,575 @@
+/* gameledger pages: the token, calls to the REST API, live updates and the replay.
+   Pages are complete on the server; this script sends state-changing calls with the
+   Authorization header (never the cookie: that is the CSRF defence) and swaps in the
+   re-rendered part of a page when the game changes. */
+(function () {
+  "use strict";
+
+  var KEY = "gl_token";
+  var POLL_MS = 3000;
+
+  // --- the token: localStorage, mirrored in a cookie for page loads and EventSource --------
+  function readCookie() {
+    var m = document.cookie.match(/(?:^|;\s*)gl_token=([^;]*)/);
+    return m ? decodeURIComponent(m[1]) : null;
+  }
+  function token() {
+    try { return localStorage.getItem(KEY) || readCookie(); } catch (e) { return readCookie(); }
+  }
+  function setCookie(value, maxAge) {
+    document.cookie = "gl_token=" + encodeURIComponent(value) + "; Path=/; Max-Age=" + maxAge +
+      "; SameSite=Lax" + (location.protocol === "https:" ? "; Secure" : "");
+  }
+  function saveToken(t) {
+    try { localStorage.setItem(KEY, t); } catch (e) { /* private mode: the cookie still works */ }
+    setCookie(t, 31536000);
+  }
+  function forgetToken() {
+    try { localStorage.removeItem(KEY); } catch (e) { /* nothing kept */ }
+    setCookie("", 0);
+  }
+  function syncToken() {
+    var signedIn = document.body.dataset.signedIn === "true";
+    var kept = null;
+    try { kept = localStorage.getItem(KEY); } catch (e) { kept = null; }
+    var cookie = readCookie();
+    if (signedIn) {
+      if (!kept && cookie) { try { localStorage.setItem(KEY, cookie); } catch (e) { /* ignore */ } }
+      return false;
+    }
+    if (kept && cookie !== kept) { setCookie(kept, 31536000); location.reload(); return true; }
+    if (kept && cookie === kept) { forgetToken(); }  // the server no longer knows this token
+    return false;
+  }
+
+  // --- the REST API ----------------------------------------------------------------------
+  function api(method, path, body) {
+    var headers = { "Accept": "application/json" };
+    var t = token();
+    if (t) headers.Authorization = "Bearer " + t;
+    var init = { method: method, headers: headers, credentials: "same-origin" };
+    if (body !== undefined) {
+      headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    return fetch(path, init).then(function (res) {
+      return res.text().then(function (text) {
+        var data = {};
+        try { data = text ? JSON.parse(text) : {}; } catch (e) { data = { message: text }; }
+        return { ok: res.ok, status: res.status, data: data };
+      });
+    }, function () {
+      return { ok: false, status: 0, data: { code: "network/unreachable", message: "The server did not answer; try again." } };
+    });
+  }
+  function errorText(data) {
+    if (data && data.code) return data.code + ": " + data.message;
+    return (data && data.message) || "Something went wrong.";
+  }
+  function errorBox(el) {
+    // the nearest error line: in the same form, decision type or section as the element
+    for (var scope = el.closest("form, .decision-type, section"); scope; scope = scope.parentElement && scope.parentElement.closest("form, .decision-type, section")) {
+      var box = scope.querySelector("[data-error]");
+      if (box) return box;
+    }
+    return document.querySelector("[data-error]");
+  }
+  function showError(el, data) {
+    var box = errorBox(el);
+    if (box) { box.textContent = errorText(data); box.setAttribute("tabindex", "-1"); }
+  }
+  function clearError(el) {
+    var box = errorBox(el);
+    if (box) box.textContent = "";
+  }
+  function notify(text, href) {
+    var area = document.getElementById("notifications");
+    if (!area) return;
+    var p = document.createElement("p");
+    if (href) {
+      var a = document.createElement("a");
+      a.href = href;
+      a.textContent = text;
+      p.appendChild(a);
+    } else {
+      p.textContent = text;
+    }
+    area.textContent = "";  // one note at a time: the newest
+    area.appendChild(p);
+    setTimeout(function () { if (p.parentNode) p.parentNode.removeChild(p); }, 8000);
+  }
+
+  // --- fields generated from JSON schemas (api/web/forms.py) -----------------------------
+  function readValue(el) {
+    if (el.tagName === "SELECT") return JSON.parse(el.value);
+    if (el.type === "checkbox") return el.checked;
+    if (el.type === "number") return el.value === "" ? null : Number(el.value);
+    if (el.tagName === "TEXTAREA") return el.value.trim() === "" ? null : JSON.parse(el.value);
+    return el.value;
+  }
+  function collect(container) {
+    var out = {};
+    container.querySelectorAll("[data-field]").forEach(function (f) {
+      if (f.closest("fieldset[disabled]")) return;
+      var name = f.dataset.field;
+      var kind = f.dataset.kind;
+      if (kind === "tuple" || kind === "list") {
+        var values = Array.prototype.map.call(f.querySelectorAll("[data-part]"), readValue);
+        out[name] = kind === "list" ? values.filter(function (v) { return v !== null; }) : values;
+        return;
+      }
+      var el = f.querySelector("input, select, textarea");
+      if (!el) return;
+      var value = readValue(el);
+      if (value === null && !f.hasAttribute("data-nullable") && el.tagName !== "SELECT") return;
+      out[name] = value;
+    });
+    return out;
+  }
+
+  // --- partial refresh: fetch the page again and swap one element -------------------------
+  var refreshing = null;
+  var again = false;
+  var ownMove = false;  // the next refresh follows the reader's own decision: nothing to announce
+  function swap(doc, id) {
+    var fresh = doc.getElementById(id);
+    var current = document.getElementById(id);
+    if (!fresh || !current) return null;
+    var focusedId = document.activeElement && current.contains(document.activeElement) ? document.activeElement.id : null;
+    var open = [];
+    current.querySelectorAll("details[open]").forEach(function (d) {
+      var owner = d.closest("[id]");
+      if (owner) open.push(owner.id);
+    });
+    current.replaceWith(fresh);
+    open.forEach(function (ownerId) {
+      var owner = document.getElementById(ownerId);
+      var d = owner && owner.querySelector("details");
+      if (d) d.open = true;
+    });
+    if (focusedId !== null) {
+      var again_ = focusedId && document.getElementById(focusedId);
+      if (again_) again_.focus();
+      else {
+        var heading = fresh.querySelector("h2[tabindex]");
+        if (heading) heading.focus();
+      }
+    }
+    return fresh;
+  }
+  function refresh(id) {
+    id = id || "live";
+    if (refreshing) { again = true; return refreshing; }
+    refreshing = fetch(location.pathname + location.search, { credentials: "same-origin", headers: { "Accept": "text/html" } })
+      .then(function (res) { return res.ok ? res.text() : null; })
+      .then(function (html) {
+        if (!html) return;
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var before = document.getElementById(id);
+        var oldVersion = before && before.dataset.version;
+        var fresh = swap(doc, id);
+        document.title = doc.title;
+        if (fresh && fresh.dataset.version && fresh.dataset.version !== oldVersion && !ownMove) announce(fresh);
+        ownMove = false;
+      })
+      .catch(function () { /* the next update tries again */ })
+      .then(function () {
+        refreshing = null;
+        if (again) { again = false; refresh(id); }
+      });
+    return refreshing;
+  }
+  function announce(live) {
+    // A visible note only when it becomes the reader's turn or the game ends; screen readers hear it too.
+    var mine = (live.dataset.mySeats || "").split(",").filter(Boolean);
+    var awaited = (live.dataset.awaiting || "").split(",").filter(Boolean);
+    if (live.dataset.status === "finished") notify("The game is over.");
+    else if (mine.some(function (s) { return awaited.indexOf(s) >= 0; })) notify("Your turn (version " + live.dataset.version + ").");
+  }
+
+  // --- the game page ----------------------------------------------------------------------
+  function liveVersion() {
+    var live = document.getElementById("live");
+    return live ? Number(live.dataset.version) : 0;
+  }
+  function setBusy(busy) {
+    var live = document.getElementById("live");
+    if (!live) return;
+    live.setAttribute("aria-busy", busy ? "true" : "false");
+    live.querySelectorAll("button").forEach(function (b) { b.disabled = busy; });
+  }
+  function decide(gameId, decision, origin) {
+    clearError(origin);
+    setBusy(true);
+    return api("POST", "/api/v1/games/" + gameId + "/decisions", { expected_version: liveVersion(), decision: decision })
+      .then(function (r) {
+        if (!r.ok) {
+          setBusy(false);
+          showError(origin, r.data);
+          var box = errorBox(origin);
+          if (box) box.focus();
+          if (r.status === 409) refresh();
+          return;
+        }
+        ownMove = true;
+        return refresh().then(function () {
+          var heading = document.getElementById("now-heading");
+          if (heading && (!document.activeElement || document.activeElement === document.body)) heading.focus();
+        });
+      });
+  }
+  function watchGame(page) {
+    var stream = page.dataset.streamUrl;
+    var pollUrl = page.dataset.pollUrl;
+    var timer = null;
+    function changed(version, status) {
+      if (version !== liveVersion()) refresh();
+      return status === "finished" || status === "abandoned";
+    }
+    function poll() {
+      if (timer) return;
+      page.dataset.live = "polling";
+      timer = setInterval(function () {
+        if (document.hidden) return;
+        api("GET", pollUrl).then(function (r) {
+          if (r.ok && changed(r.data.version, r.data.status)) { clearInterval(timer); }
+        });
+      }, POLL_MS);
+    }
+    if (stream && window.EventSource) {
+      var failures = 0;
+      var es = new EventSource(stream);
+      es.addEventListener("game", function (e) {
+        failures = 0;
+        var d = JSON.parse(e.data);
+        if (changed(d.version, d.status)) es.close();
+      });
+      es.onerror = function () {
+        failures += 1;
+        if (es.readyState === EventSource.CLOSED || failures > 3) { es.close(); poll(); }
+      };
+      page.dataset.live = "sse";
+    } else {
+      poll();
+    }
+  }
+
+  // --- the replay ---------------------------------------------------------------------------
+  function initReplay(root) {
+    var slider = document.getElementById("replay-v");
+    var out = document.getElementById("replay-out");
+    var last = Number(root.dataset.last);
+    var timer = null;
+    var seq = 0;
+    function label(v) { out.textContent = v + " of " + last; }
+    function links(v) {
+      document.getElementById("replay-prev").href = "?v=" + Math.max(1, v - 1);
+      document.getElementById("replay-next").href = "?v=" + Math.min(last, v + 1);
+      document.getElementById("replay-prev").setAttribute("aria-disabled", v <= 1 ? "true" : "false");
+      document.getElementById("replay-next").setAttribute("aria-disabled", v >= last ? "true" : "false");
+    }
+    function show(v) {
+      v = Math.min(last, Math.max(1, v));
+      slider.value = String(v);
+      label(v);
+      links(v);
+      var url = location.pathname + "?v=" + v;
+      history.replaceState(null, "", url);
+      var mine = ++seq;
+      return fetch(url, { credentials: "same-origin", headers: { "Accept": "text/html" } })
+        .then(function (res) { return res.ok ? res.text() : null; })
+        .then(function (html) {
+          if (!html || mine !== seq) return;
+          swap(new DOMParser().parseFromString(html, "text/html"), "replay-live");
+        });
+    }
+    links(Number(slider.value));
+    slider.addEventListener("input", function () {
+      label(slider.value);
+      clearTimeout(timer);
+      timer = setTimeout(function () { show(Number(slider.value)); }, 120);
+    });
+    root.querySelectorAll("[data-step]").forEach(function (a) {
+      a.addEventListener("click", function (ev) {
+        ev.preventDefault();
+        var step = a.dataset.step;
+        var v = Number(slider.value);
+        show(step === "first" ? 1 : step === "last" ? last : v + Number(step));
+      });
+    });
+  }
+
+  // --- sign up, sign in, settings --------------------------------------------------------
+  function safeNext(next) {
+    return next && /^\/(?![\/\\])[\w\-.\/?=&%]*$/.test(next) ? next : "/lobby";
+  }
+  function initSignup(form) {
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      clearError(form);
+      var name = form.querySelector("#signup-name").value.trim();
+      if (!name) { showError(form, { message: "Please give a name." }); return; }
+      api("POST", "/api/v1/players", { name: name }).then(function (r) {
+        if (!r.ok) { showError(form, r.data); return; }
+        saveToken(r.data.token);
+        var done = document.getElementById("signup-done");
+        done.querySelector("[data-name]").textContent = r.data.name;
+        done.querySelector("#signup-token").value = r.data.token;
+        done.querySelector("[data-continue]").href = safeNext(form.dataset.next);
+        form.hidden = true;
+        done.hidden = false;
+        done.querySelector("h3").focus();
+      });
+    });
+  }
+  function initSignin(form) {
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      clearError(form);
+      var t = form.querySelector("#signin-token").value.trim();
+      fetch("/api/v1/me", { headers: { "Authorization": "Bearer " + t, "Accept": "application/json" } })
+        .then(function (res) { return res.json().then(function (d) { return { ok: res.ok, data: d }; }); })
+        .then(function (r) {
+          if (!r.ok) { showError(form, r.data); return; }
+          saveToken(t);
+          location.assign(safeNext(form.dataset.next));
+        }, function () { showError(form, { message: "The server did not answer." }); });
+    });
+  }
+  function initNewGame(form) {
+    var radios = form.querySelectorAll("input[name=title]");
+    var seats = form.querySelector("#seats");
+    var preset = form.querySelector("#tc-preset");
+    var custom = form.querySelector(".custom-clock");
+    function chosen() { return form.querySelector("input[name=title]:checked"); }
+    function update() {
+      var radio = chosen();
+      form.querySelectorAll("[data-options-for]").forEach(function (fs) {
+        var on = radio && fs.dataset.optionsFor === radio.value;
+        fs.hidden = !on;
+        fs.disabled = !on;
+      });
+      if (radio) {
+        seats.min = radio.dataset.min;
+        seats.max = radio.dataset.max;
+        var n = Number(seats.value);
+        if (n < Number(radio.dataset.min)) seats.value = radio.dataset.min;
+        if (n > Number(radio.dataset.max)) seats.value = radio.dataset.max;
+      }
+      if (custom) custom.hidden = preset.value !== "custom";
+    }
+    radios.forEach(function (r) { r.addEventListener("change", update); });
+    if (preset) preset.addEventListener("change", update);
+    update();
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      clearError(form);
+      var radio = chosen();
+      var options = {};
+      try {
+        var fs = form.querySelector("[data-options-for='" + radio.value + "']");
+        if (fs) options = collect(fs);
+      } catch (e) { showError(form, { message: "An option is not valid: " + e.message }); return; }
+      var body = { title: radio.value, seats: Number(seats.value), options: options };
+      var league = form.querySelector("#league").value.trim();
+      if (league) body.league = league;
+      var tc = form.querySelector("fieldset.time-control");
+      if (tc && !tc.disabled && preset.value !== "none") {
+        body.time_control = { preset: preset.value, on_expiry: form.querySelector("#tc-expiry").value };
+        if (preset.value === "custom") {
+          body.time_control.initial_hours = Number(form.querySelector("#tc-initial").value);
+          body.time_control.increment_hours = Number(form.querySelector("#tc-increment").value);
+          body.time_control.cap_hours = Number(form.querySelector("#tc-cap").value);
+        }
+      }
+      var submit = form.querySelector("button[type=submit]");
+      submit.disabled = true;
+      api("POST", "/api/v1/games", body).then(function (r) {
+        submit.disabled = false;
+        if (!r.ok) { showError(form, r.data); return; }
+        location.assign("/games/" + r.data.game_id);
+      });
+    });
+  }
+  function initSettings() {
+    var shown = document.querySelector("[data-show-token]");
+    if (shown) shown.value = token() || "";
+    var toggle = document.querySelector("[data-toggle-token]");
+    if (toggle) toggle.addEventListener("click", function () {
+      var hidden = shown.type === "password";
+      shown.type = hidden ? "text" : "password";
+      toggle.textContent = hidden ? "Hide the token" : "Show the token";
+    });
+    var out = document.querySelector("[data-sign-out]");
+    if (out) out.addEventListener("click", function () { forgetToken(); location.assign("/signup"); });
+    var status = document.querySelector("[data-vacation-status]");
+    if (status) loadVacation(status);
+    var vacation = document.getElementById("vacation-form");
+    if (vacation) vacation.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      clearError(vacation);
+      var parts = vacation.dataset.apiForm.split(" ");
+      api(parts[0], parts[1], collect(vacation)).then(function (r) {
+        if (!r.ok) { showError(vacation, r.data); return; }
+        vacation.querySelector("[data-ok]").textContent = r.data.until ? "Your clocks are paused until " + r.data.until + "." : "Saved.";
+        if (status) loadVacation(status);
+      });
+    });
+    var notifications = document.getElementById("notification-form");
+    if (notifications) initNotificationSettings(notifications);
+  }
+  function loadVacation(status) {
+    api("GET", status.dataset.vacationStatus).then(function (r) {
+      if (!r.ok) { status.textContent = ""; return; }
+      var d = r.data;
+      status.textContent = (d.on_vacation ? "You are on vacation until " + d.until + ". " : "You are not on vacation. ") +
+        (d.days_left_this_year !== undefined ? d.days_left_this_year + " of " + d.days_per_year + " vacation days left this year." : "");
+    });
+  }
+  function initNotificationSettings(form) {
+    var url = form.dataset.settingsUrl;
+    var holder = form.querySelector("[data-settings-fields]");
+    function render(d) {
+      holder.textContent = "";
+      var fs = document.createElement("fieldset");
+      var legend = document.createElement("legend");
+      legend.textContent = "Notify me about";
+      fs.appendChild(legend);
+      (d.available_kinds || d.kinds || []).forEach(function (kind, i) {
+        var div = document.createElement("div");
+        div.className = "field check";
+        var input = document.createElement("input");
+        input.type = "checkbox";
+        input.id = "notify-kind-" + i;
+        input.value = kind;
+        input.dataset.kind = "notification";
+        input.checked = (d.kinds || []).indexOf(kind) >= 0;
+        var label = document.createElement("label");
+        label.htmlFor = input.id;
+        label.textContent = kind.replace(/_/g, " ");
+        div.appendChild(input);
+        div.appendChild(label);
+        fs.appendChild(div);
+      });
+      holder.appendChild(fs);
+      var hook = document.createElement("div");
+      hook.className = "field";
+      hook.innerHTML = '<label for="notify-webhook">Webhook address (optional)</label>' +
+        '<input id="notify-webhook" type="url" maxlength="500" placeholder="https://…">' +
+        '<p class="hint">Notifications are also POSTed there, signed with a secret shown once.</p>';
+      hook.querySelector("input").value = d.webhook_url || "";
+      holder.appendChild(hook);
+      var secret = document.createElement("div");
+      secret.className = "field check";
+      secret.innerHTML = '<input id="notify-new-secret" type="checkbox"><label for="notify-new-secret">Issue a new signing secret</label>';
+      holder.appendChild(secret);
+      if (d.webhook_secret) {
+        var shown = document.createElement("p");
+        shown.className = "ok";
+        shown.textContent = "Your new signing secret (shown once): " + d.webhook_secret;
+        holder.appendChild(shown);
+      }
+    }
+    api("GET", url).then(function (r) {
+      if (!r.ok) { holder.textContent = errorText(r.data); return; }
+      render(r.data);
+    });
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      clearError(form);
+      var kinds = Array.prototype.filter.call(form.querySelectorAll("input[data-kind=notification]"), function (i) { return i.checked; })
+        .map(function (i) { return i.value; });
+      var hook = form.querySelector("#notify-webhook");
+      var body = {
+        kinds: kinds,
+        webhook_url: hook && hook.value.trim() ? hook.value.trim() : null,
+        new_secret: !!(form.querySelector("#notify-new-secret") || {}).checked
+      };
+      api("PUT", url, body).then(function (r) {
+        if (!r.ok) { showError(form, r.data); return; }
+        render(r.data);
+        form.querySelector("[data-ok]").textContent = "Saved.";
+      });
+    });
+  }
+
+  // --- buttons anywhere (delegated, so they work after a swap) ------------------------------
+  document.addEventListener("click", function (ev) {
+    var el = ev.target.closest("button");
+    if (!el || el.disabled) return;
+    var page = document.getElementById("game-page");
+    if (el.dataset.decision && page) {
+      ev.preventDefault();
+      decide(page.dataset.gameId, JSON.parse(el.dataset.decision), el);
+    } else if (el.dataset.join) {
+      ev.preventDefault();
+      clearError(el);
+      el.disabled = true;
+      api("POST", "/api/v1/games/" + el.dataset.join + "/join").then(function (r) {
+        el.disabled = false;
+        if (!r.ok) { showError(el, r.data); return; }
+        location.assign("/games/" + el.dataset.join);
+      });
+    } else if (el.dataset.apiPost || el.dataset.apiDelete) {
+      ev.preventDefault();
+      clearError(el);
+      var body = el.dataset.body ? JSON.parse(el.dataset.body) : undefined;
+      if (el.hasAttribute("data-with-version")) { body = body || {}; body.expected_version = liveVersion(); }
+      var method = el.dataset.apiPost ? "POST" : "DELETE";
+      el.disabled = true;
+      api(method, el.dataset.apiPost || el.dataset.apiDelete, body).then(function (r) {
+        el.disabled = false;
+        if (!r.ok) { showError(el, r.data); return; }
+        if (document.getElementById("live")) refresh(); else location.reload();
+      });
+    }
+  });
+  document.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    var page = document.getElementById("game-page");
+    if (!form.classList.contains("decision") || !page) return;
+    ev.preventDefault();
+    var decision;
+    try {
+      decision = collect(form);
+    } catch (e) {
+      showError(form, { code: "request/invalid", message: "A field does not hold valid JSON: " + e.message });
+      return;
+    }
+    decision.type = form.dataset.type;
+    decide(page.dataset.gameId, decision, form);
+  });
+
+  function watchMe(url) {
+    if (!window.EventSource) return;
+    var es = new EventSource(url);
+    var failures = 0;
+    es.addEventListener("notification", function (e) {
+      failures = 0;
+      var d = JSON.parse(e.data);
+      var here = document.getElementById("game-page");
+      var onThisGame = here && d.game_id === here.dataset.gameId;
+      if (!onThisGame) notify(d.text || d.kind, d.game_id ? "/games/" + d.game_id : null);
+      if (document.getElementById("lobby")) refresh("lobby");
+    });
+    es.onerror = function () {
+      failures += 1;
+      if (es.readyState === EventSource.CLOSED || failures > 5) es.close();
+    };
+  }
+
+  function init() {
+    if (syncToken()) return;
+    var el;
+    if ((el = document.getElementById("signup-form"))) initSignup(el);
+    if ((el = document.getElementById("signin-form"))) initSignin(el);
+    if ((el = document.getElementById("new-game-form"))) initNewGame(el);
+    if ((el = document.getElementById("game-page"))) watchGame(el);
+    if ((el = document.getElementById("replay"))) initReplay(el);
+    if (document.querySelector("[data-show-token]")) initSettings();
+    if (document.body.dataset.meStream) watchMe(document.body.dataset.meStream);
+    document.documentElement.dataset.ready = "true";
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

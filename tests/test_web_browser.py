@@ -1,0 +1,421 @@
+"""The web pages in headless Chromium: three people sign up, play Cotton Trade to the end and
+a few Water Frame turns through the pages, take a decision back, and replay the game.
+
+Runs the real server (``gameledger serve``, SQLite in a temporary directory) and Debian's
+Chromium through Python Playwright. Screenshots of each page go to test-artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+try:
+    from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+except ImportError:  # the test extra brings it; without it this module is skipped
+    sync_playwright = None  # type: ignore[assignment]
+
+ROOT = Path(__file__).resolve().parents[1]
+SHOTS = ROOT / "test-artifacts" / "screenshots"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+GAME_URL = re.compile(r".*/games/[0-9a-f-]{36}$")
+
+pytestmark = pytest.mark.browser
+
+
+def _missing() -> str | None:
+    if sync_playwright is None:
+        return "Python Playwright is not installed (pip install -e '.[test]')"
+    if not CHROMIUM.exists():
+        return f"no Chromium at {CHROMIUM} (apt-get install -y chromium chromium-driver)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    problem = _missing()
+    if problem:
+        if IN_CI:
+            pytest.fail(f"the browser tests are mandatory under CI: {problem}")
+        pytest.skip(problem)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``gameledger serve`` on a free port, SQLite in a temporary directory."""
+    data = tmp_path_factory.mktemp("web-browser")
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GAMELEDGER_")}
+    env["GAMELEDGER_DATA_DIR"] = str(data)
+    log = (data / "server.log").open("w")
+    proc = subprocess.Popen(
+        [
+            str(Path(sys.executable).parent / "gameledger"),
+            "serve",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(150):
+            try:
+                with urllib.request.urlopen(f"{base}/health", timeout=1) as r:  # noqa: S310 - our own server
+                    if r.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.2)
+        else:
+            pytest.fail("the server did not start: " + (data / "server.log").read_text()[-2000:])
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+class Person:
+    """One person: their own browser context (cookies, localStorage) and one tab."""
+
+    def __init__(self, browser: Browser, base: str, name: str, **context: Any) -> None:
+        self.base = base
+        self.name = name
+        self.context: BrowserContext = browser.new_context(**context)
+        self.page: Page = self.context.new_page()
+        self.page.set_default_timeout(20_000)
+        self.problems: list[str] = []
+        self.page.on("pageerror", lambda e: self.problems.append(f"{name}: page error {e}"))
+        self.page.on(
+            "console",
+            lambda m: (
+                self.problems.append(f"{name}: {m.text}")
+                if m.type == "error" and "status of 4" not in m.text
+                else None
+            ),
+        )
+
+    def go(self, path: str) -> Page:
+        self.page.goto(self.base + path)
+        self.page.wait_for_selector("html[data-ready]", state="attached")
+        return self.page
+
+    @property
+    def version(self) -> int:
+        return int(self.page.get_attribute("#live", "data-version") or 0)
+
+    def shot(self, name: str, full_page: bool = True) -> None:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
+
+
+@pytest.fixture(scope="module")
+def people(browser: Browser, server: str) -> Iterator[list[Person]]:
+    """Ann, Bob and Cid sign up on the sign-up page; each browser keeps its own token."""
+    folks = [
+        Person(browser, server, name, viewport={"width": 1280, "height": 900})
+        for name in ("Ann", "Bob", "Cid")
+    ]
+    for person in folks:
+        page = person.go("/")
+        assert page.url.endswith("/signup")
+        page.fill("#signup-name", person.name)
+        page.click("#signup-form button[type=submit]")
+        page.wait_for_selector("#signup-done:not([hidden])")
+        assert page.input_value("#signup-token").startswith("gl_")
+        page.click("[data-continue]")
+        page.wait_for_url("**/lobby")
+        assert f"Signed in as {person.name}" in page.inner_text("header")
+    folks[0].shot("signup-done-lobby", full_page=False)
+    yield folks
+    for person in folks:
+        assert not person.problems, person.problems
+        person.context.close()
+
+
+def create_and_fill(people: list[Person], title: str, preset: str | None = None) -> str:
+    """The first person creates a game of ``title`` for everyone; the others join from the lobby."""
+    ann = people[0]
+    page = ann.go("/games/new")
+    page.check(f"#title-{title}")
+    page.fill("#seats", str(len(people)))
+    if preset:
+        page.select_option("#tc-preset", preset)
+    ann.shot(f"new-game-{title}")
+    page.click("#new-game-form button[type=submit]")
+    page.wait_for_url(GAME_URL)
+    game_id = page.url.rsplit("/", 1)[-1]
+    assert "Waiting for players" in page.inner_text("#now-heading")
+    for person in people[1:]:
+        lobby = person.go("/lobby")
+        lobby.click(f"button[data-join='{game_id}']")
+        lobby.wait_for_url(f"**/games/{game_id}")
+    # the creator's open page learns that the game started, without a reload
+    page.wait_for_selector("#live[data-status='active']", state="attached")
+    for person in people:
+        person.page.wait_for_selector("#live[data-status='active']", state="attached")
+    return game_id
+
+
+def awaited(people: list[Person]) -> Person | None:
+    """A person whose page offers decisions now (their page is up to date by the live updates)."""
+    for person in people:
+        if person.page.query_selector("#live button.legal, #live form.decision"):
+            return person
+    return None
+
+
+def next_to_move(people: list[Person], timeout: float = 20) -> Person:
+    """Wait until someone's page offers a decision (the live updates bring it there)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        person = awaited(people)
+        if person is not None:
+            return person
+        time.sleep(0.05)
+    raise AssertionError("no page offers a decision")
+
+
+def open_form(page: Page, type_: str) -> None:
+    """Forms next to one-click buttons sit in a closed <details>: open it as a person would."""
+    if page.query_selector(f"#type-{type_} details:not([open])"):
+        page.click(f"#type-{type_} summary")
+
+
+def play_one(person: Person, rnd: random.Random, use_form: bool = False) -> None:
+    """Click one of the listed decisions (or submit a pre-filled form) and wait for the result."""
+    page = person.page
+    before = person.version
+    buttons = page.query_selector_all("#live button.legal")
+    forms = page.query_selector_all("#live form.decision")
+    if forms and (use_form or not buttons):
+        type_ = str(rnd.choice(forms).get_attribute("data-type"))
+        open_form(page, type_)
+        page.click(f"#live form.decision[data-type='{type_}'] button[type=submit]")
+    else:
+        rnd.choice(buttons).click()
+    page.wait_for_selector(
+        f"#live:not([data-version='{before}']), #live .error:not(:empty)", state="attached"
+    )
+    errors = [e.inner_text() for e in page.query_selector_all("#live .error") if e.inner_text().strip()]
+    assert not errors or "stale_version" in errors[0], errors
+
+
+def play(people: list[Person], rnd: random.Random, *, until_finished: bool, steps: int = 10_000) -> int:
+    made = 0
+    deadline = time.monotonic() + 300
+    while made < steps and time.monotonic() < deadline:
+        if until_finished and people[0].page.query_selector("#live[data-status='finished']"):
+            break
+        person = awaited(people)
+        if person is None:
+            time.sleep(0.05)
+            continue
+        play_one(person, rnd, use_form=made % 7 == 3)  # now and then through the form
+        made += 1
+    return made
+
+
+def test_three_people_play_cotton_trade_to_the_end_and_replay_it(people: list[Person]) -> None:
+    started = time.monotonic()
+    game_id = create_and_fill(people, "cotton-trade")
+    ann = people[0]
+    assert ann.page.get_attribute("#game-page", "data-live") in ("sse", "polling")
+    ann.shot("cotton-trade-game-start")
+    rnd = random.Random(1800)
+
+    # a refused decision: a number out of range, sent through a form, shows the API's error
+    refused = False
+    while not refused:
+        person = next_to_move(people)
+        number = person.page.query_selector("#live form.decision input[type=number]")
+        if number is None:
+            play_one(person, rnd)
+            continue
+        type_ = str(number.evaluate("i => i.form.dataset.type"))
+        open_form(person.page, type_)
+        number.fill("999")
+        before = person.version
+        person.page.click(f"#live form.decision[data-type='{type_}'] button[type=submit]")
+        error = person.page.wait_for_selector(f"#type-{type_} .error:not(:empty)")
+        assert error is not None
+        assert re.match(r"^[a-z]+/[\w/-]+: .+", error.inner_text()), error.inner_text()
+        assert person.version == before, "nothing was written"
+        person.shot("cotton-trade-refused-decision", full_page=False)
+        refused = True
+
+    made = play(people, rnd, until_finished=True)
+    for person in people:
+        person.page.wait_for_selector("#standings-heading")
+        assert "The game is over" in person.page.inner_text("#now-heading")
+    standings = ann.page.inner_text(".standings")
+    assert all(p.name in standings for p in people)
+    assert ann.page.query_selector("img.chart")
+    ann.shot("cotton-trade-game-finished")
+    ann.shot("cotton-trade-game-finished-top", full_page=False)
+
+    # the replay: the slider, previous and next, and the keyboard
+    page = ann.go(f"/games/{game_id}/replay")
+    last = int(page.get_attribute("#replay-v", "max") or 0)
+    assert last >= made
+    page.fill("#replay-v", "1")
+    page.wait_for_selector("#replay-live[data-version='1']", state="attached")
+    assert "Event 1" in page.inner_text("#event-heading")
+    page.click("#replay-next")
+    page.wait_for_selector("#replay-live[data-version='2']", state="attached")
+    page.click("#replay-next")
+    page.wait_for_selector("#replay-live[data-version='3']", state="attached")
+    page.click("#replay-prev")
+    page.wait_for_selector("#replay-live[data-version='2']", state="attached")
+    page.fill("#replay-v", str(last // 2))
+    page.wait_for_selector(f"#replay-live[data-version='{last // 2}']", state="attached")
+    page.focus("#replay-v")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector(f"#replay-live[data-version='{last // 2 + 1}']", state="attached")
+    assert page.url.endswith(f"?v={last // 2 + 1}"), "the address follows, so a reload shows the same event"
+    assert "Regions" in page.inner_text("#replay-live")
+    ann.shot("cotton-trade-replay")
+    page.reload()
+    assert page.get_attribute("#replay-live", "data-version") == str(last // 2 + 1)
+    page.click("#replay-last")
+    page.wait_for_selector(f"#replay-live[data-version='{last}']", state="attached")
+    assert "Final standings" in page.inner_text("#replay-live")
+    print(f"cotton trade: {made} decisions through the pages, {time.monotonic() - started:.0f} s")  # noqa: T201
+
+
+def test_water_frame_turns_with_a_clock_an_undo_and_a_consented_take_back(people: list[Person]) -> None:
+    create_and_fill(people, "water-frame", preset="24h+4h")
+    ann = people[0]
+    assert "Clocks" in ann.page.inner_text("#live")
+    rnd = random.Random(1769)
+    play(people, rnd, until_finished=False, steps=12)
+
+    # undo alone: right after one's own decision, nothing else having happened
+    undone = False
+    for _ in range(40):
+        person = next_to_move(people)
+        play_one(person, rnd)
+        if person.page.query_selector("#live button.legal, #live form.decision"):  # still their turn
+            before = person.version
+            person.page.click("#live button[data-api-post$='/undo']")
+            person.page.wait_for_selector(
+                f"#live:not([data-version='{before}']), .undo .error:not(:empty)", state="attached"
+            )
+            message = person.page.inner_text(".undo")
+            if person.version != before:
+                undone = True
+                break
+            assert "undo/needs_consent" in message, message
+    assert undone, "no decision could be taken back alone"
+
+    # a take-back with consent: the last to decide asks; the others accept on their own pages
+    asker = next_to_move(people)
+    play_one(asker, rnd)
+    others = [p for p in people if p is not asker]
+    asker.page.click("#live button[data-api-post$='/undo/request']")
+    for person in others:
+        person.page.wait_for_selector("#live button.undo-accept")
+        assert "asks to take back" in person.page.inner_text("#live .undo")
+    others[0].shot("water-frame-undo-request", full_page=False)
+    before = asker.version
+    for person in others:
+        version = person.version
+        person.page.click("#live button.undo-accept")
+        person.page.wait_for_selector(f"#live:not([data-version='{version}'])", state="attached")
+    asker.page.wait_for_selector(f"#live:not([data-version='{before}'])", state="attached")
+    for person in people:
+        person.page.wait_for_selector("#live button.undo-accept", state="detached")
+
+    play(people, rnd, until_finished=False, steps=10)
+    for person in people:
+        if person.page.query_selector("#live button.legal, #live form.decision"):
+            person.shot("water-frame-game")
+            break
+    else:
+        ann.shot("water-frame-game")
+    board = ann.page.inner_text("#live .board")
+    for words in ("Markets", "Factories", "Administration", "Special markers"):
+        assert words in board
+
+
+def test_the_game_page_and_the_settings_on_a_phone(
+    browser: Browser, server: str, people: list[Person]
+) -> None:
+    state = people[0].context.storage_state()
+    phone = Person(
+        browser, server, "Ann on a phone", viewport={"width": 390, "height": 844}, storage_state=state
+    )
+    # without the server-sent events (as on a server that lacks them) the page polls instead
+    phone.context.route("**/api/v1/games/*/stream*", lambda route: route.fulfill(status=404, body="{}"))
+    try:
+        lobby = phone.go("/lobby")
+        lobby.click("#mine-heading ~ .table-wrap a:has-text('Water Frame')")
+        lobby.wait_for_url(GAME_URL)
+        width = lobby.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390 + 1, f"the page scrolls sideways on a phone ({width}px)"
+        phone.shot("phone-game", full_page=False)
+        lobby.wait_for_selector("#game-page[data-live='polling']", state="attached")
+        before = phone.version
+        play_one(next_to_move(people), random.Random(1))
+        lobby.wait_for_selector(f"#live:not([data-version='{before}'])", state="attached", timeout=15_000)
+
+        settings = phone.go("/settings")
+        settings.click("[data-toggle-token]")
+        assert settings.input_value("#my-token").startswith("gl_")
+        if settings.query_selector("#vacation-form"):
+            settings.fill("#vacation-days", "1")
+            settings.click("#vacation-form button[type=submit]")
+            settings.wait_for_selector("#vacation-form [data-ok]:not(:empty)")
+            if settings.query_selector("button[data-api-delete$='/me/vacation']"):
+                settings.click("button[data-api-delete$='/me/vacation']")
+                settings.wait_for_selector("[data-vacation-status]:has-text('not on vacation')")
+        if settings.query_selector("#notification-form"):
+            settings.wait_for_selector("#notification-form input[data-kind=notification]")
+            settings.uncheck("#notify-kind-0")
+            settings.click("#notification-form button[type=submit]")
+            settings.wait_for_selector("#notification-form [data-ok]:not(:empty)")
+            assert not settings.is_checked("#notify-kind-0")
+        phone.shot("phone-settings", full_page=True)
+        assert not phone.problems, phone.problems
+    finally:
+        phone.context.close()
