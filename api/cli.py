@@ -327,6 +327,49 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return 0 if result["ok"] else 1
 
 
+def cmd_resimulate(args: argparse.Namespace) -> int:
+    """Replay every stored game under the current rules and report what would change."""
+    import json
+
+    services = _offline_services(args)
+    try:
+        report = services.resimulate(args.title)
+    finally:
+        services.close()
+    if args.json:
+        print(json.dumps(report, indent=2, default=str))
+        return 0
+    for g in report["games"]:
+        line = f"{g['game_id']}  {g['title']:<20} {g['recorded_rules']:<22} {g['outcome']}"
+        if g["at"] is not None:
+            line += f" at event {g['at']}"
+        if g.get("difference"):
+            d = g["difference"]
+            line += f" ({d['what']}: recorded {json.dumps(d.get('recorded'))[:120]}, now {json.dumps(d.get('now'))[:120]})"
+        if g.get("standings", {}).get("changed"):
+            line += "; standings change"
+        print(line)
+    for league in report["leagues"]:
+        for player, r in league["ratings"].items():
+            print(f"league {league['league_id']}: {player} rating {r['before']} -> {r['after']}")
+    print(
+        "summary: " + ", ".join(f"{k} {v}" for k, v in sorted(report["summary"].items()))
+        if report["summary"]
+        else "no games"
+    )
+    return 0
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    services = _offline_services(args)
+    try:
+        result = services.ledger.migrate(args.game, force=args.force)
+    finally:
+        services.close()
+    print(f"migrated {args.game} to {result['current_rules']} ({result['outcome']})")
+    return 0
+
+
 def cmd_digest(args: argparse.Namespace) -> int:
     """Issue (or show) the signed digest of all games' heads, with a game's proof."""
     import json
@@ -429,6 +472,18 @@ def main(argv: list[str] | None = None) -> int:
     aud.add_argument("--log", action="store_true", help="print the log in words")
     storage_args(aud)
     aud.set_defaults(func=cmd_audit)
+
+    res = sub.add_parser("resimulate", help="replay every stored game under the current rules")
+    res.add_argument("--title", help="only this title's games")
+    res.add_argument("--json", action="store_true")
+    storage_args(res)
+    res.set_defaults(func=cmd_resimulate)
+
+    mig = sub.add_parser("migrate", help="move a game to the current rules version (after re-simulating it)")
+    mig.add_argument("game")
+    mig.add_argument("--force", action="store_true", help="accept a diverging re-simulation")
+    storage_args(mig)
+    mig.set_defaults(func=cmd_migrate)
 
     dig = sub.add_parser("digest", help="issue or show the signed digest of every game's head")
     dig.add_argument("--game", help="add this game's inclusion proof")

@@ -7,13 +7,14 @@ from typing import Any
 
 from api.deps import Caller
 from api.services import Services
-from ledger.domain import Game
+from ledger.domain import BOT, Game
 from ledger.export import event_record, redact, visible_effects
 
 
 def names_for(services: Services, game: Game) -> dict[str, str]:
-    ids = [p for p in game.seats if p]
+    ids = [p for p in game.seats if p and p != BOT]
     names = services.game_index.view.player_names(ids)
+    names[BOT] = "Bot"
     missing = [p for p in ids if p not in names]
     for pid in missing:  # the index may lag behind another process: ask the ledger
         names[pid] = services.ledger.get_player(pid).name
@@ -67,6 +68,9 @@ def game_out(services: Services, game: Game, caller: Caller) -> dict[str, Any]:
         "time_control": game.time_control,
         "clocks": clocks_out(game, services.ledger.clock()),
         "undo_request": game.undo_request,
+        "disputes": sorted(game.disputes.values(), key=lambda d: d["dispute"]),
+        "sandbox": game.sandbox,
+        "origin": game.origin,
     }
 
 

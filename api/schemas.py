@@ -79,7 +79,7 @@ class GameOut(BaseModel):
     game_id: str
     title: str
     title_name: str
-    status: Literal["waiting", "active", "finished", "abandoned"]
+    status: Literal["waiting", "active", "finished", "abandoned", "annulled"]
     version: int
     rules_version: str
     options: dict[str, Any]
@@ -97,6 +97,11 @@ class GameOut(BaseModel):
     time_control: dict[str, Any] = Field(default_factory=lambda: {"kind": "none"})
     clocks: list[dict[str, Any]] | None = Field(None, description="Per seat: seconds left, running, deadline")
     undo_request: dict[str, Any] | None = Field(None, description="An open request to take back a decision")
+    disputes: list[dict[str, Any]] = Field(
+        default_factory=list, description="Disputes and their adjudication"
+    )
+    sandbox: bool = Field(False, description="A what-if fork: never counted in leagues or ratings")
+    origin: dict[str, Any] | None = Field(None, description="A fork's origin: game, version and head hash")
 
 
 class GameListOut(BaseModel):
@@ -152,3 +157,19 @@ class NotificationSettingsIn(Request):
         None, max_length=500, description="POST notifications here (http or https)"
     )
     new_secret: bool = Field(False, description="Issue a new signing secret")
+
+
+class DisputeIn(Request):
+    versions: list[int] = Field(min_length=1, max_length=50, description="The disputed events, by version")
+    text: str = Field(min_length=1, max_length=2000, description="What is wrong")
+
+
+class ResolveIn(Request):
+    outcome: Literal["no_change", "correction", "annulment"]
+    note: str = Field("", max_length=2000)
+    rewind_to: int | None = Field(None, ge=1, description="correction: the first event to set aside")
+
+
+class ForkIn(Request):
+    version: int = Field(ge=1, description="Fork after this event")
+    bots: list[int] = Field(default_factory=list, max_length=8, description="Seats the title's bot plays")

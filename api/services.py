@@ -130,6 +130,59 @@ class Services:
             out["proof"] = proof_for(leaves, game)
         return out
 
+    def resimulate(self, title: str | None = None) -> dict[str, Any]:
+        """Every stored game replayed under the current rules, and what would change in the
+        standings and the league ratings."""
+        from ledger.resimulate import resimulate_game
+        from projections.league_stats import rate_in_order
+
+        self.refresh()
+        games = []
+        offset = 0
+        while True:
+            page = self.game_index.view.list_games(title=title, limit=200, offset=offset)
+            games += [g for g in page if g["status"] != "waiting"]
+            if len(page) < 200:
+                break
+            offset += 200
+        reports = [
+            resimulate_game(self.ledger, g["game_id"]) for g in sorted(games, key=lambda g: g["game_id"])
+        ]
+        changed = {
+            r["game_id"]: {s["seat"]: s["rank"] for s in r["standings"]["now"]}
+            for r in reports
+            if r.get("standings", {}).get("changed")
+        }
+        leagues = []
+        for league_id, results in self.view("leaguestats").league_results().items():
+            if not changed.keys() & results.keys():
+                continue
+
+            def final(games: dict[str, list[tuple[str, int]]]) -> dict[str, float]:
+                return {p: round(r.ordinal(), 3) for _, _, p, r in rate_in_order(games)}
+
+            before = final({g: [(x["player_id"], x["rank"]) for x in rs] for g, rs in results.items()})
+            after = final(
+                {
+                    g: [(x["player_id"], changed.get(g, {}).get(x["seat"], x["rank"])) for x in rs]
+                    for g, rs in results.items()
+                }
+            )
+            leagues.append(
+                {
+                    "league_id": league_id,
+                    "ratings": {
+                        p: {"before": before[p], "after": after.get(p)}
+                        for p in before
+                        if before[p] != after.get(p)
+                    },
+                }
+            )
+        counts: dict[str, int] = {}
+        for r in reports:
+            counts[r["outcome"]] = counts.get(r["outcome"], 0) + 1
+        return {"games": reports, "summary": counts, "leagues": leagues}
+
     def integrity(self, limit: int = 20) -> dict[str, Any]:
         """The hash chains of the most recently active games, read straight from the store."""
         from ledger.audit import integrity

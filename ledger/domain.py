@@ -27,7 +27,8 @@ from ledger.clocks import Clocks
 from ledger.engine import Decision, DrawOutcome, Effect, RulesEngine
 from ledger.registry import engine as title_engine
 
-WAITING, ACTIVE, FINISHED, ABANDONED = "waiting", "active", "finished", "abandoned"
+WAITING, ACTIVE, FINISHED, ABANDONED, ANNULLED = "waiting", "active", "finished", "abandoned", "annulled"
+BOT = "bot"  # a seat played by the title's bot (sandbox forks)
 
 
 def final_standings(ranked: Any, forfeited: list[int]) -> list[dict[str, Any]]:
@@ -140,9 +141,14 @@ class Game(Aggregate):
 
         def apply_game(self, game: Game) -> None:
             game.status = ACTIVE
-            game.state = game.take_precomputed(self.originator_version) or game.engine.new_game(
+            state = game.take_precomputed(self.originator_version)
+            stored = self.private.get(records.SERVER, {}).get("state")
+            if state is None and stored is not None:  # a fork starts from its origin's position
+                state = game.engine.state_adapter.validate_python(stored)
+            game.state = state or game.engine.new_game(
                 game.engine.meta.options.model_validate(game.options), game.seat_count
             )
+            game.draws = self.public.get("draws", 0)
             game.awaiting = list(self.public["awaiting"])
             game.clocks.start(game.seat_count, self.timestamp)
 
@@ -260,6 +266,55 @@ class Game(Aggregate):
             game.status = ABANDONED
             game.awaiting = []
 
+    class DisputeOpened(Event):
+        """A player disputes what events ``versions`` recorded; an administrator adjudicates."""
+
+        TOPIC = "gameledger.game.dispute_opened"
+
+        def apply_game(self, game: Game) -> None:
+            game.disputes[str(self.public["dispute"])] = {
+                "dispute": self.public["dispute"],
+                "seat": self.public["seat"],
+                "player": self.public["player"],
+                "versions": list(self.public["versions"]),
+                "text": self.public["text"],
+                "opened_at": self.timestamp.isoformat(),
+                "status": "open",
+            }
+
+    class DisputeResolved(Event):
+        """The administrator's adjudication: no change, a correction (by compensating events
+        that follow this one) or the annulment of the game."""
+
+        TOPIC = "gameledger.game.dispute_resolved"
+
+        def apply_game(self, game: Game) -> None:
+            d = game.disputes.get(str(self.public["dispute"]))
+            if d is not None:
+                d.update(
+                    status="resolved",
+                    outcome=self.public["outcome"],
+                    note=self.public["note"],
+                    resolved_at=self.timestamp.isoformat(),
+                )
+
+    class RulesMigrated(Event):
+        """An administrator moved the game to the rules this server runs, after a re-simulation."""
+
+        TOPIC = "gameledger.game.rules_migrated"
+
+        def apply_game(self, game: Game) -> None:
+            game.rules_version = self.public["to"]
+
+    class Annulled(Event):
+        """The game is void (an adjudication): no result counts; the seed is revealed."""
+
+        TOPIC = "gameledger.game.annulled"
+
+        def apply_game(self, game: Game) -> None:
+            game.status = ANNULLED
+            game.awaiting = []
+
     def __init__(
         self,
         public: dict[str, Any],
@@ -289,6 +344,9 @@ class Game(Aggregate):
         self.clocks = Clocks(self.time_control)
         self.forfeited: list[int] = []
         self.undo_request: dict[str, Any] | None = None
+        self.disputes: dict[str, dict[str, Any]] = {}
+        self.sandbox: bool = bool(public.get("sandbox"))
+        self.origin: dict[str, Any] | None = public.get("origin")
         self._precomputed: _Precomputed | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
@@ -300,6 +358,7 @@ class Game(Aggregate):
         d["requests"] = dict(self.requests)
         d["clocks"] = Clocks.from_dict(self.clocks.to_dict())
         d["forfeited"] = list(self.forfeited)
+        d["disputes"] = {k: dict(v) for k, v in self.disputes.items()}
         d["undo_request"] = (
             None
             if self.undo_request is None
@@ -336,7 +395,7 @@ class Game(Aggregate):
     @property
     def over(self) -> bool:
         """Finished or abandoned: nothing is hidden any more."""
-        return self.status in (FINISHED, ABANDONED)
+        return self.status in (FINISHED, ABANDONED, ANNULLED)
 
     @property
     def full(self) -> bool:
@@ -359,6 +418,7 @@ class Game(Aggregate):
         timestamp: datetime,
         league: str | None = None,
         time_control: dict[str, Any] | None = None,
+        origin: dict[str, Any] | None = None,
     ) -> Game:
         from ledger.rng import seed_commitment
 
@@ -375,6 +435,9 @@ class Game(Aggregate):
             public["league"] = league
         if time_control and time_control.get("kind") != "none":
             public["time_control"] = time_control
+        if origin is not None:  # a what-if fork: a sandbox never counted in leagues or ratings
+            public["origin"] = origin
+            public["sandbox"] = True
         sealed = records.seal(
             seed=seed,
             game=str(game_id),
@@ -443,12 +506,19 @@ class Game(Aggregate):
     def claim_seat(self, seat: int, player: str, timestamp: datetime) -> None:
         self._record(self.SeatClaimed, timestamp, {"seat": seat, "player": player})
 
-    def start(self, timestamp: datetime) -> None:
+    def start(self, timestamp: datetime, state: Any = None, draws: int = 0) -> None:
+        """Start from the title's setup, or (a fork) from a given position."""
         eng = self.engine
-        state = eng.new_game(eng.meta.options.model_validate(self.options), self.seat_count)
+        private: dict[str, Any] = {}
+        if state is None:
+            state = eng.new_game(eng.meta.options.model_validate(self.options), self.seat_count)
+        else:
+            private = {records.SERVER: {"state": eng.state_adapter.dump_python(state, mode="json")}}
         pending = eng.pending(state)
-        public = {"awaiting": list(pending.seats), **self._digests(state)}
-        self._record(self.Started, timestamp, public, state=state)
+        public: dict[str, Any] = {"awaiting": list(pending.seats), **self._digests(state)}
+        if draws:
+            public["draws"] = draws
+        self._record(self.Started, timestamp, public, private, state=state)
 
     def record_draw(self, outcome: DrawOutcome, timestamp: datetime) -> tuple[Effect, ...]:
         eng = self.engine
@@ -552,11 +622,14 @@ class Game(Aggregate):
         draws: int,
         consent: list[int],
         timestamp: datetime,
+        dispute: int | None = None,
     ) -> None:
+        """Back to the position before ``target_version``; ``seat`` -1 is the administrator
+        correcting the record after a dispute."""
         eng = self.engine
         public = {
             "seat": seat,
-            "player": self.seats[seat],
+            "player": self.seats[seat] if seat >= 0 else "admin",
             "target_version": target_version,
             "undone_versions": [target_version, self.version],
             "consent": consent,
@@ -564,8 +637,33 @@ class Game(Aggregate):
             "awaiting": list(eng.pending(state).seats),
             **self._digests(state),
         }
+        if dispute is not None:
+            public["dispute"] = dispute
         private = {records.SERVER: {"state": eng.state_adapter.dump_python(state, mode="json")}}
         self._record(self.DecisionUndone, timestamp, public, private, state=state)
+
+    def open_dispute(self, seat: int, versions: list[int], text: str, timestamp: datetime) -> int:
+        number = len(self.disputes) + 1
+        public = {
+            "dispute": number,
+            "seat": seat,
+            "player": self.seats[seat],
+            "versions": versions,
+            "text": text,
+        }
+        self._record(self.DisputeOpened, timestamp, public)
+        return number
+
+    def resolve_dispute(self, number: int, outcome: str, note: str, by: str, timestamp: datetime) -> None:
+        public = {"dispute": number, "outcome": outcome, "note": note, "by": by}
+        self._record(self.DisputeResolved, timestamp, public)
+
+    def migrate_rules(self, to: str, outcome: dict[str, Any], by: str, timestamp: datetime) -> None:
+        public = {"from": self.rules_version, "to": to, "by": by, "resimulation": outcome}
+        self._record(self.RulesMigrated, timestamp, public)
+
+    def annul(self, by: str, reason: str, timestamp: datetime) -> None:
+        self._record(self.Annulled, timestamp, {"by": by, "reason": reason, "seed": self.seed})
 
     def abandon(self, by: str, reason: str, timestamp: datetime) -> None:
         self._record(self.Abandoned, timestamp, {"by": by, "reason": reason, "seed": self.seed})

@@ -266,6 +266,9 @@ class GameIndex(BatchProjection[GameIndexView]):
                 g["status"] = "finished" if e.topic == FINISHED else "abandoned"
                 g["standings"] = json.dumps(p.get("standings") or None)
                 p = {"awaiting": []}
+            elif e.topic == Game.Annulled.TOPIC:
+                g["status"] = "annulled"
+                p = {"awaiting": []}
             if "awaiting" in p:
                 for seat, entry in g["seats"].items():
                     entry[1] = 1 if seat in p["awaiting"] else 0

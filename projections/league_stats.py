@@ -23,6 +23,20 @@ from projections.base import BatchProjection, DocTable, Fact, SqlView, chunks
 MODEL = PlackettLuce()
 
 
+def rate_in_order(games: dict[str, list[tuple[str, int]]]) -> list[tuple[int, str, str, Any]]:
+    """Plackett-Luce ratings after each game, in the order given: (seq, game, player, rating)."""
+    current: dict[str, Any] = {}
+    out = []
+    for seq, (gid, entries) in enumerate(games.items(), start=1):
+        players = [p for p, _ in entries]
+        teams = [[current.get(p) or MODEL.rating(name=p)] for p in players]
+        rated = MODEL.rate(teams, ranks=[rank for _, rank in entries])
+        for p, team in zip(players, rated, strict=True):
+            current[p] = team[0]
+            out.append((seq, gid, p, team[0]))
+    return out
+
+
 class LeagueStatsView(SqlView):
     view_name = "leaguestats"
     TABLE_NAMES = ("leagues", "league_games", "games", "results", "ratings")
@@ -49,6 +63,18 @@ class LeagueStatsView(SqlView):
     )
 
     # -- reads -----------------------------------------------------------------
+
+    def league_results(self) -> dict[str, dict[str, list[dict[str, Any]]]]:
+        """Every league's counted results, game by game in finishing order (for re-simulation)."""
+        rows = self.rows(
+            f"SELECT lg.league_id, r.game_id, r.seat, r.player_id, r.rank FROM {self.t('results')} r"
+            f" JOIN {self.t('league_games')} lg ON lg.game_id = r.game_id"
+            " ORDER BY lg.league_id, r.finished_at, r.game_id, r.seat"
+        )
+        out: dict[str, dict[str, list[dict[str, Any]]]] = {}
+        for r in rows:
+            out.setdefault(r["league_id"], {}).setdefault(r["game_id"], []).append(r)
+        return out
 
     def leagues(self) -> list[dict[str, Any]]:
         rows = self.rows(f"SELECT * FROM {self.t('leagues')} ORDER BY created_at, league_id")
@@ -258,6 +284,7 @@ class LeagueStats(BatchProjection[LeagueStatsView]):
         G_DECISION,
         G_FINISHED,
         G_ABANDONED,
+        Game.Annulled.TOPIC,
     )
 
     def process_batch(self, c: Any, events: list[Fact]) -> None:
@@ -266,6 +293,7 @@ class LeagueStats(BatchProjection[LeagueStatsView]):
         docs = table.load(c, {e.originator_id for e in events if e.topic.startswith("gameledger.game.")})
         touched: dict[str, dict[str, Any]] = {}
         finished: list[str] = []
+        annulled: list[str] = []
         leagues_to_rate: set[str] = set()
         for e in events:
             oid, at, d = e.originator_id, e.at, e.data
@@ -287,6 +315,8 @@ class LeagueStats(BatchProjection[LeagueStatsView]):
                     c, f"UPDATE {view.t('leagues')} SET closed_at = %s WHERE league_id = %s", [at, oid]
                 )
                 continue
+            if e.topic == G_CREATED and e.public.get("sandbox"):
+                continue  # a what-if fork never counts
             if e.topic == G_CREATED:
                 docs[oid] = {
                     "title": e.public["title"],
@@ -316,6 +346,9 @@ class LeagueStats(BatchProjection[LeagueStatsView]):
             elif e.topic == G_ABANDONED:
                 doc["status"] = "abandoned"
                 doc["finished_at"] = at
+            elif e.topic == Game.Annulled.TOPIC:  # an adjudication voids the game: its result goes
+                doc["status"] = "annulled"
+                annulled.append(oid)
         table.save(c, touched, extra=lambda d: (d["status"], d["title"]), columns=("status", "title"))
         rows = []
         for gid in finished:
@@ -346,7 +379,10 @@ class LeagueStats(BatchProjection[LeagueStatsView]):
             f"INSERT INTO {view.t('results')} VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
             rows,
         )
-        for part in chunks(finished):
+        for gid in annulled:
+            view.execute(c, f"DELETE FROM {view.t('results')} WHERE game_id = %s", [gid])
+        finished = [g for g in finished if g not in annulled]
+        for part in chunks([*finished, *annulled]):
             marks = ", ".join(["%s"] * len(part))
             for r in view.fetch(
                 c, f"SELECT DISTINCT league_id FROM {view.t('league_games')} WHERE game_id IN ({marks})", part
@@ -369,24 +405,10 @@ class LeagueStats(BatchProjection[LeagueStatsView]):
         games: dict[str, list[dict[str, Any]]] = {}
         for r in results:
             games.setdefault(r["game_id"], []).append(r)
-        current: dict[str, Any] = {}
-        rows = []
-        for seq, (gid, rs) in enumerate(games.items(), start=1):
-            players = [r["player_id"] for r in rs]
-            teams = [[current.get(p) or MODEL.rating(name=p)] for p in players]
-            rated = MODEL.rate(teams, ranks=[r["rank"] for r in rs])
-            for p, team in zip(players, rated, strict=True):
-                current[p] = team[0]
-                rows.append(
-                    [
-                        league_id,
-                        seq,
-                        p,
-                        gid,
-                        rs[0]["finished_at"],
-                        team[0].mu,
-                        team[0].sigma,
-                        team[0].ordinal(),
-                    ]
-                )
+        rows = [
+            [league_id, seq, p, gid, games[gid][0]["finished_at"], r.mu, r.sigma, r.ordinal()]
+            for seq, gid, p, r in rate_in_order(
+                {gid: [(x["player_id"], x["rank"]) for x in rs] for gid, rs in games.items()}
+            )
+        ]
         view.executemany(c, f"INSERT INTO {view.t('ratings')} VALUES (%s, %s, %s, %s, %s, %s, %s, %s)", rows)

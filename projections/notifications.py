@@ -192,10 +192,15 @@ def _text(kind: str, title: str, extra: dict[str, Any]) -> str:
     return {
         "your_turn": f"It is your turn in {title}.",
         "game_started": f"Your {title} game has started.",
-        "game_finished": f"Your {title} game is over" + (" (abandoned)." if extra.get("abandoned") else "."),
+        "game_finished": f"Your {title} game is over"
+        + (" (abandoned)." if extra.get("abandoned") else " (annulled)." if extra.get("annulled") else "."),
         "timed_out": f"Your clock ran out in {title}; the game went on as its settings say"
         f" ({extra.get('consequence', '')}).",
-        "dispute_opened": f"A player of your {title} game asks to take back a decision: your consent is needed.",
+        "dispute_opened": (
+            f"A player of your {title} game asks to take back a decision: your consent is needed."
+            if extra.get("dispute") == "undo"
+            else f"A player of your {title} game opened a dispute; an administrator will adjudicate."
+        ),
     }[kind]
 
 
@@ -212,6 +217,8 @@ class Notifications(BatchProjection[NotificationsView]):
         Game.TimedOut.TOPIC,
         Game.UndoRequested.TOPIC,
         Game.DecisionUndone.TOPIC,
+        Game.DisputeOpened.TOPIC,
+        Game.Annulled.TOPIC,
     )
 
     def process_batch(self, c: Any, events: list[Fact]) -> None:
@@ -257,9 +264,17 @@ class Notifications(BatchProjection[NotificationsView]):
                 ctx["seats"][p["seat"]] = p["player"]
             elif e.topic == Game.Started.TOPIC:
                 tell(everyone, "game_started")
-            elif e.topic in (Game.Finished.TOPIC, Game.Abandoned.TOPIC):
-                tell(everyone, "game_finished", abandoned=e.topic == Game.Abandoned.TOPIC)
+            elif e.topic in (Game.Finished.TOPIC, Game.Abandoned.TOPIC, Game.Annulled.TOPIC):
+                tell(
+                    everyone,
+                    "game_finished",
+                    abandoned=e.topic == Game.Abandoned.TOPIC,
+                    annulled=e.topic == Game.Annulled.TOPIC,
+                )
                 ctx["awaiting"] = []
+            elif e.topic == Game.DisputeOpened.TOPIC:
+                others = [s for s in everyone if ctx["seats"][s] != p["player"]]
+                tell(others, "dispute_opened", dispute="dispute", number=p["dispute"], versions=p["versions"])
             elif e.topic == Game.TimedOut.TOPIC:
                 tell([p["seat"]], "timed_out", consequence=p["consequence"])
                 if p["consequence"] == "forfeit":
@@ -269,7 +284,7 @@ class Notifications(BatchProjection[NotificationsView]):
                 tell(others, "dispute_opened", dispute="undo", target_version=p["target_version"])
             if "awaiting" in p:
                 new = [s for s in p["awaiting"] if s not in ctx["awaiting"] and s not in ctx["forfeited"]]
-                if new and e.topic not in (Game.Finished.TOPIC, Game.Abandoned.TOPIC):
+                if new and e.topic not in (Game.Finished.TOPIC, Game.Abandoned.TOPIC, Game.Annulled.TOPIC):
                     tell(new, "your_turn")
                 ctx["awaiting"] = list(p["awaiting"])
         self.view.executemany(

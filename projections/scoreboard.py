@@ -51,6 +51,7 @@ class Scoreboard(BatchProjection[ScoreboardView]):
         FINISHED,
         ABANDONED,
         UNDONE,
+        Game.Annulled.TOPIC,
     )
 
     def process_batch(self, c: Any, events: list[Fact]) -> None:
@@ -96,5 +97,7 @@ class Scoreboard(BatchProjection[ScoreboardView]):
             doc["standings"] = e.public["standings"]
         elif e.topic == ABANDONED:
             doc["status"] = "abandoned"
+        elif e.topic == Game.Annulled.TOPIC:
+            doc["status"] = "annulled"
         doc["_version"] = e.version
         doc["_at"] = e.at

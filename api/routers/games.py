@@ -17,11 +17,14 @@ from api.schemas import (
     AbandonIn,
     DecisionIn,
     DecisionOut,
+    DisputeIn,
     ErrorOut,
     EventsOut,
+    ForkIn,
     GameIn,
     GameListOut,
     GameOut,
+    ResolveIn,
     StateOut,
     UndoAnswerIn,
     VersionIn,
@@ -76,7 +79,7 @@ def list_games(
     caller: CallerDep,
     services: ServicesDep,
     status_: Annotated[
-        str | None, Query(alias="status", pattern="^(waiting|active|finished|abandoned)$")
+        str | None, Query(alias="status", pattern="^(waiting|active|finished|abandoned|annulled)$")
     ] = None,
     title: str | None = None,
     player: Annotated[str | None, Query(description="A player id, or 'me'")] = None,
@@ -365,3 +368,46 @@ def audit(game_id: GameId, caller: CallerDep, services: ServicesDep) -> dict[str
     if not result["record"] and not result["ok"] and result["checks"][:1] == []:
         raise NotFoundError(f"No game {game_id}.")
     return result
+
+
+@router.post("/{game_id}/disputes", status_code=status.HTTP_201_CREATED, responses=ERRORS)
+def open_dispute(
+    game_id: GameId, body: DisputeIn, caller: CallerDep, services: ServicesDep
+) -> dict[str, Any]:
+    """Dispute what some events recorded (a player of the game); the dispute is an event of the
+    game, visible in its audit, and an administrator adjudicates it."""
+    game, number = services.ledger.open_dispute(game_id, caller.player_id, body.versions, body.text)
+    return {"dispute": number, "game": game_out(services, game, caller)}
+
+
+@router.get("/{game_id}/disputes", responses=ERRORS)
+def list_disputes(game_id: GameId, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
+    game = services.ledger.get_game(game_id)
+    return {"disputes": sorted(game.disputes.values(), key=lambda d: d["dispute"])}
+
+
+@router.post("/{game_id}/disputes/{number}/resolve", response_model=GameOut, responses=ERRORS)
+def resolve_dispute(
+    game_id: GameId, number: int, body: ResolveIn, caller: CallerDep, services: ServicesDep
+) -> dict[str, Any]:
+    """The administrator's adjudication: no change, a correction (the game goes back to the
+    position before event ``rewind_to`` by a compensating event) or annulment."""
+    if not caller.is_admin:
+        raise ForbiddenError("Only an administrator adjudicates a dispute.", code="auth/admin_only")
+    game = services.ledger.resolve_dispute(game_id, number, body.outcome, body.note, body.rewind_to)
+    return game_out(services, game, caller)
+
+
+@router.post(
+    "/{game_id}/forks", status_code=status.HTTP_201_CREATED, response_model=GameOut, responses=ERRORS
+)
+def fork(game_id: GameId, body: ForkIn, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
+    """A what-if sandbox from the position after event ``version``: played hotseat by you (the
+    title's bot on ``bots`` seats), recording its origin, never counted in leagues or ratings.
+    A running game's position is forked only if it hides nothing from anyone."""
+    if caller.is_admin:
+        raise InvalidRequestError(
+            "The operator does not play; fork as a player.", code="request/admin_cannot_join"
+        )
+    game = services.ledger.fork(game_id, caller.player_id, body.version, body.bots)
+    return game_out(services, game, caller)
