@@ -95,6 +95,22 @@ class Ledger(Application[UUID]):
         self.entropy = entropy or secrets.token_bytes
         self.vacation_days_per_year = vacation_days_per_year
 
+    def _take_snapshots(self, processing_event: Any) -> None:
+        """Snapshot the aggregate just saved, in memory, whenever its new events cross a
+        multiple of the interval (the library would reload it from the store to snapshot the
+        exact multiple: a replay of up to 50 events through the rules, in the request)."""
+        if not self.snapshots:
+            return
+        crossed: set[Any] = set()
+        for event in processing_event.events:
+            aggregate = processing_event.aggregates.get(event.originator_id)
+            interval = self.snapshotting_intervals.get(type(aggregate)) if aggregate is not None else None
+            if interval and event.originator_version % interval == 0:
+                crossed.add(event.originator_id)
+        for aggregate_id in crossed:
+            aggregate = processing_event.aggregates[aggregate_id]
+            self.snapshots.put([type(aggregate).Snapshot.take(aggregate)])
+
     # -- players ------------------------------------------------------------
 
     def register_player(self, name: str) -> tuple[UUID, str]:
@@ -771,7 +787,15 @@ class Ledger(Application[UUID]):
                 "Another decision was recorded first; reload and decide again.",
                 current_version=None,
             ) from None
+        self._cache(game)
         return recordings
+
+    def _cache(self, game: Game) -> None:
+        """Keep the game just saved in the repository's cache: the next load fast-forwards it
+        from the store (events other processes wrote), instead of re-applying our own events."""
+        cache = self.repository.cache
+        if cache is not None:
+            cache.put(game.id, game)
 
     def _replay_result(self, game: Game, player: str, first_version: int) -> DecisionResult:
         seats = set(game.seats_of(player))
