@@ -206,7 +206,8 @@ def cmd_projections(args: argparse.Namespace) -> int:
                     print(f"{name}: +{n}", flush=True)
             if args.once:
                 break
-            wake.wait(args.interval)
+            if wake.wait(args.interval) and args.coalesce > 0:
+                stop.wait(args.coalesce)  # let a burst of writes arrive: one transaction for them
             wake.clear()
         return 0
     finally:
@@ -439,6 +440,12 @@ def main(argv: list[str] | None = None) -> int:
     proj.add_argument("names", nargs="*", help="projections (default: all)")
     proj.add_argument("--once", action="store_true", help="run: catch up once and exit")
     proj.add_argument("--interval", type=float, default=1.0, help="run: seconds between polls")
+    proj.add_argument(
+        "--coalesce",
+        type=float,
+        default=0.05,
+        help="run: seconds to wait after a wake-up so that a burst of events is applied in one batch",
+    )
     proj.add_argument("--verbose", action="store_true")
     storage_args(proj)
     proj.set_defaults(func=cmd_projections)

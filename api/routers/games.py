@@ -138,7 +138,7 @@ def decide(
         seat=body.seat,
         idempotency_key=idempotency_key,
     )
-    game = services.ledger.get_game(game_id)
+    game = result.game or services.ledger.get_game(game_id)  # only the seats and the rules are read
     who = seat_names(game, names_for(services, game))
     return {
         "game_id": str(result.game_id),
