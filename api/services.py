@@ -37,7 +37,9 @@ def init_views(db: Database) -> None:
 
 
 def initialise(settings: Settings) -> Database:
-    db = parse_database_url(settings.effective_database_url, pool_size=settings.pool_size)
+    db = parse_database_url(
+        settings.effective_database_url, pool_size=settings.pool_size, pre_ping=settings.pg_pre_ping
+    )
     init_db(db, [init_views])
     return db
 
@@ -61,7 +63,9 @@ class Services:
         if settings.init_db:
             db = initialise(settings)
         else:
-            db = parse_database_url(settings.effective_database_url, pool_size=settings.pool_size)
+            db = parse_database_url(
+                settings.effective_database_url, pool_size=settings.pool_size, pre_ping=settings.pg_pre_ping
+            )
         ledger = build_ledger(db)
         ledger.vacation_days_per_year = settings.vacation_days_per_year
         projections = {

@@ -25,6 +25,11 @@ class Settings(BaseModel):
     max_body_bytes: int = Field(default=64 * 1024, ge=1024)
     max_json_depth: int = Field(default=32, ge=4)
     pool_size: int = Field(default=5, ge=1)
+    pg_pre_ping: bool = Field(
+        default=False,
+        description="Check every pooled PostgreSQL connection before use (a round trip per statement); "
+        "off, a statement on a connection broken by a database restart is retried on a fresh one.",
+    )
     init_db: bool = Field(default=True, description="Create tables at start (under a lock).")
     projections: Literal["inline", "off"] = Field(
         default="inline", description="Run the read models in the server process, or leave them to workers."
@@ -78,6 +83,7 @@ class Settings(BaseModel):
             "GAMELEDGER_MAX_BODY_BYTES": "max_body_bytes",
             "GAMELEDGER_MAX_JSON_DEPTH": "max_json_depth",
             "GAMELEDGER_POOL_SIZE": "pool_size",
+            "GAMELEDGER_PG_PRE_PING": "pg_pre_ping",
             "GAMELEDGER_PROJECTIONS": "projections",
             "GAMELEDGER_CLOCK_INTERVAL": "clock_interval",
             "GAMELEDGER_WEBHOOK_INTERVAL": "webhook_interval",

@@ -203,6 +203,18 @@ class Server:
         self.stop()
         raise RuntimeError("the server did not become healthy in 60 s")
 
+    def settle(self, timeout: float = 120) -> None:
+        """Wait until the read models have caught up with the log (a fresh server catches up
+        in the background, which would slow the first requests)."""
+        client = Client(self.port)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            _, health = client.call("GET", "/health")
+            lags = (health or {}).get("projections_lag") or {}
+            if lags and all(v == 0 for v in lags.values()):
+                return
+            time.sleep(0.2)
+
     def pids(self) -> list[int]:
         """The server process and its workers."""
         out = subprocess.run(  # noqa: S603
@@ -460,6 +472,8 @@ def http_decisions(url: str, data: str, games: list[Made], mode: str, decisions:
     server = Server(url, data, GAMELEDGER_PROJECTIONS="off" if mode == "worker" else "inline", **EXTRA_ENV)
     worker = Worker(url, data) if mode == "worker" else None
     try:
+        if mode == "inline":
+            server.settle()
         client = Client(server.port)
         rnd = random.Random(7 if mode == "worker" else 8)
         times: list[float] = []
@@ -593,6 +607,7 @@ def load_section(report: Report, pg_url: str, quick: bool) -> None:
                 services.close()
             server = Server(url, data)
             try:
+                server.settle()
                 client = Client(server.port)
                 client.call(
                     "GET", f"/games/{warmup.game_id}", warmup.tokens[0]
