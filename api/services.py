@@ -11,7 +11,7 @@ from api.settings import Settings
 from api.storage import build_ledger, init_db
 from ledger.application import Ledger
 from ledger.storage import Database, parse_database_url
-from projections.base import BatchProjection, Catchup, SqlView, build_view
+from projections.base import BatchProjection, Catchup, SqlView, build_view, views_datastore
 from projections.digests import DigestsView
 from projections.game_index import GameIndex, GameIndexView
 from projections.league_stats import LeagueStats, LeagueStatsView
@@ -68,8 +68,9 @@ class Services:
             )
         ledger = build_ledger(db)
         ledger.vacation_days_per_year = settings.vacation_days_per_year
+        shared = views_datastore(db)
         projections = {
-            name: projection_class(build_view(view_class, db, create_table=db.is_memory))
+            name: projection_class(build_view(view_class, db, create_table=db.is_memory, datastore=shared))
             for name, (projection_class, view_class) in PROJECTIONS.items()
         }
         services = cls(settings=settings, db=db, ledger=ledger, projections=projections)
@@ -77,7 +78,7 @@ class Services:
         from api.notify import WebhookDelivery
 
         services.webhooks = WebhookDelivery(services.view("notifications"), ledger)
-        services.digests = build_view(DigestsView, db, create_table=db.is_memory)
+        services.digests = build_view(DigestsView, db, create_table=db.is_memory, datastore=shared)
         if background:
             services.start_background()
             services.start_workers()
