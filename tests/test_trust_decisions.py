@@ -28,10 +28,10 @@ from tests.trust_world import assert_error_shape
 
 # title, options, players, random legal decisions played before the position is attacked
 GAMES = [
-    ("cotton-trade", {}, 3, 7),
-    ("cotton-trade", {"shares_trade": True, "reputation": True}, 3, 12),
-    ("water-frame", {}, 3, 9),
-    ("arkwright-card-game", {"expert": "all"}, 3, 9),
+    pytest.param("cotton-trade", {}, 3, 7, id="cotton-trade-simple"),
+    pytest.param("cotton-trade", {"shares_trade": True, "reputation": True}, 3, 12, id="cotton-trade-advanced"),
+    pytest.param("water-frame", {}, 3, 9, id="water-frame"),
+    pytest.param("arkwright-card-game", {"expert": "all"}, 3, 9, id="card-game-expert"),
 ]
 EXAMPLES = 30  # well-formed per game (and half as many malformed); sent only if the engine refuses
 
@@ -237,7 +237,7 @@ def attack(position: Position, examples: int) -> Counter[str]:
     return tally
 
 
-@pytest.mark.parametrize(("title", "options", "players", "steps"), GAMES, ids=lambda x: str(x))
+@pytest.mark.parametrize(("title", "options", "players", "steps"), GAMES)
 def test_illegal_decisions_are_refused_with_the_rules_code_and_change_nothing(
     client: TestClient, title: str, options: dict[str, Any], players: int, steps: int
 ) -> None:
@@ -338,7 +338,7 @@ def test_request_size_and_json_depth_limits(client: TestClient) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("title", "options", "players", "steps"), GAMES, ids=lambda x: str(x))
+@pytest.mark.parametrize(("title", "options", "players", "steps"), GAMES)
 def test_illegal_decisions_all_through_a_game(
     client: TestClient, title: str, options: dict[str, Any], players: int, steps: int
 ) -> None:
