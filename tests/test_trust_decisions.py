@@ -112,7 +112,7 @@ def valid_value(schema: dict[str, Any], defs: dict[str, Any], pool: list[str]) -
 JUNK: st.SearchStrategy[Any] = st.one_of(
     st.none(),
     st.integers(-(10**12), 10**12),
-    st.floats(allow_nan=False),
+    st.floats(allow_nan=False, allow_infinity=False),
     st.text(max_size=12),
     st.lists(st.integers(), max_size=3),
     st.dictionaries(st.text(max_size=4), st.text(max_size=4), max_size=2),

@@ -60,9 +60,17 @@ def create_game(
     body: GameIn, caller: CallerDep, services: ServicesDep, idempotency_key: IdempotencyKey = None
 ) -> dict[str, Any]:
     """Create a game: either open seats (``seats``, the creator joining seat 0 unless
-    ``join`` is false) or a full table (``players``). It starts when every seat is filled."""
+    ``join`` is false) or a full table (``players``: the operator only, since it seats other
+    people). It starts when every seat is filled."""
     if body.seats is not None and body.players is not None:
         raise InvalidRequestError("Give either seats or players, not both.", code="request/seats_or_players")
+    if body.players is not None and not caller.is_admin:
+        # seating other people (their clocks running, their ranks counted) without their consent
+        # is acting for them: a player opens seats and the others join
+        raise ForbiddenError(
+            "Only the operator seats a full table; open seats and let the players join.",
+            code="auth/admin_only",
+        )
     game = services.ledger.create_game(
         creator=caller.player_id,
         title=body.title,
