@@ -551,3 +551,71 @@ def test_a_wrong_secret_for_a_real_player_is_refused(client: TestClient) -> None
         assert r.status_code == 401 and assert_error_shape(r).startswith("auth/"), candidate
     assert client.get(f"{API}/me", headers=bearer(token)).status_code == 200
 
+
+
+# -- rate limits -------------------------------------------------------------------------------
+
+
+def test_sign_up_and_decisions_are_rate_limited(settings: Any, services: Any) -> None:
+    from api.app import create_app
+
+    limited = settings.model_copy(
+        update={"signup_rate": 60.0, "signup_burst": 3, "decision_rate": 0.5, "decision_burst": 2}
+    )
+    with TestClient(create_app(limited, services)) as client:
+        signups = [client.post(f"{API}/players", json={"name": f"R{i}"}) for i in range(4)]
+        assert [r.status_code for r in signups] == [201, 201, 201, 429]
+        refused = signups[-1]
+        assert assert_error_shape(refused) == "request/rate_limited"
+        assert int(refused.headers["retry-after"]) >= 1
+        players = [r.json() for r in signups[:3]]
+        before = services.ledger.recorder.max_notification_id()
+        assert client.post(f"{API}/players", json={"name": "R9"}).status_code == 429
+        assert services.ledger.recorder.max_notification_id() == before, "a refused sign-up wrote"
+
+        # decisions: per token, so one player's flood does not hold up another
+        game = client.post(f"{API}/games", json={"title": "cotton-trade", "seats": 2}, headers=bearer(players[0]["token"]))
+        gid = game.json()["game_id"]
+        assert client.post(f"{API}/games/{gid}/join", headers=bearer(players[1]["token"])).status_code == 200
+        url = f"{API}/games/{gid}/decisions"
+        flood = bearer(players[2]["token"])  # not even seated: refused, but counted
+        answers = [client.post(url, json={"expected_version": 1, "decision": {}}, headers=flood) for _ in range(3)]
+        assert [r.status_code for r in answers] == [403, 403, 429]
+        assert assert_error_shape(answers[-1]) == "request/rate_limited"
+        assert int(answers[-1].headers["retry-after"]) == 2  # half a decision per second
+        g = client.get(f"{API}/games/{gid}", headers=bearer(players[0]["token"])).json()
+        seat = g["awaiting"][0]["seat"]
+        mine = client.get(f"{API}/games/{gid}", headers=bearer(players[seat]["token"])).json()
+        ok = client.post(
+            url,
+            json={"expected_version": mine["version"], "decision": mine["legal_decisions"][0]},
+            headers=bearer(players[seat]["token"]),
+        )
+        assert ok.status_code == 200, ok.text
+        # reads are never limited
+        assert all(client.get(f"{API}/me", headers=flood).status_code == 200 for _ in range(5))
+
+
+def test_the_token_bucket_refills_at_its_rate() -> None:
+    from api.ratelimit import TokenBucket
+
+    now = [100.0]
+    bucket = TokenBucket(rate=2.0, burst=3, clock=lambda: now[0])
+    assert [bucket.take("a") for _ in range(3)] == [0, 0, 0]
+    assert bucket.take("a") == 0.5 and bucket.take("b") == 0
+    now[0] += 0.5
+    assert bucket.take("a") == 0 and bucket.take("a") > 0
+    now[0] += 10
+    assert [bucket.take("a") for _ in range(4)][:3] == [0, 0, 0]  # refilled, never above the burst
+    assert bucket.take("a") > 0
+
+
+def test_rate_limits_are_configured_from_the_environment(monkeypatch: Any) -> None:
+    from api.settings import Settings
+
+    monkeypatch.setenv("GAMELEDGER_SIGNUP_RATE", "0")
+    monkeypatch.setenv("GAMELEDGER_DECISION_RATE", "7.5")
+    monkeypatch.setenv("GAMELEDGER_DECISION_BURST", "9")
+    s = Settings.from_env()
+    assert (s.signup_rate, s.decision_rate, s.decision_burst) == (0, 7.5, 9)
+    assert Settings().signup_rate > 0 and Settings().decision_rate > 0  # on by default
