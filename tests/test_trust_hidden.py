@@ -266,6 +266,31 @@ def walk(scene: Scene, viewer: int | None) -> list[tuple[str, str]]:
     return out
 
 
+def refusals_reveal_nothing(scene: Scene) -> int:
+    """No error oracle: a decision naming a hidden card or marker is refused exactly as one
+    naming a card that does not exist (the same status, code and words but for the id)."""
+    game = scene.game()
+    seat = game.awaiting[0]
+    mine = scene.table.game(seat)
+    hidden = sorted(i for i, k in hidden_items(scene, seat).items() if k not in ("seed", "salt"))[:10]
+    before = game.version
+    tried = 0
+    for decision in {d["type"]: d for d in mine["legal_decisions"]}.values():
+        for key, value in decision.items():
+            if key == "type" or not isinstance(value, str) or not re.fullmatch(r"[A-Z][A-Z0-9_/:-]+", value):
+                continue
+            answers = set()
+            for candidate in [*hidden, "ZZ999"]:
+                r = scene.table.decide(seat, {**decision, key: candidate}, mine["version"])
+                assert r.status_code in (409, 422), (decision, key, candidate, r.text)
+                body = r.json()
+                answers.add((r.status_code, body["code"], body["message"].replace(candidate, "<id>")))
+                tried += 1
+            assert len(answers) == 1, f"refusals tell hidden {key}s apart: {sorted(answers)[:3]}"
+    assert scene.game().version == before
+    return tried
+
+
 @pytest.mark.parametrize("name", list(SCENARIOS))
 def test_hidden_items_reach_no_other_seat_and_no_spectator(client: TestClient, name: str) -> None:
     scene = set_up(client, SCENARIOS[name])
@@ -294,6 +319,9 @@ def test_hidden_items_reach_no_other_seat_and_no_spectator(client: TestClient, n
         assert not leaks, f"{name}: viewer {viewer} was shown hidden items: {leaks[:5]}"
         checked += len(items) * len({n for n, _ in answers})
     print(f"{name}: {len(everything)} hidden items x {len(endpoints)} endpoints, {checked} item-endpoint checks")
+
+    oracles = refusals_reveal_nothing(scene)
+    print(f"{name}: {oracles} decisions naming hidden items refused alike")
 
     # there was something to hide, of every kind this scenario is about
     face_down = [i for i, k in everything.items() if k == "face down / undrawn"]
