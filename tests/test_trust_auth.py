@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 import json
+import random
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -504,9 +505,9 @@ def test_tokens_are_stored_only_as_hashes(client: TestClient, database_url: str)
     import hashlib
 
     table = Table(client)
-    rnd_steps = __import__("random").Random(3)
+    rnd = random.Random(3)
     for _ in range(3):
-        table.step(rnd_steps)
+        table.step(rnd)
     tokens = [p["token"] for p in table.players]
     stored = _decoded(_stored_text(database_url))
     assert table.players[0]["player_id"].replace("-", "") in stored.replace("-", ""), "the search sees the store"

@@ -295,7 +295,6 @@ def refusals_reveal_nothing(scene: Scene) -> int:
 def test_hidden_items_reach_no_other_seat_and_no_spectator(client: TestClient, name: str) -> None:
     scene = set_up(client, SCENARIOS[name])
     play_to_hidden_position(scene)
-    services = scene.services
     run = client.post(f"{API}/admin/webhooks/run", headers=bearer(ADMIN_TOKEN))
     assert run.status_code == 200 and scene.webhooks, "webhooks were sent to search"
     players = scene.scenario.players
@@ -360,4 +359,3 @@ def test_hidden_items_reach_no_other_seat_and_no_spectator(client: TestClient, n
     export = client.get(f"{API}/games/{scene.game_id}/export", headers=bearer(scene.token(None))).text
     missing = [i for i in everything if not pattern(i).search(export)]
     assert not missing, f"not findable even when public: {missing[:5]}"
-    del services
