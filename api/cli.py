@@ -264,6 +264,9 @@ def cmd_play(args: argparse.Namespace) -> int:
             )
             if status == 409:
                 continue  # someone moved first: look again
+            if status == 429:
+                time.sleep(1)  # the server's rate limit: wait (Retry-After is at least 1 s) and look again
+                continue
             if status != 200:
                 print(f"refused {status}: {result}")
                 return 1

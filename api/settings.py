@@ -54,6 +54,17 @@ class Settings(BaseModel):
         description="Seconds between published digests of all games' heads (0: on demand).",
     )
 
+    signup_rate: float = Field(
+        default=20.0, ge=0, description="Sign-ups allowed per minute per client address (0: no limit)."
+    )
+    signup_burst: int = Field(default=20, ge=1, description="Sign-ups allowed at once before the rate applies.")
+    decision_rate: float = Field(
+        default=30.0, ge=0, description="Decisions allowed per second per bearer token (0: no limit)."
+    )
+    decision_burst: int = Field(
+        default=120, ge=1, description="Decisions allowed at once before the rate applies."
+    )
+
     @model_validator(mode="after")
     def _production_needs_secrets(self) -> Settings:
         if self.environment == "production":
@@ -90,6 +101,10 @@ class Settings(BaseModel):
             "GAMELEDGER_VACATION_DAYS": "vacation_days_per_year",
             "GAMELEDGER_SIGNING_KEY": "signing_key",
             "GAMELEDGER_DIGEST_INTERVAL": "digest_interval",
+            "GAMELEDGER_SIGNUP_RATE": "signup_rate",
+            "GAMELEDGER_SIGNUP_BURST": "signup_burst",
+            "GAMELEDGER_DECISION_RATE": "decision_rate",
+            "GAMELEDGER_DECISION_BURST": "decision_burst",
         }
         if env.get("GAMELEDGER_SKIP_INIT") == "1":
             values["init_db"] = False
