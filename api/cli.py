@@ -188,20 +188,32 @@ def cmd_projections(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGTERM, lambda *_: stop.set())
         signal.signal(signal.SIGINT, lambda *_: stop.set())
         if services.db.kind == "postgres":
-            head = services.ledger.recorder.max_notification_id() or 0
 
             def listen() -> None:
-                with services.ledger.recorder.subscribe(gt=head) as subscription:
-                    for _ in subscription:
+                while not stop.is_set():  # a lost connection (database restarted): subscribe again
+                    try:
+                        head = services.ledger.recorder.max_notification_id() or 0
+                        with services.ledger.recorder.subscribe(gt=head) as subscription:
+                            for _ in subscription:
+                                wake.set()
+                                if stop.is_set():
+                                    return
+                    except Exception:
                         wake.set()
-                        if stop.is_set():
-                            return
+                        stop.wait(1.0)
 
             threading.Thread(target=listen, daemon=True, name="subscription").start()
         print(f"projections worker: {', '.join(names)} ({services.db.kind}); Ctrl-C to stop", flush=True)
         while not stop.is_set():
             for name in names:
-                n = services.catchups[name].run()
+                try:
+                    n = services.catchups[name].run()
+                except Exception as exc:  # the database away: keep the worker, try again
+                    if args.once:
+                        raise
+                    print(f"{name}: {type(exc).__name__}: {str(exc)[:200]}", flush=True)
+                    stop.wait(1.0)
+                    continue
                 if n and args.verbose:
                     print(f"{name}: +{n}", flush=True)
             if args.once:

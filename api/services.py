@@ -7,6 +7,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from api.pgguard import GuardedPostgresDatastore
 from api.settings import Settings
 from api.storage import build_ledger, init_db
 from ledger.application import Ledger
@@ -65,7 +66,11 @@ class Services:
         ledger = build_ledger(db)
         ledger.vacation_days_per_year = settings.vacation_days_per_year
         projections = {
-            name: projection_class(build_view(view_class, db, create_table=db.is_memory))
+            name: projection_class(
+                build_view(
+                    view_class, db, create_table=db.is_memory, datastore_class=GuardedPostgresDatastore
+                )
+            )
             for name, (projection_class, view_class) in PROJECTIONS.items()
         }
         services = cls(settings=settings, db=db, ledger=ledger, projections=projections)
@@ -73,7 +78,9 @@ class Services:
         from api.notify import WebhookDelivery
 
         services.webhooks = WebhookDelivery(services.view("notifications"), ledger)
-        services.digests = build_view(DigestsView, db, create_table=db.is_memory)
+        services.digests = build_view(
+            DigestsView, db, create_table=db.is_memory, datastore_class=GuardedPostgresDatastore
+        )
         if background:
             services.start_background()
             services.start_workers()

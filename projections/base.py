@@ -211,15 +211,18 @@ class PostgresSqlView(SqlView, PostgresTrackingRecorder):
 V = TypeVar("V", bound=SqlView)
 
 
-def build_view(view_class: type[V], db: Database, *, create_table: bool = False) -> V:
-    """An instance of ``view_class`` over the database's dialect."""
+def build_view(
+    view_class: type[V], db: Database, *, create_table: bool = False, datastore_class: type[Any] | None = None
+) -> V:
+    """An instance of ``view_class`` over the database's dialect (PostgreSQL: a
+    ``datastore_class`` instead of eventsourcing's ``PostgresDatastore``, if given)."""
     if db.kind == "sqlite":
         datastore: Any = SQLiteDatastore(
             db_name=db.view_sqlite_path(view_class.view_name), pool_size=2, max_overflow=4
         )
         concrete: type[Any] = type(f"SQLite{view_class.__name__}", (view_class, SQLiteSqlView), {})
     else:
-        datastore = PostgresDatastore(
+        datastore = (datastore_class or PostgresDatastore)(
             dbname=db.dbname,
             host=db.host,
             port=db.port,
