@@ -128,6 +128,18 @@ class Process:
             self.proc.wait(timeout)
         self.kill()
 
+    def wait_for_output(self, text: str, wait: float = 60) -> None:
+        """Wait until the process has printed ``text`` (e.g. a worker's ready line)."""
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            if not self.alive():
+                raise RuntimeError(f"{self.argv[1]} exited:\n{self.tail()}")
+            start = self.log.read_text(errors="replace").rfind("--- start ")
+            if text in self.log.read_text(errors="replace")[start:]:
+                return
+            time.sleep(0.05)
+        raise RuntimeError(f"{self.argv[1]} did not print {text!r} in {wait}s:\n{self.tail()}")
+
     def tail(self, lines: int = 60) -> str:
         try:
             return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
@@ -189,9 +201,18 @@ def start_all(servers: list[Server], wait: float = 90) -> None:
         s.wait_ready(wait)
 
 
-def projection_worker(env: dict[str, str], log: Path) -> Process:
+class ProjectionWorker(Process):
+    """``gameledger projections run``; ``start`` waits until it runs (``wait=None``: not)."""
+
+    def start(self, wait: float | None = 60) -> None:  # type: ignore[override]
+        super().start()
+        if wait is not None:
+            self.wait_for_output("projections worker:", wait)
+
+
+def projection_worker(env: dict[str, str], log: Path) -> ProjectionWorker:
     argv = [str(BIN / "gameledger"), "projections", "run", "--interval", "0.1"]
-    return Process(argv, env, log)
+    return ProjectionWorker(argv, env, log)
 
 
 def run_cli(env: dict[str, str], *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
@@ -498,6 +519,8 @@ class Attempt:
     replayed: bool = False
     retry: int = 0  # 0: the first try of this key; n: the n-th retry after no answer
     at: float = field(default_factory=time.monotonic)  # when the answer came
+    took: float = 0.0  # seconds from sending to the answer
+    retry_after: str = ""  # the answer's Retry-After header
 
 
 def request_hash(expected_version: int, decision: dict[str, Any]) -> str:
@@ -518,13 +541,14 @@ def prepare_tables(
     title: str = "cotton-trade",
     options: dict[str, Any] | None = None,
     until: tuple[str, ...] = (),
-    max_decisions: int = 2000,
+    max_decisions: int | None = None,
     league: str | None = None,
     seed: int = 1,
 ) -> tuple[list[Table], list[Attempt]]:
     """Full tables made in this process, straight through the ledger (fast, before any server
     runs), each played with random legal decisions until a decision of a type in ``until``
-    is legal for the awaited seat (e.g. an auction is open), then handed to the clients.
+    is legal for the awaited seat (e.g. an auction is open) or ``max_decisions`` were made,
+    then handed to the clients.
     The decisions made here carry Idempotency-Keys too, returned as acknowledged attempts."""
     from api.services import initialise
     from api.settings import Settings
@@ -551,13 +575,13 @@ def prepare_tables(
             game = ledger.create_game(
                 creator="admin", title=title, options=options or {}, players=ids, join=False, league=league
             )
-            for _ in range(max_decisions if until else 0):
+            for _ in range(max_decisions if max_decisions is not None else (2000 if until else 0)):
                 game = ledger.get_game(game.id)
                 if game.status != "active":
                     break
                 seat = rnd.choice(game.awaiting)
                 legal = [d.model_dump(mode="json") for d in game.engine.legal_decisions(game.state, seat)]
-                if any(d["type"] in until for d in legal):
+                if until and any(d["type"] in until for d in legal):
                     break
                 decision = rnd.choice(legal)
                 key = f"prep-{uuid.uuid4().hex}"
@@ -579,7 +603,8 @@ def prepare_tables(
 class LoadResult:
     attempts: list[Attempt] = field(default_factory=list)
     reads: Counter[int] = field(default_factory=Counter)  # status of every GET of a game
-    read_log: list[tuple[float, int, str]] = field(default_factory=list)  # (when, status, code)
+    # every GET of a game: (when answered, status, error code, seconds taken, Retry-After)
+    read_log: list[tuple[float, int, str, float, str]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -637,10 +662,14 @@ def play(
         try:
             while not stop.is_set() and time.monotonic() < deadline:
                 api = apis[rnd.choice(urls)]
+                asked = time.monotonic()
                 status, game = api.call("GET", f"/games/{table.game_id}", token)
+                now = time.monotonic()
                 with lock:
                     result.reads[status] += 1
-                    result.read_log.append((time.monotonic(), status, _code(game)))
+                    result.read_log.append(
+                        (now, status, _code(game), now - asked, api.headers.get("retry-after", ""))
+                    )
                 if status != 200:
                     time.sleep(0.05)
                     continue
@@ -675,9 +704,12 @@ def play(
                 body = {"expected_version": version, "decision": decision}
                 retry = 0
                 while True:
+                    asked = time.monotonic()
                     code, answer = api.call("POST", f"/games/{table.game_id}/decisions", token, body, key)
                     a = Attempt(table.game_id, seat, player, version, decision, key, code, _code(answer))
                     a.retry = retry
+                    a.took = time.monotonic() - asked
+                    a.retry_after = api.headers.get("retry-after", "") if code else ""
                     if 200 <= code < 300:
                         a.first_version = answer["first_version"]
                         a.version = answer["version"]
@@ -827,6 +859,28 @@ def check_ledger(
     finally:
         ledger.close()
     return out
+
+
+def ledger_head(database_url: str) -> int:
+    from api.storage import build_ledger
+    from ledger.storage import parse_database_url
+
+    ledger = build_ledger(parse_database_url(database_url, pool_size=1))
+    try:
+        return ledger.recorder.max_notification_id() or 0
+    finally:
+        ledger.close()
+
+
+def wait_caught_up(database_url: str, timeout: float = 60) -> dict[str, int]:
+    """Wait until every read model has seen the whole log (a worker is running)."""
+    head = ledger_head(database_url)
+    deadline = time.monotonic() + timeout
+    while True:
+        positions = {name: m["position"] for name, m in read_models(database_url).items()}
+        if all(p >= head for p in positions.values()) or time.monotonic() > deadline:
+            return positions
+        time.sleep(0.2)
 
 
 def read_models(database_url: str, names: tuple[str, ...] | None = None) -> dict[str, Any]:
