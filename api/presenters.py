@@ -8,6 +8,7 @@ from typing import Any
 from api.deps import Caller
 from api.services import Services
 from ledger.domain import BOT, Game
+from ledger.errors import NotFoundError
 from ledger.export import event_record, redact, visible_effects
 
 
@@ -17,7 +18,10 @@ def names_for(services: Services, game: Game) -> dict[str, str]:
     names[BOT] = "Bot"
     missing = [p for p in ids if p not in names]
     for pid in missing:  # the index may lag behind another process: ask the ledger
-        names[pid] = services.ledger.get_player(pid).name
+        try:
+            names[pid] = services.ledger.get_player(pid).name
+        except NotFoundError:  # an imported game's players need not exist here
+            names[pid] = f"player {pid[:8]}"
     return names
 
 

@@ -164,6 +164,7 @@ def test_kill_9_of_server_and_projection_worker_loses_nothing_and_counts_nothing
     assert check.acknowledged >= 20, (result.statuses(), chaos.log)
 
 
+@pytest.mark.slow
 def test_kill_9_of_a_sqlite_server_and_worker_loses_nothing(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
     result, check, chaos, incremental, rebuilt = crash_run(
