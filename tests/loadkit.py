@@ -682,13 +682,21 @@ def play(
                         # a decision on a version that is already gone: refused, nothing written
                         key = f"stale-{uuid.uuid4().hex}"
                         body = {"expected_version": version - 1, "decision": {"type": "pass"}}
+                        asked = time.monotonic()
                         code, answer = api.call("POST", f"/games/{table.game_id}/decisions", token, body, key)
-                        record(
-                            Attempt(
-                                table.game_id, seat, player, version - 1, body["decision"], key, code,
-                                _code(answer),
-                            )
-                        )  # fmt: skip
+                        a = Attempt(
+                            table.game_id,
+                            seat,
+                            player,
+                            version - 1,
+                            body["decision"],
+                            key,
+                            code,
+                            _code(answer),
+                        )
+                        a.took = time.monotonic() - asked
+                        a.retry_after = api.headers.get("retry-after", "") if code else ""
+                        record(a)
                     time.sleep(0.01 + rnd.random() * 0.02)
                     continue
                 if rnd.random() < same_share:
@@ -773,6 +781,7 @@ class LedgerCheck:
     finished: int = 0
     acknowledged: int = 0  # distinct keys answered 2xx
     unanswered_written: int = 0  # keys that got no answer yet were recorded (exactly once)
+    replayed_after_no_answer: int = 0  # keys written, unanswered, whose retry was answered as a replay
     refused: int = 0  # 409 and 403 answers
     problems: list[str] = field(default_factory=list)
 
@@ -834,6 +843,8 @@ def check_ledger(
                 statuses = {a.status for a in tries}
                 if answered:
                     out.acknowledged += 1
+                    if statuses & set(UNANSWERED) and any(a.replayed for a in answered):
+                        out.replayed_after_no_answer += 1
                     for a in answered:
                         got = at_version.get(a.first_version or -1)
                         if got is None or got[0] != key:

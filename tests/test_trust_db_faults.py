@@ -102,7 +102,8 @@ def assert_failed_cleanly_and_recovered(out: dict[str, Any]) -> None:
     failed += [(code, retry_after, took) for _, s, code, took, retry_after in result.read_log if s == 503]
     assert failed, "no request failed while the database was away: the test proved nothing"
     assert {code for code, _, _ in failed} == {"service/unavailable"}, failed
-    assert all(retry_after for _, retry_after, _ in failed), "a 503 says when to try again"
+    silent = [f for f in failed if not f[1]]
+    assert not silent, f"{len(silent)} of {len(failed)} answers 503 said not when to try again: {silent[:5]}"
     slowest = max(took for _, _, took in failed)
     assert slowest < 12, f"a request took {slowest:.1f}s to fail while the database was away"
     for status, body in out["health_down"]:
