@@ -52,9 +52,11 @@ class GuardedPostgresDatastore(postgres.PostgresDatastore):
         server.check(self)
         if self._pool_epoch != server.epoch:  # type: ignore[has-type]
             # the server came back since this pool was made: its connections are dead
-            self._pool_epoch = server.epoch
-            old, self.pool = self.pool, _fresh_pool(self.pool)
-            threading.Thread(target=_close_quietly, args=(old,), daemon=True, name="old-pool").start()
+            with self._swap_lock:  # type: ignore[attr-defined]
+                if self._pool_epoch != server.epoch:  # type: ignore[has-type]
+                    self._pool_epoch = server.epoch
+                    old, self.pool = self.pool, _fresh_pool(self.pool)
+                    threading.Thread(target=_close_quietly, args=(old,), daemon=True, name="old-pool").start()
         try:
             with super().get_connection() as conn:
                 yield conn
@@ -142,6 +144,7 @@ def _guard(store: postgres.PostgresDatastore) -> None:
     server = _server_of(store)
     store._server = server  # type: ignore[attr-defined]
     store._pool_epoch = server.epoch  # type: ignore[attr-defined]
+    store._swap_lock = threading.Lock()  # type: ignore[attr-defined]
     store.pool.timeout = POOL_TIMEOUT
     store.pool.reconnect_timeout = RECONNECT_TIMEOUT
 

@@ -24,7 +24,10 @@ from typing import Any
 
 import pytest
 
+from ledger.application import Ledger
+from ledger.errors import StaleVersionError
 from tests import loadkit as lk
+from tests.test_ledger import some_decision, started_game
 
 OPTIONS = {"shares_trade": True}
 
@@ -73,7 +76,7 @@ def assert_consistent(result: lk.LoadResult, check: lk.LedgerCheck, *, min_accep
     assert set(statuses) <= {200, 403, 409}, statuses
     assert set(result.reads) == {200}, result.reads
     codes = Counter(a.code for a in result.attempts if a.status == 409)
-    assert set(codes) <= {"game/stale_version"}, codes
+    assert set(codes) <= {"game/stale_version", "game/finished"}, codes
     accepted = [a for a in result.accepted() if not a.key.startswith("prep-")]
     assert len(accepted) >= min_accepted, statuses
     assert statuses[409] >= 5, "the clients never collided: the test proved nothing"
@@ -105,6 +108,32 @@ def test_two_server_processes_on_one_sqlite_file_record_each_accepted_decision_o
     url = f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
     result, check = run_load(url, tmp_path, servers=2, workers=1, games=2, seconds=5)
     assert_consistent(result, check, min_accepted=30)
+
+
+def test_an_identical_keyed_decision_that_loses_the_race_is_answered_as_a_replay(
+    ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two tabs send one decision with one Idempotency-Key at once: the slower one loaded the
+    game before the faster one saved, so its own save conflicts; it is answered as the replay
+    it is, not as a conflict. A different request at that version still gets 409."""
+    game, ids = started_game(ledger)
+    seat, decision = some_decision(game)
+    loaded_by_the_slower_tab = ledger.get_game(game.id)
+    first = ledger.decide(game.id, ids[seat], game.version, decision, idempotency_key="tab")
+    real_get_game = ledger.get_game
+    stale = [loaded_by_the_slower_tab]
+    monkeypatch.setattr(
+        ledger, "get_game", lambda gid, version=None: stale.pop() if stale else real_get_game(gid, version)
+    )
+    second = ledger.decide(game.id, ids[seat], game.version, decision, idempotency_key="tab")
+    assert not stale, "the slower request did not run on the version it had loaded"
+    assert second.replayed and second.first_version == first.first_version
+    assert second.effects == first.effects
+    head = real_get_game(game.id).version
+    stale.append(loaded_by_the_slower_tab)
+    with pytest.raises(StaleVersionError):
+        ledger.decide(game.id, ids[seat], game.version, decision, idempotency_key="other-tab")
+    assert real_get_game(game.id).version == head
 
 
 SLOW_SECONDS = float(os.environ.get("GAMELEDGER_LOAD_SECONDS", "40"))
