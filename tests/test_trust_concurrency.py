@@ -96,7 +96,7 @@ def assert_consistent(result: lk.LoadResult, check: lk.LedgerCheck, *, min_accep
 def test_two_server_processes_on_one_postgres_schema_record_each_accepted_decision_once(
     load_pg: Any, tmp_path: Path
 ) -> None:
-    result, check = run_load(load_pg.new_schema_url(), tmp_path, servers=2, workers=1, games=3, seconds=6)
+    result, check = run_load(load_pg.new_schema_url(), tmp_path, servers=2, workers=1, games=3, seconds=5)
     assert_consistent(result, check, min_accepted=40)
     print(
         f"\npostgres, 2 processes: {len(result.attempts)} decisions sent, {check.acknowledged} acknowledged "
@@ -106,7 +106,7 @@ def test_two_server_processes_on_one_postgres_schema_record_each_accepted_decisi
 
 def test_two_server_processes_on_one_sqlite_file_record_each_accepted_decision_once(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
-    result, check = run_load(url, tmp_path, servers=2, workers=1, games=2, seconds=5)
+    result, check = run_load(url, tmp_path, servers=2, workers=1, games=2, seconds=4)
     assert_consistent(result, check, min_accepted=30)
 
 
