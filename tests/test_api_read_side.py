@@ -98,10 +98,4 @@ def test_only_the_operator_abandons_and_an_abandoned_game_reveals_everything(cli
 def test_health_reports_each_projections_lag(client: TestClient) -> None:
     Table(client)
     health = client.get("/health").json()
-    assert set(health["projections_lag"]) == {
-        "gameindex",
-        "scoreboard",
-        "sharevalues",
-        "leaguestats",
-        "notifications",
-    }
+    assert set(health["projections_lag"]) == {"gameindex", "scoreboard", "sharevalues", "leaguestats", "notifications"}
