@@ -442,7 +442,18 @@ class Ledger(Application[UUID]):
         first = game.version + 1
         game.record_decision(awaited[0], player, parsed, self.clock(), request)
         self._run_automatic(game)
-        recordings = self._save_game(game)
+        try:
+            recordings = self._save_game(game)
+        except StaleVersionError:
+            # Another request won the race; if it was this very request (the same
+            # Idempotency-Key sent twice at once, or a retry after a lost commit
+            # acknowledgement), answer as the replay it is rather than as a conflict.
+            if request is not None:
+                won = self.get_game(game_id)
+                seen = won.requests.get(request["key"])
+                if seen is not None and seen[0] == request["hash"]:
+                    return self._replay_result(won, player, first_version=seen[1])
+            raise
         finished = game.over
         viewer = set(seats)
         effects = [
