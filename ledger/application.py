@@ -720,7 +720,12 @@ class Ledger(Application[UUID]):
 
     def _undo_target(self, game: Game, seat: int) -> int:
         """The version of the seat's last decision still in force (the stream read backwards,
-        a page at a time: a long game's whole record is not read for it)."""
+        a page at a time, only for a game restored from a snapshot older than its index)."""
+        undoable = getattr(game, "undoable", None)
+        if undoable is not None:
+            if str(seat) in undoable:
+                return undoable[str(seat)]
+            raise ConflictError("You have no decision to take back.", code="undo/nothing")
         for event in self._events_backwards(game.id):
             record = event_record(event)
             if record["type"] == Game.DecisionUndone.TOPIC:

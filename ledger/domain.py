@@ -151,6 +151,7 @@ class Game(Aggregate):
             game.draws = self.public.get("draws", 0)
             game.awaiting = list(self.public["awaiting"])
             game.clocks.start(game.seat_count, self.timestamp)
+            game.undoable = {}
 
     class DrawRecorded(Event):
         TOPIC = "gameledger.game.draw_recorded"
@@ -177,6 +178,9 @@ class Game(Aggregate):
             game.state = state
             game.awaiting = list(self.public["awaiting"])
             game.clocks.moved(self.public["seat"], forced=bool(self.public.get("forced")))
+            undoable = getattr(game, "undoable", None)  # None: restored from an older snapshot
+            if undoable is not None and not self.public.get("forced"):
+                game.undoable = {**undoable, str(self.public["seat"]): self.originator_version}
             request = self.private.get(records.SERVER, {}).get("request")
             if request:
                 game.requests[request["key"]] = [request["hash"], self.originator_version]
@@ -189,6 +193,7 @@ class Game(Aggregate):
         def apply_game(self, game: Game) -> None:
             if self.public["consequence"] == "forfeit" and self.public["seat"] not in game.forfeited:
                 game.forfeited.append(self.public["seat"])
+            game.undoable = {}  # nothing before a timeout can be taken back
 
     class ClockPaused(Event):
         """The seat's player is on vacation from ``from`` until ``until``: the clock stops."""
@@ -248,6 +253,7 @@ class Game(Aggregate):
             game.draws = self.public["draws"]
             game.awaiting = list(self.public["awaiting"])
             game.undo_request = None
+            game.undoable = {}  # nothing before an undo can be taken back again
 
     class Finished(Event):
         TOPIC = "gameledger.game.finished"
@@ -344,6 +350,9 @@ class Game(Aggregate):
         self.clocks = Clocks(self.time_control)
         self.forfeited: list[int] = []
         self.undo_request: dict[str, Any] | None = None
+        # each seat's last decision that can still be taken back, by version (replaced, never
+        # changed in place; None when restored from a snapshot taken before it was kept)
+        self.undoable: dict[str, int] | None = {}
         self.disputes: dict[str, dict[str, Any]] = {}
         self.sandbox: bool = bool(public.get("sandbox"))
         self.origin: dict[str, Any] | None = public.get("origin")
