@@ -9,6 +9,8 @@ from fastapi import FastAPI
 
 from api import errors, web
 from api.limits import BodyLimits
+from api.observability import RequestContext
+from api.observability import router as metrics_router
 from api.routers import admin, games, health, leagues, ledger, players, stats, streams, titles
 from api.services import Services
 from api.settings import Settings
@@ -39,6 +41,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     app.state.services = services
     errors.install(app)
     app.include_router(health.router)
+    app.include_router(metrics_router)
     for router in (
         players.router,
         titles.router,
@@ -54,6 +57,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     app.include_router(web.router)
     app.mount(web.STATIC_PATH, web.static_files(), name="static")
     app.add_middleware(BodyLimits, max_bytes=settings.max_body_bytes, max_depth=settings.max_json_depth)
+    app.add_middleware(RequestContext)  # outermost: request id, access log, metrics
     return app
 
 

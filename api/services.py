@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from api.settings import Settings
-from api.storage import build_ledger, init_db
+from api.storage import build_ledger
 from ledger.application import Ledger
 from ledger.storage import Database, parse_database_url
 from projections.base import BatchProjection, Catchup, SqlView, build_view
@@ -37,8 +37,11 @@ def init_views(db: Database) -> None:
 
 
 def initialise(settings: Settings) -> Database:
+    """Apply the pending schema migrations (under the lock; see api/migrations.py)."""
+    from api.migrations import migrate
+
     db = parse_database_url(settings.effective_database_url, pool_size=settings.pool_size)
-    init_db(db, [init_views])
+    migrate(db, log=log.info)
     return db
 
 
@@ -55,6 +58,7 @@ class Services:
     webhooks: Any = None
     digests: Any = None
     _signer: Any = None
+    schema_pending: list[int] = field(default_factory=list)
 
     @classmethod
     def start(cls, settings: Settings, *, background: bool = False) -> Services:
@@ -69,7 +73,13 @@ class Services:
             for name, (projection_class, view_class) in PROJECTIONS.items()
         }
         services = cls(settings=settings, db=db, ledger=ledger, projections=projections)
-        services.catchups = {name: Catchup(ledger, p) for name, p in projections.items()}
+        if not settings.init_db:
+            from api.migrations import pending
+
+            services.schema_pending = pending(db)  # /ready says so until `db migrate` has run
+        services.catchups = {
+            name: Catchup(ledger, p, settings.projection_batch) for name, p in projections.items()
+        }
         from api.notify import WebhookDelivery
 
         services.webhooks = WebhookDelivery(services.view("notifications"), ledger)
