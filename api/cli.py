@@ -44,6 +44,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.workers > 1 and settings.metrics and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         # the workers' metrics, added up by whichever worker answers /metrics
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="gameledger-metrics-")
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):  # a fresh start: last run's files would add up
+        metrics_dir = Path(os.environ["PROMETHEUS_MULTIPROC_DIR"])
+        metrics_dir.mkdir(parents=True, exist_ok=True)
+        for stale in metrics_dir.glob("*.db"):
+            stale.unlink()
     logging.getLogger("gameledger").info(
         "serving %s on http://%s:%s with %s worker(s)",
         settings.effective_database_url.split("@")[-1],
@@ -51,6 +56,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         args.port,
         args.workers,
     )
+    import signal
+
+    # uvicorn re-raises the SIGTERM it handled once it has shut down gracefully; with this
+    # handler in place the process then ends with status 0 (a clean stop) instead of 143
+    signal.signal(signal.SIGTERM, lambda *_: None)
     uvicorn.run(
         "api.app:app_from_env",
         factory=True,
@@ -63,6 +73,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         proxy_headers=True,
         timeout_graceful_shutdown=int(settings.shutdown_timeout) or None,
     )
+    logging.getLogger("gameledger").info("stopped")
     return 0
 
 
@@ -261,6 +272,8 @@ def cmd_projections(args: argparse.Namespace) -> int:
 
         configure_logging(settings.log_format, settings.log_level)
         worker_log = logging.getLogger("gameledger.worker")
+        if not args.once:
+            services.start_workers()  # clocks, webhooks, digests: the servers leave them to the worker
         worker_log.info("projections worker: %s (%s)", ", ".join(names), services.db.kind)
         print(f"projections worker: {', '.join(names)} ({services.db.kind}); Ctrl-C to stop", flush=True)
         while not stop.is_set():

@@ -45,36 +45,38 @@ def live() -> dict[str, str]:
 
 @router.get("/ready")
 def ready(services: ServicesDep) -> JSONResponse:
-    """Readiness: the database answers and every projection is within
-    ``GAMELEDGER_READY_MAX_LAG`` events of the log (503 with the reasons otherwise)."""
+    """Readiness: the schema is migrated, the database answers and every projection is
+    within ``GAMELEDGER_READY_MAX_LAG`` events of the log (503 with the reasons otherwise)."""
     reasons: list[str] = []
     lags: dict[str, int | None] = {}
+    head: int | None = None
     try:
-        head = services.ledger.recorder.max_notification_id() or 0
-    except Exception as exc:  # any storage failure means not ready
-        reasons.append(f"database unreachable: {type(exc).__name__}: {exc}"[:300])
-        head = None
-    if head is not None and services.schema_pending:
-        from api.migrations import pending
+        if services.schema_pending:  # known at start; re-read until `db migrate` has run
+            from api.migrations import pending
 
-        services.schema_pending = pending(services.db)
+            services.schema_pending = pending(services.db)
         if services.schema_pending:
             reasons.append(
                 "schema migrations pending: "
                 + ", ".join(map(str, services.schema_pending))
                 + " (run gameledger db migrate)"
             )
+        else:
+            head = services.ledger.recorder.max_notification_id() or 0
+    except Exception as exc:  # any storage failure means not ready
+        reasons.append(f"database unreachable: {type(exc).__name__}: {exc}"[:300])
     limit = services.settings.ready_max_lag
     if head is not None:
         for name, catchup in services.catchups.items():
             try:
-                lags[name] = max(0, head - catchup.projection.view.position(services.ledger.name))
+                lag = max(0, head - catchup.projection.view.position(services.ledger.name))
             except Exception as exc:  # a view's store may fail on its own
                 lags[name] = None
                 reasons.append(f"projection {name} unreadable: {type(exc).__name__}"[:300])
                 continue
-            if limit and lags[name] > limit:  # type: ignore[operator]
-                reasons.append(f"projection {name} is {lags[name]} events behind (limit {limit})")
+            lags[name] = lag
+            if limit and lag > limit:
+                reasons.append(f"projection {name} is {lag} events behind (limit {limit})")
     body = {
         "status": "ready" if not reasons else "not ready",
         "database": services.db.kind,
