@@ -125,10 +125,20 @@ def configure_logging(log_format: str = "json", level: str = "info") -> None:
 
 
 def _route_template(scope: Scope) -> str:
-    route = scope.get("route")
-    if route is None:
+    """The matched route as a template (``/api/v1/games/{game_id}``), rebuilt from the
+    path and its parameters, so that metrics have one series per route, not per game."""
+    if scope.get("route") is None and scope.get("endpoint") is None:
         return "<unmatched>"
-    return str(getattr(route, "path_format", None) or getattr(route, "path", "<unmatched>"))
+    path = str(scope["path"])
+    params = scope.get("path_params") or {}
+    for name, value in params.items():
+        value = str(value)
+        if "/" in value and path.endswith("/" + value):  # a {name:path} parameter
+            path = path[: -len(value)] + "{" + name + "}"
+    segments = path.split("/")
+    for name, value in params.items():
+        segments = ["{" + name + "}" if seg == str(value) else seg for seg in segments]
+    return "/".join(segments)
 
 
 class RequestContext:
