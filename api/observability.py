@@ -27,11 +27,20 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
-from prometheus_client import REGISTRY, CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client import (
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    disable_created_metrics,
+    generate_latest,
+)
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
 
 from api.limits import ASGIApp, Message, Receive, Scope, Send
+
+disable_created_metrics()  # no *_created series: they double the output and nobody graphs them
 
 REQUEST_ID: ContextVar[str | None] = ContextVar("request_id", default=None)
 _ID_RE = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")

@@ -41,7 +41,7 @@ def initialise(settings: Settings) -> Database:
     from api.migrations import migrate
 
     db = parse_database_url(settings.effective_database_url, pool_size=settings.pool_size)
-    migrate(db, log=log.info)
+    migrate(db, log=logging.getLogger("gameledger.migrations").info)
     return db
 
 
