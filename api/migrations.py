@@ -12,6 +12,11 @@ Migrations only add (tables, columns with defaults, indexes): the previous relea
 running against the new schema, so an upgrade migrates first and then rolls the servers.
 A view's ``TABLES`` always holds its current shape too (a new database, or an in-memory
 one, gets it whole); its migration brings an existing database to the same shape.
+
+After the numbered migrations, every run also replays the event store's and the views'
+own ``CREATE ... IF NOT EXISTS`` statements (as ``db init`` always did), so a release that
+adds a whole new read model needs no numbered migration; a change to an existing table
+(a column, an index, a backfill) does.
 """
 
 from __future__ import annotations
@@ -174,4 +179,8 @@ def migrate(db: Database, *, log: Callable[[str], None] | None = None) -> list[i
             applied_now.append(m.version)
             if log:
                 log(f"applied migration {m.version}: {m.name}")
+        if 1 not in applied_now:
+            _event_store(db)  # new tables of this release, if any (idempotent)
+        if 2 not in applied_now:
+            _read_models(db)
     return applied_now

@@ -372,3 +372,23 @@ def test_settings_come_from_a_file_the_environment_overrides_it_and_mistakes_are
     assert done.returncode == 2 and "not valid TOML" in done.stderr
     done = gameledger("config", "show", "--config", str(tmp_path / "missing.toml"))
     assert done.returncode == 2 and "cannot read" in done.stderr
+
+
+# -- the operator's guide --------------------------------------------------------------------
+
+
+def test_the_deploy_readme_names_only_real_files_settings_and_migrations() -> None:
+    text = (DEPLOY / "README.md").read_text()
+    listed = re.findall(r"^\| `([\w./-]+)` \| [A-Za-z]", text, re.M)
+    assert {"Dockerfile", "compose.yaml", "env.example", "k8s/", "CONFIG.md"} <= set(listed)
+    for name in listed:
+        if "/" in name or "." in name or name == "Dockerfile":
+            assert (DEPLOY / name).exists(), f"deploy/README.md lists {name}, which is not there"
+    for name in re.findall(r"`(k8s/[\w.-]+\.yaml)`", text) + re.findall(r"deploy/(k8s/[\w.-]+\.yaml)", text):
+        assert (DEPLOY / name).exists(), name
+    for var in set(re.findall(r"\b(GAMELEDGER_[A-Z_]+)\b", text)):
+        assert var in KNOWN_VARS, f"deploy/README.md mentions {var}, which no setting reads"
+    from api.migrations import MIGRATIONS
+
+    for m in MIGRATIONS:  # the `db status` sample is what the command prints
+        assert re.search(rf"^\s+{m.version}  \S+\s+{re.escape(m.name)}$", text, re.M), m.name

@@ -246,3 +246,24 @@ def test_db_status_check_fails_while_a_migration_is_pending(tmp_path: Path) -> N
         [str(BIN / "gameledger"), "db", "status", "--check"], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 1 and f"{LATEST} pending" in done.stdout and "PENDING" in done.stdout
+
+
+def test_a_new_read_model_table_appears_on_a_migrated_database(tmp_path: Path) -> None:
+    """A release that adds a view's table needs no numbered migration: every run also
+    creates whatever the views declare and is missing."""
+    import sqlite3
+
+    url = f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
+    db = parse_database_url(url)
+    assert migrate(db) == list(range(1, LATEST + 1))
+    path = db.view_sqlite_path("scoreboard")
+    conn = sqlite3.connect(path)
+    conn.execute("DROP TABLE boards")  # as if this release had just added it
+    conn.commit()
+    conn.close()
+    assert migrate(db) == []
+    conn = sqlite3.connect(path)
+    try:
+        assert conn.execute("SELECT name FROM sqlite_master WHERE name = 'boards'").fetchone()
+    finally:
+        conn.close()
