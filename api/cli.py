@@ -276,15 +276,23 @@ def cmd_projections(args: argparse.Namespace) -> int:
             services.start_workers()  # clocks, webhooks, digests: the servers leave them to the worker
         worker_log.info("projections worker: %s (%s)", ", ".join(names), services.db.kind)
         print(f"projections worker: {', '.join(names)} ({services.db.kind}); Ctrl-C to stop", flush=True)
+        from api.services import STOP_CHECK_BATCHES
+
         while not stop.is_set():
+            busy = False
             for name in names:
-                n = services.catchups[name].run()
+                if stop.is_set():
+                    break
+                # a few batches at a time, so that SIGTERM is answered between two of them
+                n = services.catchups[name].run(max_batches=None if args.once else STOP_CHECK_BATCHES)
+                busy = busy or n > 0
                 if n and args.verbose:
                     print(f"{name}: +{n}", flush=True)
             if args.once:
                 break
-            wake.wait(args.interval)
-            wake.clear()
+            if not busy:
+                wake.wait(args.interval)
+                wake.clear()
         worker_log.info("projections worker stopping: every applied batch is committed with its position")
         return 0
     finally:

@@ -20,6 +20,7 @@ from projections.scoreboard import Scoreboard, ScoreboardView
 from projections.share_values import ShareValueHistory, ShareValueView
 
 log = logging.getLogger("gameledger.projections")
+STOP_CHECK_BATCHES = 4  # batches a background catch-up applies before it looks for a stop
 
 PROJECTIONS: dict[str, tuple[type[BatchProjection[Any]], type[SqlView]]] = {
     "gameindex": (GameIndex, GameIndexView),
@@ -249,8 +250,10 @@ class Services:
         def loop() -> None:
             while not self._stop.wait(interval):
                 for name, catchup in self.catchups.items():
+                    if self._stop.is_set():  # a few batches at a time: shutdown never waits long
+                        break
                     try:
-                        catchup.run()
+                        catchup.run(max_batches=STOP_CHECK_BATCHES)
                     except Exception:  # keep polling; the error is logged
                         log.exception("projection %s failed", name)
 

@@ -261,3 +261,39 @@ def test_sigterm_lets_an_in_flight_request_finish_then_exits_zero(tmp_path: Path
         if server.poll() is None:
             server.kill()
             server.wait()
+
+
+def test_a_worker_stopped_by_sigterm_mid_backlog_exits_zero_and_a_restart_double_counts_nothing(
+    tmp_path: Path,
+) -> None:
+    from api.services import Services
+    from api.settings import Settings
+    from tests.test_projections import dump, dump_after_rebuild, play_league
+
+    url = f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
+    services = Services.start(Settings(database_url=url, admin_token="x" * 30))
+    try:
+        play_league(services, games=3)
+        env = base_env() | {"GAMELEDGER_DATABASE_URL": url, "GAMELEDGER_PROJECTION_BATCH": "2"}
+        before = services.lags()
+        worker = subprocess.Popen(
+            ["gameledger", "projections", "run", "--interval", "0.05"],
+            env=env,
+            cwd=tmp_path,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not any(services.lags()[n] < before[n] for n in before):
+            time.sleep(0.01)
+        code, seconds = stop(worker, seconds=20)
+        assert code == 0 and seconds < 5, (code, seconds)
+        assert any(lag > 0 for lag in services.lags().values()), "stopped with work left to do"
+        done = subprocess.run(
+            ["gameledger", "projections", "run", "--once"], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120
+        )
+        assert done.returncode == 0, done.stderr
+        assert all(lag == 0 for lag in services.lags().values())
+        assert dump(services) == dump_after_rebuild(services)
+    finally:
+        services.close()
