@@ -496,7 +496,11 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument(
         "--workers", type=int, default=1, help="server processes (PostgreSQL for more than one)"
     )
-    serve.add_argument("--log-level", help="default: GAMELEDGER_LOG_LEVEL (info)")
+    serve.add_argument(
+        "--log-level",
+        choices=["debug", "info", "warning", "error", "critical"],
+        help="default: GAMELEDGER_LOG_LEVEL (info)",
+    )
     storage_args(serve)
     serve.set_defaults(func=cmd_serve)
 
