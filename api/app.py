@@ -11,6 +11,7 @@ from api import errors, web
 from api.limits import BodyLimits
 from api.observability import RequestContext
 from api.observability import router as metrics_router
+from api.ratelimit import RateLimits
 from api.routers import admin, games, health, leagues, ledger, players, stats, streams, titles
 from api.services import Services
 from api.settings import Settings
@@ -57,6 +58,13 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     app.include_router(web.router)
     app.mount(web.STATIC_PATH, web.static_files(), name="static")
     app.add_middleware(BodyLimits, max_bytes=settings.max_body_bytes, max_depth=settings.max_json_depth)
+    app.add_middleware(
+        RateLimits,
+        signup_per_minute=settings.signup_rate,
+        signup_burst=settings.signup_burst,
+        decisions_per_second=settings.decision_rate,
+        decision_burst=settings.decision_burst,
+    )
     app.add_middleware(RequestContext)  # outermost: request id, access log, metrics
     return app
 

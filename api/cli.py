@@ -291,7 +291,8 @@ def cmd_projections(args: argparse.Namespace) -> int:
             if args.once:
                 break
             if not busy:
-                wake.wait(args.interval)
+                if wake.wait(args.interval) and args.coalesce > 0:
+                    stop.wait(args.coalesce)  # let a burst of writes arrive: one transaction for them
                 wake.clear()
         worker_log.info("projections worker stopping: every applied batch is committed with its position")
         return 0
@@ -349,6 +350,9 @@ def cmd_play(args: argparse.Namespace) -> int:
             )
             if status == 409:
                 continue  # someone moved first: look again
+            if status == 429:
+                time.sleep(1)  # the server's rate limit: wait (Retry-After is at least 1 s) and look again
+                continue
             if status != 200:
                 print(f"refused {status}: {result}")
                 return 1
@@ -544,6 +548,12 @@ def main(argv: list[str] | None = None) -> int:
     proj.add_argument("names", nargs="*", help="projections (default: all)")
     proj.add_argument("--once", action="store_true", help="run: catch up once and exit")
     proj.add_argument("--interval", type=float, default=1.0, help="run: seconds between polls")
+    proj.add_argument(
+        "--coalesce",
+        type=float,
+        default=0.05,
+        help="run: seconds to wait after a wake-up so that a burst of events is applied in one batch",
+    )
     proj.add_argument("--verbose", action="store_true")
     storage_args(proj)
     proj.set_defaults(func=cmd_projections)

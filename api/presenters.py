@@ -10,14 +10,22 @@ from api.services import Services
 from ledger.domain import BOT, Game
 from ledger.export import event_record, redact, visible_effects
 
+_NAMES: dict[str, str] = {}  # a player's name never changes: kept once read, per process
+_NAMES_MAX = 100_000
+
 
 def names_for(services: Services, game: Game) -> dict[str, str]:
     ids = [p for p in game.seats if p and p != BOT]
-    names = services.game_index.view.player_names(ids)
+    names = {p: _NAMES[p] for p in ids if p in _NAMES}
+    unknown = [p for p in ids if p not in names]
+    if unknown:
+        names |= services.game_index.view.player_names(unknown)
+        for pid in [p for p in unknown if p not in names]:  # the index may lag: ask the ledger
+            names[pid] = services.ledger.get_player(pid).name
+        if len(_NAMES) > _NAMES_MAX:
+            _NAMES.clear()
+        _NAMES.update((p, names[p]) for p in unknown)
     names[BOT] = "Bot"
-    missing = [p for p in ids if p not in names]
-    for pid in missing:  # the index may lag behind another process: ask the ledger
-        names[pid] = services.ledger.get_player(pid).name
     return names
 
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ledger.clocks import TimeControl
+
+# The largest version, position, offset or count a request may name: far beyond any real game,
+# and inside every store's integer column (SQLite refuses Python ints over 2**63 with a crash).
+MAX_INDEX = 2**31 - 1
 
 
 class Request(BaseModel):
@@ -109,9 +113,9 @@ class GameListOut(BaseModel):
 
 
 class DecisionIn(Request):
-    expected_version: int = Field(ge=0, description="The game version the decision was made on")
+    expected_version: int = Field(ge=0, le=MAX_INDEX, description="The game version the decision was made on")
     decision: dict[str, Any] = Field(description="One of legal_decisions, or an equivalent object")
-    seat: int | None = Field(None, ge=0, description="Only for a player holding several seats")
+    seat: int | None = Field(None, ge=0, le=64, description="Only for a player holding several seats")
 
 
 class DecisionOut(BaseModel):
@@ -140,7 +144,7 @@ class StateOut(BaseModel):
 
 
 class VersionIn(Request):
-    expected_version: int = Field(ge=0, description="The game version you saw")
+    expected_version: int = Field(ge=0, le=MAX_INDEX, description="The game version you saw")
 
 
 class UndoAnswerIn(Request):
@@ -160,16 +164,22 @@ class NotificationSettingsIn(Request):
 
 
 class DisputeIn(Request):
-    versions: list[int] = Field(min_length=1, max_length=50, description="The disputed events, by version")
+    versions: list[Annotated[int, Field(ge=0, le=MAX_INDEX)]] = Field(
+        min_length=1, max_length=50, description="The disputed events, by version"
+    )
     text: str = Field(min_length=1, max_length=2000, description="What is wrong")
 
 
 class ResolveIn(Request):
     outcome: Literal["no_change", "correction", "annulment"]
     note: str = Field("", max_length=2000)
-    rewind_to: int | None = Field(None, ge=1, description="correction: the first event to set aside")
+    rewind_to: int | None = Field(
+        None, ge=1, le=MAX_INDEX, description="correction: the first event to set aside"
+    )
 
 
 class ForkIn(Request):
-    version: int = Field(ge=1, description="Fork after this event")
-    bots: list[int] = Field(default_factory=list, max_length=8, description="Seats the title's bot plays")
+    version: int = Field(ge=1, le=MAX_INDEX, description="Fork after this event")
+    bots: list[Annotated[int, Field(ge=0, le=64)]] = Field(
+        default_factory=list, max_length=8, description="Seats the title's bot plays"
+    )

@@ -11,7 +11,7 @@ from api.settings import Settings
 from api.storage import build_ledger
 from ledger.application import Ledger
 from ledger.storage import Database, parse_database_url
-from projections.base import BatchProjection, Catchup, SqlView, build_view
+from projections.base import BatchProjection, Catchup, SqlView, build_view, views_datastore
 from projections.digests import DigestsView
 from projections.game_index import GameIndex, GameIndexView
 from projections.league_stats import LeagueStats, LeagueStatsView
@@ -41,7 +41,9 @@ def initialise(settings: Settings) -> Database:
     """Apply the pending schema migrations (under the lock; see api/migrations.py)."""
     from api.migrations import migrate
 
-    db = parse_database_url(settings.effective_database_url, pool_size=settings.pool_size)
+    db = parse_database_url(
+        settings.effective_database_url, pool_size=settings.pool_size, pre_ping=settings.pg_pre_ping
+    )
     migrate(db, log=logging.getLogger("gameledger.migrations").info)
     return db
 
@@ -66,11 +68,14 @@ class Services:
         if settings.init_db:
             db = initialise(settings)
         else:
-            db = parse_database_url(settings.effective_database_url, pool_size=settings.pool_size)
+            db = parse_database_url(
+                settings.effective_database_url, pool_size=settings.pool_size, pre_ping=settings.pg_pre_ping
+            )
         ledger = build_ledger(db)
         ledger.vacation_days_per_year = settings.vacation_days_per_year
+        shared = views_datastore(db)
         projections = {
-            name: projection_class(build_view(view_class, db, create_table=db.is_memory))
+            name: projection_class(build_view(view_class, db, create_table=db.is_memory, datastore=shared))
             for name, (projection_class, view_class) in PROJECTIONS.items()
         }
         services = cls(settings=settings, db=db, ledger=ledger, projections=projections)
@@ -84,7 +89,7 @@ class Services:
         from api.notify import WebhookDelivery
 
         services.webhooks = WebhookDelivery(services.view("notifications"), ledger)
-        services.digests = build_view(DigestsView, db, create_table=db.is_memory)
+        services.digests = build_view(DigestsView, db, create_table=db.is_memory, datastore=shared)
         if background:
             services.start_background()
             services.start_workers()

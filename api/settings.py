@@ -39,7 +39,14 @@ class Settings(BaseModel):
         default=32, ge=4, description="Deepest JSON nesting accepted in a request body (422 beyond)."
     )
     pool_size: int = Field(
-        default=5, ge=1, description="Database connections per process (the pool may overflow to twice this)."
+        default=5,
+        ge=1,
+        description="The event store's database connections per process (the pool may overflow to twice this).",
+    )
+    pg_pre_ping: bool = Field(
+        default=False,
+        description="Check every pooled PostgreSQL connection before use (a round trip per statement); "
+        "off, a statement on a connection broken by a database restart is retried on a fresh one.",
     )
     init_db: bool = Field(
         default=True,
@@ -85,6 +92,17 @@ class Settings(BaseModel):
         description="Seconds that in-flight requests get to finish after SIGTERM before connections are closed.",
     )
     metrics: bool = Field(default=True, description="Serve Prometheus metrics at /metrics.")
+
+    signup_rate: float = Field(
+        default=20.0, ge=0, description="Sign-ups allowed per minute per client address (0: no limit)."
+    )
+    signup_burst: int = Field(default=20, ge=1, description="Sign-ups allowed at once before the rate applies.")
+    decision_rate: float = Field(
+        default=30.0, ge=0, description="Decisions allowed per second per bearer token (0: no limit)."
+    )
+    decision_burst: int = Field(
+        default=120, ge=1, description="Decisions allowed at once before the rate applies."
+    )
 
     @model_validator(mode="after")
     def _production_needs_secrets(self) -> Settings:
@@ -141,6 +159,7 @@ ENV: dict[str, str] = {
     "max_body_bytes": "GAMELEDGER_MAX_BODY_BYTES",
     "max_json_depth": "GAMELEDGER_MAX_JSON_DEPTH",
     "pool_size": "GAMELEDGER_POOL_SIZE",
+    "pg_pre_ping": "GAMELEDGER_PG_PRE_PING",
     "init_db": "GAMELEDGER_INIT_DB",
     "projections": "GAMELEDGER_PROJECTIONS",
     "clock_interval": "GAMELEDGER_CLOCK_INTERVAL",
@@ -154,6 +173,10 @@ ENV: dict[str, str] = {
     "ready_max_lag": "GAMELEDGER_READY_MAX_LAG",
     "shutdown_timeout": "GAMELEDGER_SHUTDOWN_TIMEOUT",
     "metrics": "GAMELEDGER_METRICS",
+    "signup_rate": "GAMELEDGER_SIGNUP_RATE",
+    "signup_burst": "GAMELEDGER_SIGNUP_BURST",
+    "decision_rate": "GAMELEDGER_DECISION_RATE",
+    "decision_burst": "GAMELEDGER_DECISION_BURST",
 }
 """Every setting's environment variable (a test checks that none is missing)."""
 

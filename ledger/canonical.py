@@ -12,9 +12,17 @@ import hmac
 import json
 from typing import Any
 
+import orjson
+
 
 def canonical(obj: Any) -> bytes:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    """``json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)`` in UTF-8;
+    orjson writes the same bytes for the ledger's JSON (string keys, ints, strings), about
+    ten times faster; anything it refuses goes through the standard library."""
+    try:
+        return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
+    except TypeError:
+        return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def sha256_hex(data: bytes) -> str:

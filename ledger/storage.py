@@ -32,6 +32,7 @@ class Database:
     dbname: str = ""
     schema: str = "public"
     pool_size: int = 5
+    pre_ping: bool = False  # check each pooled connection before use (a round trip each time)
 
     @property
     def is_memory(self) -> bool:
@@ -64,7 +65,10 @@ class Database:
             "POSTGRES_MAX_OVERFLOW": str(self.pool_size * 2),
             "POSTGRES_LOCK_TIMEOUT": "10",
             "POSTGRES_CONNECT_TIMEOUT": "5",
-            "POSTGRES_PRE_PING": "y",
+            # Off by default: the library retries a statement on a broken connection with a
+            # fresh one, so a database restart costs no request more; on, it is a round trip
+            # before every statement.
+            "POSTGRES_PRE_PING": "y" if self.pre_ping else "n",
             "CREATE_TABLE": flag,
         }
 
@@ -77,7 +81,7 @@ class Database:
         return str(p.with_name(f"{p.stem}.{view}.sqlite3"))
 
 
-def parse_database_url(url: str, *, pool_size: int = 5) -> Database:
+def parse_database_url(url: str, *, pool_size: int = 5, pre_ping: bool = False) -> Database:
     if url.startswith("sqlite:"):
         path = url[len("sqlite:") :]
         if path.startswith("//"):
@@ -103,4 +107,5 @@ def parse_database_url(url: str, *, pool_size: int = 5) -> Database:
         dbname=(parsed.path or "/postgres").lstrip("/") or "postgres",
         schema=query.get("schema", ["public"])[0],
         pool_size=pool_size,
+        pre_ping=pre_ping,
     )

@@ -211,26 +211,37 @@ class PostgresSqlView(SqlView, PostgresTrackingRecorder):
 V = TypeVar("V", bound=SqlView)
 
 
-def build_view(view_class: type[V], db: Database, *, create_table: bool = False) -> V:
-    """An instance of ``view_class`` over the database's dialect."""
+def views_datastore(db: Database) -> Any:
+    """One PostgreSQL pool for all of a process's read models (None for SQLite, where each
+    view has a file of its own): small, because a view writes in batches and reads briefly,
+    and every server process holds one (5 views with their own pools of 2 held 10 idle
+    connections per process, and a few replicas exhausted PostgreSQL's 100)."""
     if db.kind == "sqlite":
-        datastore: Any = SQLiteDatastore(
+        return None
+    return PostgresDatastore(
+        dbname=db.dbname,
+        host=db.host,
+        port=db.port,
+        user=db.user,
+        password=db.password,
+        schema=db.schema,
+        pool_size=2,
+        max_overflow=6,
+        pre_ping=db.pre_ping,
+        connect_timeout=5,
+    )
+
+
+def build_view(view_class: type[V], db: Database, *, create_table: bool = False, datastore: Any = None) -> V:
+    """An instance of ``view_class`` over the database's dialect (on PostgreSQL, over the
+    shared ``datastore`` when given)."""
+    if db.kind == "sqlite":
+        datastore = SQLiteDatastore(
             db_name=db.view_sqlite_path(view_class.view_name), pool_size=2, max_overflow=4
         )
         concrete: type[Any] = type(f"SQLite{view_class.__name__}", (view_class, SQLiteSqlView), {})
     else:
-        datastore = PostgresDatastore(
-            dbname=db.dbname,
-            host=db.host,
-            port=db.port,
-            user=db.user,
-            password=db.password,
-            schema=db.schema,
-            pool_size=2,
-            max_overflow=4,
-            pre_ping=True,
-            connect_timeout=5,
-        )
+        datastore = datastore or views_datastore(db)
         concrete = type(f"Postgres{view_class.__name__}", (view_class, PostgresSqlView), {})
     view = concrete(datastore)
     if create_table:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sys
 import threading
 from typing import Any
 
@@ -124,10 +125,51 @@ def test_concurrent_decisions_on_one_version_apply_exactly_once(ledger: Ledger) 
     assert versions == list(range(1, len(versions) + 1))
 
 
+def test_cached_reads_are_never_torn_by_a_concurrent_writer(ledger: Ledger) -> None:
+    """Readers load the game from the aggregate cache while a writer moves it on: every copy
+    they get is a whole version (its seats awaited and state those of a fresh replay to that
+    version), never half of one event applied."""
+    game, ids = started_game(ledger)
+    seen: list[tuple[int, list[int], Any]] = []
+    done = threading.Event()
+
+    def read() -> None:
+        while not done.is_set():
+            g = ledger.get_game(game.id)
+            seen.append((g.version, list(g.awaiting), g.state))
+
+    readers = [threading.Thread(target=read) for _ in range(4)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as the interpreter can
+    for t in readers:
+        t.start()
+    try:
+        play_some(ledger, game, ids, 40, seed=5)
+    finally:
+        done.set()
+        for t in readers:
+            t.join()
+        sys.setswitchinterval(interval)
+    assert len({v for v, _, _ in seen}) > 5, "the readers saw the game move"
+    cache, ledger.repository.cache = ledger.repository.cache, None  # fresh replays, no cache
+    try:
+        truth: dict[int, tuple[list[int], Any]] = {}
+        for version, awaiting, state in seen:
+            if version not in truth:
+                g = ledger.get_game(game.id, version=version)
+                truth[version] = (list(g.awaiting), g.state)
+            assert (awaiting, state) == truth[version], f"a torn copy at version {version}"
+    finally:
+        ledger.repository.cache = cache
+
+
 def test_snapshots_load_the_same_state_as_a_full_replay(ledger: Ledger) -> None:
     game, ids = started_game(ledger)
     game = play_some(ledger, game, ids, 80)
-    assert list(ledger.snapshots.get(game.id)), "a long game has snapshots"  # type: ignore[union-attr]
+    snapshots = [s.originator_version for s in ledger.snapshots.get(game.id)]  # type: ignore[union-attr]
+    interval = ledger.snapshot_interval(game)
+    assert interval is not None and len(snapshots) >= game.version // interval - 1, (snapshots, interval)
+    assert game.version - max(snapshots) <= 2 * interval, "a load replays at most about an interval"
     fresh = build_ledger(parse_database_url(ledger_url(ledger)))
     try:
         loaded = fresh.get_game(game.id)

@@ -14,6 +14,7 @@ from api.charts import share_value_svg
 from api.deps import CallerDep, ServicesDep
 from api.presenters import events_out, game_out, names_for, seat_names
 from api.schemas import (
+    MAX_INDEX,
     AbandonIn,
     DecisionIn,
     DecisionOut,
@@ -37,7 +38,9 @@ router = APIRouter(prefix="/games", tags=["games"])
 GameId = Annotated[str, Path(description="The game's id", min_length=1, max_length=64)]
 Position = Annotated[
     int | None,
-    Query(ge=0, description="Wait (up to 2 s) until the read model includes this ledger position"),
+    Query(
+        ge=0, le=MAX_INDEX, description="Wait (up to 2 s) until the read model includes this ledger position"
+    ),
 ]
 IdempotencyKey = Annotated[
     str | None,
@@ -57,9 +60,17 @@ def create_game(
     body: GameIn, caller: CallerDep, services: ServicesDep, idempotency_key: IdempotencyKey = None
 ) -> dict[str, Any]:
     """Create a game: either open seats (``seats``, the creator joining seat 0 unless
-    ``join`` is false) or a full table (``players``). It starts when every seat is filled."""
+    ``join`` is false) or a full table (``players``: the operator only, since it seats other
+    people). It starts when every seat is filled."""
     if body.seats is not None and body.players is not None:
         raise InvalidRequestError("Give either seats or players, not both.", code="request/seats_or_players")
+    if body.players is not None and not caller.is_admin:
+        # seating other people (their clocks running, their ranks counted) without their consent
+        # is acting for them: a player opens seats and the others join
+        raise ForbiddenError(
+            "Only the operator seats a full table; open seats and let the players join.",
+            code="auth/admin_only",
+        )
     game = services.ledger.create_game(
         creator=caller.player_id,
         title=body.title,
@@ -87,7 +98,7 @@ def list_games(
     league: Annotated[str | None, Query(description="A league id")] = None,
     position: Position = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_INDEX)] = 0,
 ) -> dict[str, Any]:
     """Games, newest activity first, filtered by status, title, player and league."""
     services.wait_for("gameindex", position)
@@ -138,7 +149,7 @@ def decide(
         seat=body.seat,
         idempotency_key=idempotency_key,
     )
-    game = services.ledger.get_game(game_id)
+    game = result.game or services.ledger.get_game(game_id)  # only the seats and the rules are read
     who = seat_names(game, names_for(services, game))
     return {
         "game_id": str(result.game_id),
@@ -156,7 +167,7 @@ def game_events(
     game_id: GameId,
     caller: CallerDep,
     services: ServicesDep,
-    after: Annotated[int, Query(ge=0, description="Only events after this version")] = 0,
+    after: Annotated[int, Query(ge=0, le=MAX_INDEX, description="Only events after this version")] = 0,
     limit: Annotated[int, Query(ge=1, le=5000)] = 1000,
 ) -> dict[str, Any]:
     """The game's record after a version, redacted for the caller, with the log in words."""
@@ -173,7 +184,9 @@ def game_state(
     game_id: GameId,
     caller: CallerDep,
     services: ServicesDep,
-    version: Annotated[int | None, Query(ge=1, description="The position after this event")] = None,
+    version: Annotated[
+        int | None, Query(ge=1, le=MAX_INDEX, description="The position after this event")
+    ] = None,
 ) -> dict[str, Any]:
     """The position after event ``version`` (default: now), as the caller may see it."""
     current = services.ledger.get_game(game_id)
@@ -388,7 +401,11 @@ def list_disputes(game_id: GameId, caller: CallerDep, services: ServicesDep) -> 
 
 @router.post("/{game_id}/disputes/{number}/resolve", response_model=GameOut, responses=ERRORS)
 def resolve_dispute(
-    game_id: GameId, number: int, body: ResolveIn, caller: CallerDep, services: ServicesDep
+    game_id: GameId,
+    number: Annotated[int, Path(ge=1, le=MAX_INDEX)],
+    body: ResolveIn,
+    caller: CallerDep,
+    services: ServicesDep,
 ) -> dict[str, Any]:
     """The administrator's adjudication: no change, a correction (the game goes back to the
     position before event ``rewind_to`` by a compensating event) or annulment."""

@@ -6,13 +6,15 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query, status
 
 from api.deps import CallerDep, ServicesDep
-from api.schemas import ErrorOut, LeagueGameIn, LeagueIn
+from api.schemas import MAX_INDEX, ErrorOut, LeagueGameIn, LeagueIn
 from ledger.errors import NotFoundError
 
 router = APIRouter(prefix="/leagues", tags=["leagues"])
 ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorOut} for code in (401, 403, 404, 409, 422)}
 LeagueRef = Annotated[str, Path(description="League id or name", min_length=1, max_length=80)]
-Position = Annotated[int | None, Query(ge=0, description="Wait until the read model includes this position")]
+Position = Annotated[
+    int | None, Query(ge=0, le=MAX_INDEX, description="Wait until the read model includes this position")
+]
 
 
 def _league_out(

@@ -5,12 +5,14 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query
 
 from api.deps import CallerDep, ServicesDep
-from api.schemas import ErrorOut
+from api.schemas import MAX_INDEX, ErrorOut
 from ledger import registry
 
 router = APIRouter(tags=["statistics"])
 ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorOut} for code in (401, 404, 422)}
-Position = Annotated[int | None, Query(ge=0, description="Wait until the read model includes this position")]
+Position = Annotated[
+    int | None, Query(ge=0, le=MAX_INDEX, description="Wait until the read model includes this position")
+]
 
 
 @router.get("/players/{player_id}/stats", responses=ERRORS)

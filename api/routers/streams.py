@@ -21,6 +21,7 @@ from fastapi.responses import StreamingResponse
 from api.deps import CallerDep, ServicesDep
 from api.notify import wanted_kinds
 from api.routers.games import ERRORS, GameId
+from api.schemas import MAX_INDEX
 
 router = APIRouter(tags=["streams"])
 
@@ -86,14 +87,16 @@ async def my_stream(
     services: ServicesDep,
     max_seconds: MaxSeconds = 300,
     interval: Annotated[float, Query(ge=0.1, le=30)] = 1.0,
-    after: Annotated[int | None, Query(ge=0, description="Resume after this notification position")] = None,
+    after: Annotated[
+        int | None, Query(ge=0, le=MAX_INDEX, description="Resume after this notification position")
+    ] = None,
     last_event_id: Annotated[str | None, Header(alias="Last-Event-ID")] = None,
 ) -> StreamingResponse:
     """``event: notification`` for each of the caller's notifications the settings want."""
     view = services.view("notifications")
     player = caller.player_id
-    if after is None and last_event_id and last_event_id.isdigit():
-        after = int(last_event_id)
+    if after is None and last_event_id and last_event_id.isascii() and last_event_id.isdigit():
+        after = min(int(last_event_id), MAX_INDEX)  # ASCII digits only: "²".isdigit() is true
     if after is None:
         await run_in_threadpool(services.refresh, "notifications")
         after = await run_in_threadpool(view.latest_position, player)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -12,6 +13,7 @@ def set_at(t: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
     return (*t[:i], value, *t[i + 1 :])
 
 
+@functools.cache
 def clockwise_from(start: int, n: int) -> tuple[int, ...]:
     """Seats in turn order: clockwise from ``start``."""
     return tuple((start + i) % n for i in range(n))
@@ -32,18 +34,26 @@ _MISSING = object()
 def _make_replacer(cls: type) -> Any:
     """Generate ``replace(obj, *, field=_MISSING, ...)`` for one frozen dataclass."""
     import dataclasses
+    import types
 
     names = [f.name for f in dataclasses.fields(cls)]
     params = ", ".join(f"{n}=_MISSING" for n in names)
     lines = [f"def replace(obj, *, {params}):", "    new = _new(_cls)"]
-    lines += [f"    _set(new, {n!r}, obj.{n} if {n} is _MISSING else {n})" for n in names]
-    lines.append("    return new")
     namespace: dict[str, Any] = {
         "_new": object.__new__,
         "_set": object.__setattr__,
         "_cls": cls,
         "_MISSING": _MISSING,
     }
+    slots = [cls.__dict__.get(n) for n in names]
+    if all(isinstance(d, types.MemberDescriptorType) for d in slots):
+        # a slotted class: each slot's own setter, half the cost of a setattr by name
+        for i, (n, d) in enumerate(zip(names, slots, strict=True)):
+            namespace[f"_slot{i}"] = d.__set__  # type: ignore[union-attr]
+            lines.append(f"    _slot{i}(new, obj.{n} if {n} is _MISSING else {n})")
+    else:
+        lines += [f"    _set(new, {n!r}, obj.{n} if {n} is _MISSING else {n})" for n in names]
+    lines.append("    return new")
     exec("\n".join(lines), namespace)  # noqa: S102 - generated from the dataclass's own field names
     return namespace["replace"]
 

@@ -1,0 +1,122 @@
+"""Per-client rate limits on sign-up and on decisions: token buckets, in each server process.
+
+A bucket holds up to ``burst`` requests and refills at ``rate`` per second; a request that
+finds it empty is refused before anything is read or written, with 429, the code
+``request/rate_limited`` and ``Retry-After`` (whole seconds until one request is allowed
+again). Sign-ups are counted per client address (as the server sees it: behind a proxy run
+uvicorn with ``--proxy-headers``), decisions per bearer token (per address without one). With
+several server processes each keeps its own buckets, so the effective limit is that many times
+the setting. A rate of 0 turns a limit off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from api.errors import error_body
+from api.limits import ASGIApp, Receive, Scope, Send
+
+MAX_KEYS = 50_000  # beyond this, buckets that have refilled completely are forgotten
+
+
+@dataclass
+class TokenBucket:
+    rate: float  # requests per second
+    burst: int
+    clock: Callable[[], float] = time.monotonic
+    _buckets: dict[str, tuple[float, float]] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def take(self, key: str) -> float:
+        """Take one request from ``key``'s bucket: 0 if allowed, else the seconds to wait."""
+        now = self.clock()
+        with self._lock:
+            tokens, last = self._buckets.get(key, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - last) * self.rate)
+            if tokens >= 1:
+                self._buckets[key] = (tokens - 1, now)
+                if len(self._buckets) > MAX_KEYS:
+                    self._forget_full(now)
+                return 0.0
+            self._buckets[key] = (tokens, now)
+            return (1 - tokens) / self.rate
+
+    def _forget_full(self, now: float) -> None:
+        full = [k for k, (t, last) in self._buckets.items() if t + (now - last) * self.rate >= self.burst]
+        for k in full:
+            del self._buckets[k]
+
+
+DECISIONS = re.compile(r"^/api/v1/games/[^/]+/decisions/?$")
+SIGNUP = re.compile(r"^/api/v1/players/?$")
+
+
+def _client(scope: Scope) -> str:
+    client = scope.get("client")
+    return f"addr:{client[0]}" if client else "addr:?"
+
+
+def _token_key(scope: Scope) -> str:
+    for name, value in scope.get("headers", []):
+        if name == b"authorization":
+            return "token:" + hashlib.sha256(value).hexdigest()
+    return _client(scope)
+
+
+class RateLimits:
+    """ASGI middleware: sign-up per client address, decisions per token."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        signup_per_minute: float,
+        signup_burst: int,
+        decisions_per_second: float,
+        decision_burst: int,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.app = app
+        self.rules: list[tuple[re.Pattern[str], Callable[[Scope], str], TokenBucket, str]] = []
+        if signup_per_minute > 0:
+            bucket = TokenBucket(signup_per_minute / 60, max(1, signup_burst), clock)
+            self.rules.append((SIGNUP, _client, bucket, "sign-ups from this address"))
+        if decisions_per_second > 0:
+            bucket = TokenBucket(decisions_per_second, max(1, decision_burst), clock)
+            self.rules.append((DECISIONS, _token_key, bucket, "decisions with this token"))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "POST":
+            path = scope.get("path", "")
+            for pattern, key_of, bucket, what in self.rules:
+                if pattern.match(path):
+                    wait = bucket.take(key_of(scope))
+                    if wait > 0:
+                        await self._refuse(send, wait, what)
+                        return
+        await self.app(scope, receive, send)
+
+    @staticmethod
+    async def _refuse(send: Send, wait: float, what: str) -> None:
+        retry = max(1, math.ceil(wait))
+        body = json.dumps(
+            error_body("request/rate_limited", f"Too many {what}; try again in {retry} s.")
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 429,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"retry-after", str(retry).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,626 @@
+"""Authentication and authorisation (issue 10): every endpoint of the application, enumerated
+from its routes, called as {no token, a wrong token, another seat, a spectator, the operator}.
+
+Every route must be classified below (a new endpoint fails the test until it is): who may call
+it, and what each kind of caller must get. Nobody acts for another seat (refused, and nothing is
+written to the store), nobody sees another seat's private state (each read is exactly the
+caller's own view), operator-only operations are operator-only, and a cookie never authorises a
+write. Tokens are stored only as hashes and compared in constant time."""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import json
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from ledger.storage import parse_database_url
+from tests.api_helpers import API, Table
+from tests.trust_world import ADMIN_TOKEN, assert_error_shape, bearer
+
+ROLES = ("none", "wrong_token", "other_seat", "spectator", "admin")
+
+# Who may call what. "public": anyone; "player": any valid token, public information or the
+# caller's own doing; "view": any valid token, answered with exactly the caller's own view of a
+# game; "self": the caller's own account; "seated": a player holding a seat of the game;
+# "act": only the awaited seat; "organiser": the league's organiser (or the operator);
+# "admin": the operator only; "page": a web page, signed in by cookie.
+POLICY: dict[tuple[str, str], str] = {
+    ("GET", "/openapi.json"): "public",
+    ("GET", "/docs"): "public",
+    ("GET", "/docs/oauth2-redirect"): "public",
+    ("GET", "/static"): "public",
+    ("GET", "/health"): "public",
+    ("GET", "/api/v1/health"): "public",
+    ("POST", "/api/v1/players"): "public",
+    ("GET", "/api/v1/ledger/public-key"): "public",
+    ("GET", "/"): "public",
+    ("GET", "/signup"): "public",
+    ("GET", "/api/v1/me"): "self",
+    ("GET", "/api/v1/me/turns"): "self",
+    ("GET", "/api/v1/me/vacation"): "self",
+    ("POST", "/api/v1/me/vacation"): "self",
+    ("DELETE", "/api/v1/me/vacation"): "self",
+    ("GET", "/api/v1/me/notifications/settings"): "self",
+    ("PUT", "/api/v1/me/notifications/settings"): "self",
+    ("GET", "/api/v1/me/notifications"): "self",
+    ("GET", "/api/v1/me/stream"): "self",
+    ("GET", "/api/v1/titles"): "player",
+    ("POST", "/api/v1/games"): "player",
+    ("GET", "/api/v1/games"): "player",
+    ("POST", "/api/v1/games/{game_id}/join"): "player",
+    ("GET", "/api/v1/games/{game_id}/scoreboard"): "player",
+    ("GET", "/api/v1/games/{game_id}/share-values"): "player",
+    ("GET", "/api/v1/games/{game_id}/share-values.svg"): "player",
+    ("GET", "/api/v1/games/{game_id}/disputes"): "player",
+    ("POST", "/api/v1/games/{game_id}/forks"): "player",
+    ("POST", "/api/v1/leagues"): "player",
+    ("GET", "/api/v1/leagues"): "player",
+    ("GET", "/api/v1/leagues/{league}"): "player",
+    ("GET", "/api/v1/players/{player_id}/stats"): "player",
+    ("GET", "/api/v1/titles/{title}/stats"): "player",
+    ("GET", "/api/v1/ledger/digest"): "player",
+    ("GET", "/api/v1/ledger/digests"): "player",
+    ("GET", "/api/v1/games/{game_id}"): "view",
+    ("GET", "/api/v1/games/{game_id}/events"): "view",
+    ("GET", "/api/v1/games/{game_id}/state"): "view",
+    ("GET", "/api/v1/games/{game_id}/export"): "view",
+    ("GET", "/api/v1/games/{game_id}/audit"): "view",
+    ("GET", "/api/v1/games/{game_id}/stream"): "view",
+    ("POST", "/api/v1/games/{game_id}/disputes"): "seated",
+    ("POST", "/api/v1/games/{game_id}/decisions"): "act",
+    ("POST", "/api/v1/games/{game_id}/undo"): "act",
+    ("POST", "/api/v1/games/{game_id}/undo/request"): "act",
+    ("POST", "/api/v1/games/{game_id}/undo/answer"): "act",
+    ("POST", "/api/v1/leagues/{league}/games"): "organiser",
+    ("POST", "/api/v1/leagues/{league}/close"): "organiser",
+    ("POST", "/api/v1/games/{game_id}/abandon"): "admin",
+    ("POST", "/api/v1/games/{game_id}/disputes/{number}/resolve"): "admin",
+    ("POST", "/api/v1/admin/clocks/tick"): "admin",
+    ("POST", "/api/v1/admin/webhooks/run"): "admin",
+    ("POST", "/api/v1/admin/resimulate"): "admin",
+    ("POST", "/api/v1/admin/games/{game_id}/migrate"): "admin",
+    ("GET", "/lobby"): "page",
+    ("GET", "/games/new"): "page",
+    ("GET", "/games/{game_id}"): "page",
+    ("GET", "/games/{game_id}/replay"): "page",
+    ("GET", "/settings"): "page",
+}
+
+
+def all_routes(app: FastAPI) -> set[tuple[str, str]]:
+    """(method, path) of every route the application serves, however routers were included."""
+    out: set[tuple[str, str]] = set()
+
+    def walk(routes: Any, prefix: str) -> None:
+        for route in routes:
+            if hasattr(route, "original_router") and hasattr(route, "include_context"):
+                walk(route.original_router.routes, prefix + route.include_context.prefix)
+            elif hasattr(route, "methods") and hasattr(route, "path"):
+                out.update((m, prefix + route.path) for m in route.methods or () if m != "HEAD")
+            elif hasattr(route, "path"):  # a mounted sub-application (the static files)
+                out.add(("GET", prefix + route.path))
+
+    walk(app.routes, "")
+    return out
+
+
+@dataclass
+class Matrix:
+    client: TestClient
+    table: Table
+    spectator: dict[str, Any]
+    league: dict[str, Any]
+    waiting: str
+    dispute: int
+    throwaway: str
+    tally: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def services(self) -> Any:
+        return self.client.app.state.services  # type: ignore[attr-defined]
+
+    @property
+    def game_id(self) -> str:
+        return self.table.game_id
+
+    def awaited(self) -> int:
+        return int(self.services.ledger.get_game(self.game_id).awaiting[0])
+
+    def other_seat(self) -> int:
+        game = self.services.ledger.get_game(self.game_id)
+        return next(s for s in range(game.seat_count) if s not in game.awaiting)
+
+    def token(self, role: str) -> str | None:
+        if role == "none":
+            return None
+        if role == "wrong_token":  # a real player's id with a made-up secret
+            return f"gl_{self.table.players[self.awaited()]['player_id'].replace('-', '')}_not-the-secret"
+        if role == "other_seat":
+            return str(self.table.players[self.other_seat()]["token"])
+        if role == "owner":
+            return str(self.table.players[self.awaited()]["token"])
+        if role == "organiser":
+            return str(self.league["organiser_token"])
+        if role == "spectator":
+            return str(self.spectator["token"])
+        return ADMIN_TOKEN
+
+    def seats_of(self, role: str) -> list[int]:
+        if role == "other_seat":
+            return [self.other_seat()]
+        if role == "owner":
+            return [self.awaited()]
+        return []
+
+    def written(self) -> int:
+        return int(self.services.ledger.recorder.max_notification_id() or 0)
+
+
+@dataclass
+class Call:
+    path: str
+    body: Any = None
+    query: dict[str, Any] | None = None
+
+
+def _call_for(m: Matrix, method: str, template: str, role: str) -> Call:
+    """The request each endpoint gets: real ids, a body that would succeed for the right caller."""
+    game = m.game_id
+    if template.endswith("/abandon") and role == "admin":
+        game = m.throwaway  # the operator's abandon succeeds: on a game of its own
+    if template.endswith("/join"):
+        game = m.waiting
+    path = (
+        template.replace("{game_id}", game)
+        .replace("{league}", m.league["league_id"])
+        .replace("{player_id}", m.table.players[0]["player_id"])
+        .replace("{title}", "cotton-trade")
+        .replace("{number}", str(m.dispute))
+    )
+    version = m.services.ledger.get_game(m.game_id).version
+    legal = m.table.game(m.awaited())["legal_decisions"] if template.endswith("/decisions") else [{}]
+    bodies: dict[str, Any] = {
+        "/api/v1/players": {"name": "Newcomer"},
+        "/api/v1/games": {"title": "cotton-trade", "seats": 3},
+        "/api/v1/games/{game_id}/decisions": {
+            "expected_version": version,
+            "decision": legal[0],
+        },
+        "/api/v1/games/{game_id}/undo": {"expected_version": version},
+        "/api/v1/games/{game_id}/undo/request": {"expected_version": version},
+        "/api/v1/games/{game_id}/undo/answer": {"accept": True},
+        "/api/v1/games/{game_id}/abandon": {"reason": "matrix"},
+        "/api/v1/games/{game_id}/disputes": {"versions": [1], "text": "matrix check"},
+        "/api/v1/games/{game_id}/disputes/{number}/resolve": {"outcome": "no_change", "note": "ok"},
+        "/api/v1/games/{game_id}/forks": {"version": 1},
+        "/api/v1/leagues": {"name": f"League of {role}"},
+        "/api/v1/leagues/{league}/games": {"game_id": m.game_id},
+        "/api/v1/me/vacation": {"days": 1},
+        "/api/v1/me/notifications/settings": {"kinds": None},
+    }
+    query = None
+    if template.endswith("/stream"):
+        query = {"max_seconds": 0.05, "interval": 0.1}
+    if template == "/static":
+        path = "/static/" + _a_static_file()
+    if template == "/docs/oauth2-redirect":
+        path = template
+    return Call(path, bodies.get(template) if method in ("POST", "PUT") else None, query)
+
+
+def _a_static_file() -> str:
+    from api.web.pages import STATIC_DIR
+
+    return sorted(p.name for p in STATIC_DIR.iterdir() if p.is_file())[0]
+
+
+def _send(m: Matrix, method: str, call: Call, token: str | None) -> Any:
+    headers = bearer(token) if token else {}
+    return m.client.request(method, call.path, json=call.body, params=call.query, headers=headers)
+
+
+def _send_page(m: Matrix, call: Call, token: str | None) -> Any:
+    m.client.cookies.clear()
+    if token:
+        m.client.cookies.set("gl_token", token)
+    try:
+        return m.client.get(call.path, params=call.query, follow_redirects=False)
+    finally:
+        m.client.cookies.clear()
+
+
+# -- what a caller may see of a game ---------------------------------------------------------
+
+
+def _expected_view(m: Matrix, role: str) -> dict[str, Any]:
+    game = m.services.ledger.get_game(m.game_id)
+    seats = m.seats_of(role)
+    return game.engine.view(game.state, seats[0] if seats else None)  # type: ignore[no-any-return]
+
+
+def _audiences(role_seats: list[int]) -> set[str]:
+    return {f"seat:{s}" for s in role_seats}
+
+
+def check_view(m: Matrix, template: str, role: str, response: Any) -> None:
+    """The answer is exactly the caller's own view: no other seat's private part."""
+    assert response.status_code == 200, (template, role, response.text[:300])
+    allowed = _audiences(m.seats_of(role))
+    if template == "/api/v1/games/{game_id}":
+        body = response.json()
+        view = _expected_view(m, role)
+        private = view.pop("private", None)
+        assert body["my_seats"] == m.seats_of(role), (role, body["my_seats"])
+        assert body["state"] == view and body["private"] == private, role
+        if role != "owner":
+            assert body["legal_decisions"] == [], role
+    elif template == "/api/v1/games/{game_id}/state":
+        assert response.json()["state"] == _expected_view(m, role), role
+    elif template == "/api/v1/games/{game_id}/events":
+        for e in response.json()["events"]:
+            assert set(e.get("private", {})) <= allowed and set(e.get("salts", {})) <= allowed, (role, e)
+    elif template == "/api/v1/games/{game_id}/export":
+        lines = [json.loads(x) for x in response.text.splitlines()]
+        expected = ",".join(sorted(allowed)) or "spectator"
+        assert lines[0]["audience"] == expected, (role, lines[0])
+        for e in lines[1:]:
+            assert set(e.get("private", {})) <= allowed, (role, e)
+    elif template == "/api/v1/games/{game_id}/audit":
+        text = response.text
+        if role != "admin":  # the operator's audit is the full one
+            for aud in re.findall(r'"(seat:\d+|server)"\s*:\s*\{', text):
+                assert aud in allowed, (role, aud)
+    elif template == "/api/v1/games/{game_id}/stream":
+        for line in response.text.splitlines():
+            if line.startswith("data: "):
+                data = json.loads(line[6:])
+                assert set(data) == {"game_id", "version", "status", "awaiting", "prompt"}, data
+
+
+# -- the matrix -------------------------------------------------------------------------------
+
+
+def expect(m: Matrix, method: str, template: str, policy: str, role: str) -> None:
+    call = _call_for(m, method, template, role)
+    before = m.written()
+    where = f"{method} {template} as {role}"
+    if policy == "page":
+        r = _send_page(m, call, m.token(role))
+        if role in ("none", "wrong_token"):
+            assert r.status_code == 303 and r.headers["location"].startswith("/signup"), where
+        else:
+            assert r.status_code == 200, (where, r.status_code)
+            name = "admin" if role == "admin" else _name_of(m, role)
+            assert name in r.text, where
+        m.tally["checked"] += 1
+        return
+    if role == "wrong_token" and policy != "public":
+        # also a token that is no gameledger token at all, and a scheme that is not Bearer
+        for headers in ({"Authorization": "Bearer nonsense"}, {"Authorization": f"Basic {ADMIN_TOKEN}"}):
+            r = m.client.request(method, call.path, json=call.body, params=call.query, headers=headers)
+            assert r.status_code == 401 and assert_error_shape(r, where).startswith("auth/"), where
+    r = _send(m, method, call, m.token(role))
+    m.tally["checked"] += 1
+    if policy == "public":
+        assert r.status_code < 400, (where, r.status_code, r.text[:200])
+        return
+    if role in ("none", "wrong_token"):
+        assert r.status_code == 401, (where, r.status_code, r.text[:200])
+        assert assert_error_shape(r, where).startswith("auth/")
+        assert r.headers.get("www-authenticate") == "Bearer", where
+        assert m.written() == before, f"{where} wrote to the store"
+        return
+    if policy == "player":
+        assert r.status_code < 500 and r.status_code != 401, (where, r.status_code, r.text[:200])
+        if r.status_code >= 400:
+            assert_error_shape(r, where)
+            assert m.written() == before, f"{where} was refused but wrote"
+    elif policy == "self":
+        if role == "admin" and r.status_code == 403:
+            assert assert_error_shape(r, where) == "auth/not_a_player", where
+        else:
+            assert r.status_code == 200, (where, r.status_code, r.text[:200])
+            if template == "/api/v1/me":
+                assert r.json()["player_id"] == _id_of(m, role), where
+    elif policy == "view":
+        check_view(m, template, role, r)
+    elif policy == "seated":
+        if role == "other_seat":
+            assert r.status_code < 300, (where, r.status_code, r.text[:200])
+        else:
+            assert (r.status_code, assert_error_shape(r, where)) == (403, "game/not_seated"), where
+            assert m.written() == before, f"{where} wrote"
+    elif policy == "act":
+        assert 400 <= r.status_code < 500, (where, r.status_code, r.text[:200])
+        assert_error_shape(r, where)
+        assert m.written() == before, f"{where} wrote to the store"
+        if template.endswith("/decisions"):
+            code = assert_error_shape(r, where)
+            assert code == ("game/not_your_turn" if role == "other_seat" else "game/not_seated"), where
+    elif policy in ("admin", "organiser"):
+        if role == "admin":
+            assert r.status_code not in (401, 403), (where, r.status_code, r.text[:200])
+        else:
+            code = "auth/admin_only" if policy == "admin" else "league/not_organiser"
+            assert (r.status_code, assert_error_shape(r, where)) == (403, code), (where, r.text[:200])
+            assert m.written() == before, f"{where} wrote to the store"
+    else:
+        raise AssertionError(f"unknown policy {policy}")
+
+
+def _id_of(m: Matrix, role: str) -> str:
+    if role == "admin":
+        return "admin"
+    if role == "spectator":
+        return str(m.spectator["player_id"])
+    return str(m.table.players[m.seats_of(role)[0]]["player_id"])
+
+
+def _name_of(m: Matrix, role: str) -> str:
+    if role == "spectator":
+        return str(m.spectator["name"])
+    return str(m.table.players[m.seats_of(role)[0]]["name"])
+
+
+def build_matrix(client: TestClient) -> Matrix:
+    table = Table(client)
+    spectator = client.post(f"{API}/players", json={"name": "Watcher"}).json()
+    organiser = client.post(f"{API}/players", json={"name": "Organiser"}).json()
+    league = client.post(
+        f"{API}/leagues", json={"name": "Matrix league"}, headers=bearer(organiser["token"])
+    ).json()
+    league["organiser_token"] = organiser["token"]
+    waiting = client.post(f"{API}/games", json={"title": "cotton-trade", "seats": 4}, headers=table.auth(0))
+    throwaway = client.post(f"{API}/games", json={"title": "cotton-trade", "seats": 3}, headers=table.auth(1))
+    m = Matrix(client, table, spectator, league, waiting.json()["game_id"], 0, throwaway.json()["game_id"])
+    opened = client.post(
+        f"{API}/games/{table.game_id}/disputes",
+        json={"versions": [1], "text": "the first draw"},
+        headers=table.auth(m.awaited()),
+    )
+    assert opened.status_code == 201, opened.text
+    m.dispute = opened.json()["dispute"]
+    return m
+
+
+def test_every_endpoint_is_classified(client: TestClient) -> None:
+    routes = all_routes(client.app)  # type: ignore[arg-type]
+    unclassified = routes - POLICY.keys()
+    assert not unclassified, f"classify these endpoints in POLICY: {sorted(unclassified)}"
+    assert not POLICY.keys() - routes, f"no longer served: {sorted(POLICY.keys() - routes)}"
+    assert len(routes) >= 55
+
+
+def test_the_authorisation_matrix(client: TestClient) -> None:
+    m = build_matrix(client)
+    order = {"GET": 0, "POST": 1, "PUT": 2, "DELETE": 3}
+    routes = sorted(
+        all_routes(client.app),  # type: ignore[arg-type]
+        key=lambda r: (POLICY[r] == "organiser", r[1], order[r[0]]),
+    )
+    assert routes and not set(routes) - POLICY.keys()
+    for method, template in routes:
+        for role in ROLES:
+            expect(m, method, template, POLICY[(method, template)], role)
+    checked = m.tally["checked"]
+    print(f"endpoints x roles checked: {len(routes)} x {len(ROLES)} = {checked}")
+    assert checked == len(routes) * len(ROLES)
+
+    # the positive controls: the same calls succeed for the right caller
+    owner = m.awaited()
+    decision = m.table.game(owner)["legal_decisions"][0]
+    version = m.services.ledger.get_game(m.game_id).version
+    assert m.table.decide(owner, decision, version).status_code == 200
+    org = bearer(str(m.token("organiser")))
+    league = client.post(f"{API}/leagues", json={"name": "Second"}, headers=org).json()["league_id"]
+    added = client.post(f"{API}/leagues/{league}/games", json={"game_id": m.game_id}, headers=org)
+    assert added.status_code == 200 and m.game_id in added.json()["games"]
+    closed = client.post(f"{API}/leagues/{league}/close", headers=org)
+    assert closed.status_code == 200 and closed.json()["closed"]
+
+
+def test_a_cookie_never_authorises_a_write(client: TestClient) -> None:
+    """The web pages' cookie is for reads: a forged cross-site form post carries it, and must
+    get nowhere. Every write endpoint with only the cookie of a seated player: 401."""
+    m = build_matrix(client)
+    writes = sorted(r for r in all_routes(client.app) if r[0] != "GET" and POLICY[r] != "public")  # type: ignore[arg-type]
+    assert len(writes) >= 20
+    client.cookies.set("gl_token", str(m.table.players[m.awaited()]["token"]))
+    try:
+        for method, template in writes:
+            before = m.written()
+            call = _call_for(m, method, template, "owner")
+            r = client.request(method, call.path, json=call.body, params=call.query)
+            assert r.status_code == 401, (method, template, r.status_code, r.text[:200])
+            assert assert_error_shape(r) == "auth/required" and m.written() == before
+        # while a read with the same cookie is the player's own
+        assert client.get(f"{API}/me").json()["player_id"] == m.table.players[m.awaited()]["player_id"]
+    finally:
+        client.cookies.clear()
+
+
+def test_only_the_operator_seats_a_full_table(client: TestClient) -> None:
+    players = [client.post(f"{API}/players", json={"name": f"Seat{i}"}).json() for i in range(3)]
+    body = {"title": "cotton-trade", "players": [p["player_id"] for p in players[1:]]}
+    r = client.post(f"{API}/games", json=body, headers=bearer(players[0]["token"]))
+    assert (r.status_code, assert_error_shape(r)) == (403, "auth/admin_only")
+    r = client.post(f"{API}/games", json=body, headers=bearer(ADMIN_TOKEN))
+    assert r.status_code == 201 and r.json()["status"] == "active"
+
+
+# -- tokens at rest and their comparison -------------------------------------------------------
+
+
+def _stored_text(database_url: str) -> str:
+    """Every row of every table of the store, as text."""
+    chunks: list[str] = []
+    if database_url.startswith("sqlite"):
+        import sqlite3
+
+        path = database_url.removeprefix("sqlite:///")
+        with sqlite3.connect(path) as conn:
+            tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+            for t in tables:
+                for row in conn.execute(f'SELECT * FROM "{t}"'):  # noqa: S608 - names from the catalogue
+                    chunks.append(repr(row))
+        return "\n".join(chunks)
+    db = parse_database_url(database_url)
+    with psycopg.connect(db.conninfo()) as conn:
+        tables = [
+            r[0]
+            for r in conn.execute(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = %s", (db.schema,)
+            )
+        ]
+        assert tables
+        for t in tables:
+            for row in conn.execute(f'SELECT * FROM "{db.schema}"."{t}"'):  # noqa: S608
+                chunks.append(repr(row))
+    return "\n".join(chunks)
+
+
+def _decoded(text: str) -> str:
+    """Stored event states are bytes (JSON, maybe compressed); make them searchable."""
+    import zlib
+
+    out = [text]
+    for literal in re.findall(r"b'((?:[^'\\]|\\.)*)'", text):
+        raw = literal.encode("latin-1", "backslashreplace").decode("unicode_escape").encode("latin-1")
+        with contextlib.suppress(zlib.error):
+            raw = zlib.decompress(raw)
+        out.append(raw.decode("utf-8", "replace"))
+    return "\n".join(out)
+
+
+def test_tokens_are_stored_only_as_hashes(client: TestClient, database_url: str) -> None:
+    import hashlib
+
+    table = Table(client)
+    rnd = random.Random(3)
+    for _ in range(3):
+        table.step(rnd)
+    tokens = [p["token"] for p in table.players]
+    stored = _decoded(_stored_text(database_url))
+    assert table.players[0]["player_id"].replace("-", "") in stored.replace("-", ""), "the search sees the store"
+    hashes = [hashlib.sha256(t.encode()).hexdigest() for t in tokens]
+    assert any(h in stored for h in hashes), "the hash is what is kept"
+    for token in tokens:
+        secret = token.rsplit("_", 1)[1]
+        assert token not in stored and secret not in stored, "a bearer token is stored in the clear"
+    assert ADMIN_TOKEN not in stored
+
+
+def test_token_comparison_is_constant_time() -> None:
+    """Look-up by the player id embedded in the token, then hmac.compare_digest of SHA-256
+    hashes; the operator's token by hmac.compare_digest too. No == on secrets."""
+    from api import deps
+    from ledger import application
+
+    auth_src = inspect.getsource(application.Ledger.authenticate)
+    assert "digest = _token_hash(token)" in auth_src
+    assert "hmac.compare_digest(player.token_hash, digest)" in auth_src
+    # a token verified once is found again by its SHA-256 (a dictionary look-up by the hash:
+    # timing there tells nothing about the token, whose hash cannot be guessed byte by byte)
+    assert "self._authenticated.get(digest)" in auth_src
+    assert "repository.get(UUID(hex=parts[1]))" in auth_src  # found by id, not by comparing secrets
+    caller_src = inspect.getsource(deps.get_caller)
+    assert "hmac.compare_digest(token.encode(), admin.encode())" in caller_src
+    for src in (auth_src, caller_src):
+        assert not re.search(r"(token|hash|admin)\w*\s*==|==\s*\w*(token|hash|admin)", src), src
+
+
+def test_a_wrong_secret_for_a_real_player_is_refused(client: TestClient) -> None:
+    table = Table(client)
+    pid = table.players[0]["player_id"].replace("-", "")
+    token = table.players[0]["token"]
+    near_misses = [
+        token[:-1] + ("A" if token[-1] != "A" else "B"),
+        token + "x",
+        token[:-4],
+        f"gl_{pid}_",
+        token.upper(),
+        token.replace("gl_", "GL_"),
+        f"gl_{pid}",
+    ]
+    for candidate in near_misses:
+        r = client.get(f"{API}/me", headers=bearer(candidate))
+        assert r.status_code == 401 and assert_error_shape(r).startswith("auth/"), candidate
+    assert client.get(f"{API}/me", headers=bearer(token)).status_code == 200
+
+
+
+# -- rate limits -------------------------------------------------------------------------------
+
+
+def test_sign_up_and_decisions_are_rate_limited(settings: Any, services: Any) -> None:
+    from api.app import create_app
+
+    limited = settings.model_copy(
+        update={"signup_rate": 60.0, "signup_burst": 3, "decision_rate": 0.5, "decision_burst": 2}
+    )
+    with TestClient(create_app(limited, services)) as client:
+        signups = [client.post(f"{API}/players", json={"name": f"R{i}"}) for i in range(4)]
+        assert [r.status_code for r in signups] == [201, 201, 201, 429]
+        refused = signups[-1]
+        assert assert_error_shape(refused) == "request/rate_limited"
+        assert int(refused.headers["retry-after"]) >= 1
+        players = [r.json() for r in signups[:3]]
+        before = services.ledger.recorder.max_notification_id()
+        assert client.post(f"{API}/players", json={"name": "R9"}).status_code == 429
+        assert services.ledger.recorder.max_notification_id() == before, "a refused sign-up wrote"
+
+        # decisions: per token, so one player's flood does not hold up another
+        game = client.post(f"{API}/games", json={"title": "cotton-trade", "seats": 2}, headers=bearer(players[0]["token"]))
+        gid = game.json()["game_id"]
+        assert client.post(f"{API}/games/{gid}/join", headers=bearer(players[1]["token"])).status_code == 200
+        url = f"{API}/games/{gid}/decisions"
+        flood = bearer(players[2]["token"])  # not even seated: refused, but counted
+        answers = [client.post(url, json={"expected_version": 1, "decision": {}}, headers=flood) for _ in range(3)]
+        assert [r.status_code for r in answers] == [403, 403, 429]
+        assert assert_error_shape(answers[-1]) == "request/rate_limited"
+        assert int(answers[-1].headers["retry-after"]) == 2  # half a decision per second
+        g = client.get(f"{API}/games/{gid}", headers=bearer(players[0]["token"])).json()
+        seat = g["awaiting"][0]["seat"]
+        mine = client.get(f"{API}/games/{gid}", headers=bearer(players[seat]["token"])).json()
+        ok = client.post(
+            url,
+            json={"expected_version": mine["version"], "decision": mine["legal_decisions"][0]},
+            headers=bearer(players[seat]["token"]),
+        )
+        assert ok.status_code == 200, ok.text
+        # reads are never limited
+        assert all(client.get(f"{API}/me", headers=flood).status_code == 200 for _ in range(5))
+
+
+def test_the_token_bucket_refills_at_its_rate() -> None:
+    from api.ratelimit import TokenBucket
+
+    now = [100.0]
+    bucket = TokenBucket(rate=2.0, burst=3, clock=lambda: now[0])
+    assert [bucket.take("a") for _ in range(3)] == [0, 0, 0]
+    assert bucket.take("a") == 0.5 and bucket.take("b") == 0
+    now[0] += 0.5
+    assert bucket.take("a") == 0 and bucket.take("a") > 0
+    now[0] += 10
+    assert [bucket.take("a") for _ in range(4)][:3] == [0, 0, 0]  # refilled, never above the burst
+    assert bucket.take("a") > 0
+
+
+def test_rate_limits_are_configured_from_the_environment(monkeypatch: Any) -> None:
+    from api.settings import Settings
+
+    monkeypatch.setenv("GAMELEDGER_SIGNUP_RATE", "0")
+    monkeypatch.setenv("GAMELEDGER_DECISION_RATE", "7.5")
+    monkeypatch.setenv("GAMELEDGER_DECISION_BURST", "9")
+    s = Settings.from_env()
+    assert (s.signup_rate, s.decision_rate, s.decision_burst) == (0, 7.5, 9)
+    assert Settings().signup_rate > 0 and Settings().decision_rate > 0  # on by default

@@ -1,0 +1,361 @@
+"""Hidden information (issue 10): for every title and every kind of hidden item, a game is
+played over HTTP to a position where the item exists and is hidden; then every read endpoint is
+walked as every other seat and as a spectator, and the item must be nowhere in any answer.
+
+Hidden items, each searched by its distinctive id:
+
+- face-down cards and markers, undrawn decks, cards left in the box: the rules engine's own
+  ``secrets(state, seat)`` at the position (Cotton Trade's ship and contract decks and
+  face-down contracts, Water Frame's economy and event markers, the card game's expert
+  supply left in the box), less anything the engine ever showed that viewer before;
+- another seat's private holding: a contract peeked at (Cotton Trade's reputation use 4),
+  hidden from everyone but the peeker;
+- the game's random seed (hex), and the salt of every private part the viewer may not open
+  (the commitments' preimages).
+
+The endpoints: the game view, its events, its state now and after every event, the export, the
+audit, the game's SSE stream, the player's notifications (list, SSE and the webhook payloads
+actually sent), scoreboard, share values (JSON, CSV, SVG), disputes, the lobby, my turns, the
+digests, statistics, a refused fork, the decisions' own answers, and the web pages (game page,
+replay after every event, lobby).
+
+So that the search can fail, each hidden item is then shown to be findable: the peeker sees the
+peeked contract, and once the operator abandons the game its export holds every other item."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from ledger import records
+from ledger.export import event_record
+from tests.api_helpers import API, Table
+from tests.trust_world import ADMIN_TOKEN, bearer
+
+
+def strings(obj: Any) -> set[str]:
+    out: set[str] = set()
+    stack = [obj]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, str):
+            out.add(x)
+        elif isinstance(x, dict):
+            stack.extend(x.values())
+            stack.extend(k for k in x if isinstance(k, str))
+        elif isinstance(x, list | tuple):
+            stack.extend(x)
+    return out
+
+
+def pattern(item: str) -> re.Pattern[str]:
+    """The item as a whole token: not inside a longer id, hash or base64 string."""
+    return re.compile(r"(?<![A-Za-z0-9])" + re.escape(item) + r"(?![A-Za-z0-9])")
+
+
+@dataclass
+class Scenario:
+    title: str
+    options: dict[str, Any]
+    players: int
+    reached: Callable[[Any, Any], bool]  # (game, scene) -> stop here
+    choose: Callable[[list[dict[str, Any]], random.Random], dict[str, Any]] | None = None
+    min_steps: int = 0
+
+
+def _prefer_peek(legal: list[dict[str, Any]], rnd: random.Random) -> dict[str, Any]:
+    peeks = [d for d in legal if d["type"] == "peek_contract"]
+    return peeks[0] if peeks else rnd.choice(legal)
+
+
+def _face_down_contract(game: Any, scene: Any) -> bool:
+    """Face-down contracts on the table after some were turned up."""
+    return any(not slot.face_up for row in game.state.contract_row for slot in row) and _happened(
+        scene, "contract_revealed"
+    )
+
+
+def _happened(scene: Any, kind: str) -> bool:
+    """Whether a public effect of this kind was in any decision's answer so far."""
+    return any(f'"kind":"{kind}"' in text for texts in scene.answers.values() for text in texts)
+
+
+def _economy_revealed(game: Any, scene: Any) -> bool:
+    """Some economy markers turned up, the others still face down."""
+    return bool(game.state.economy_revealed) and bool(game.engine.secrets(game.state, None))
+
+
+def _peeked(game: Any, scene: Any) -> bool:
+    return bool(game.state.peeks)
+
+
+def _steps(n: int) -> Callable[[Any, Any], bool]:
+    return lambda game, scene: scene.decisions >= n
+
+
+SCENARIOS = {
+    "cotton-trade-simple": Scenario("cotton-trade", {}, 3, _face_down_contract),
+    "cotton-trade-advanced": Scenario(
+        "cotton-trade", {"shares_trade": True, "reputation": True}, 3, _peeked, _prefer_peek
+    ),
+    "water-frame": Scenario("water-frame", {}, 3, _economy_revealed),
+    "card-game-expert": Scenario("arkwright-card-game", {"expert": "all"}, 3, _steps(6)),
+}
+
+
+@dataclass
+class Scene:
+    client: TestClient
+    table: Table
+    spectator: dict[str, Any]
+    scenario: Scenario
+    decisions: int = 0
+    answers: dict[int, list[str]] = field(default_factory=dict)  # seat -> decision answers seen
+    webhooks: list[tuple[str, bytes]] = field(default_factory=list)
+    _states: list[Any] = field(default_factory=list)
+
+    @property
+    def services(self) -> Any:
+        return self.client.app.state.services  # type: ignore[attr-defined]
+
+    @property
+    def game_id(self) -> str:
+        return self.table.game_id
+
+    def game(self, version: int | None = None) -> Any:
+        return self.services.ledger.get_game(self.game_id, version=version)
+
+    def states(self) -> list[Any]:
+        """The state after each event up to now (None before the start), read once."""
+        version = self.game().version
+        if len(self._states) != version:
+            self._states = [self.game(k).state for k in range(1, version + 1)]
+        return self._states
+
+    def token(self, viewer: int | None) -> str:
+        return str(self.spectator["token"] if viewer is None else self.table.players[viewer]["token"])
+
+    def url(self, viewer: int | None) -> str:
+        return f"https://hooks.example.test/{'spectator' if viewer is None else viewer}"
+
+
+def set_up(client: TestClient, scenario: Scenario) -> Scene:
+    table = Table(client, n=scenario.players, title=scenario.title, options=scenario.options)
+    spectator = client.post(f"{API}/players", json={"name": "Onlooker"}).json()
+    scene = Scene(client, table, spectator, scenario)
+    scene.services.webhooks.sender = lambda url, body, headers: scene.webhooks.append((url, body)) or 200
+    for viewer in [*range(scenario.players), None]:
+        r = client.put(
+            f"{API}/me/notifications/settings",
+            json={"webhook_url": scene.url(viewer)},
+            headers=bearer(scene.token(viewer)),
+        )
+        assert r.status_code == 200, r.text
+    return scene
+
+
+def play_to_hidden_position(scene: Scene, seed: int = 7, max_steps: int = 200) -> None:
+    rnd = random.Random(seed)
+    sc = scene.scenario
+    for _ in range(max_steps):
+        game = scene.game()
+        if scene.decisions >= sc.min_steps and sc.reached(game, scene):
+            return
+        assert game.status == "active", "the game ended before the position"
+        seat = game.awaiting[0]
+        view = scene.table.game(seat)
+        legal = view["legal_decisions"]
+        decision = sc.choose(legal, rnd) if sc.choose else rnd.choice(legal)
+        r = scene.table.decide(seat, decision, view["version"])
+        assert r.status_code == 200, r.text
+        scene.answers.setdefault(seat, []).append(r.text)
+        scene.decisions += 1
+    raise AssertionError(f"no hidden position within {max_steps} decisions")
+
+
+# -- what each viewer may not see ----------------------------------------------------------------
+
+
+def hidden_items(scene: Scene, viewer: int | None) -> dict[str, str]:
+    """item -> kind, for the viewer at the current position."""
+    now = scene.game()
+    engine = now.engine
+    ever_seen: set[str] = set()  # everything the engine ever showed this viewer
+    for state in scene.states():
+        if state is not None:
+            ever_seen |= strings(engine.view(state, viewer))
+    items: dict[str, str] = {}
+    peeked = {card for who, card in getattr(now.state, "peeks", ()) if who != viewer}
+    for secret in sorted(engine.secrets(now.state, viewer) - ever_seen):
+        items[secret] = "peeked by another seat" if secret in peeked else "face down / undrawn"
+    items[now.seed_bytes.hex()] = "seed"
+    mine = {records.seat_audience(viewer)} if viewer is not None else set()
+    for event in scene.services.ledger.events.get(now.id):
+        record = event_record(event)
+        for aud in record["private"]:
+            if aud not in mine:
+                items[records.salt(now.seed_bytes, record["version"], aud).hex()] = "salt"
+    return items
+
+
+# -- the walk ------------------------------------------------------------------------------------
+
+
+def walk(scene: Scene, viewer: int | None) -> list[tuple[str, str]]:
+    """Every read answer this viewer gets about the game, as (endpoint, text)."""
+    c = scene.client
+    h = bearer(scene.token(viewer))
+    g = f"{API}/games/{scene.game_id}"
+    version = scene.game().version
+    out: list[tuple[str, str]] = []
+
+    def get(name: str, url: str, **params: Any) -> None:
+        r = c.get(url, headers=h, params=params or None)
+        assert r.status_code == 200, (name, r.status_code, r.text[:200])
+        out.append((name, r.text))
+
+    get("game view", g)
+    get("events", g + "/events", limit=5000)
+    get("state now", g + "/state")
+    # the spectator reads the position after every event; each seat every third one
+    versions = range(1, version + 1) if viewer is None else range(version, 0, -3)
+    for k in versions:
+        get("state at version", g + "/state", version=k)
+    get("export", g + "/export")
+    get("audit", g + "/audit")
+    get("game stream", g + "/stream", max_seconds=0.05, interval=0.1)
+    get("scoreboard", g + "/scoreboard")
+    get("share values", g + "/share-values")
+    get("share values csv", g + "/share-values", format="csv")
+    get("share values svg", g + "/share-values.svg")
+    get("disputes", g + "/disputes")
+    get("lobby list", f"{API}/games")
+    get("my turns", f"{API}/me/turns")
+    get("ledger digest", f"{API}/ledger/digest", game=scene.game_id)
+    get("ledger digests", f"{API}/ledger/digests")
+    get("title stats", f"{API}/titles/{scene.scenario.title}/stats")
+    get("player stats", f"{API}/players/me/stats")
+    if viewer is not None:
+        get("notifications", f"{API}/me/notifications")
+        get("notification stream", f"{API}/me/stream", after=0, max_seconds=0.05, interval=0.1)
+    refused = c.post(g + "/forks", json={"version": version}, headers=h)
+    assert refused.status_code == 409, refused.text  # a running game that hides something
+    out.append(("refused fork", refused.text))
+    out.extend(("decision answers", text) for text in scene.answers.get(viewer if viewer is not None else -1, []))
+    out.extend(("webhook payloads", body.decode()) for url, body in scene.webhooks if url == scene.url(viewer))
+    c.cookies.set("gl_token", scene.token(viewer))
+    try:
+        for name, url, params in [
+            ("game page", f"/games/{scene.game_id}", {}),
+            ("lobby page", "/lobby", {}),
+            *[("replay page", f"/games/{scene.game_id}/replay", {"v": k}) for k in versions],
+        ]:
+            r = c.get(url, params=params or None)
+            assert r.status_code == 200, (name, r.status_code)
+            out.append((name, r.text))
+    finally:
+        c.cookies.clear()
+    return out
+
+
+def refusals_reveal_nothing(scene: Scene) -> int:
+    """No error oracle: a decision naming a hidden card or marker is refused exactly as one
+    naming a card that does not exist (the same status, code and words but for the id)."""
+    game = scene.game()
+    seat = game.awaiting[0]
+    mine = scene.table.game(seat)
+    hidden = sorted(i for i, k in hidden_items(scene, seat).items() if k not in ("seed", "salt"))[:10]
+    before = game.version
+    tried = 0
+    for decision in {d["type"]: d for d in mine["legal_decisions"]}.values():
+        for key, value in decision.items():
+            if key == "type" or not isinstance(value, str) or not re.fullmatch(r"[A-Z][A-Z0-9_/:-]+", value):
+                continue
+            answers = set()
+            for candidate in [*hidden, "ZZ999"]:
+                r = scene.table.decide(seat, {**decision, key: candidate}, mine["version"])
+                assert r.status_code in (409, 422), (decision, key, candidate, r.text)
+                body = r.json()
+                answers.add((r.status_code, body["code"], body["message"].replace(candidate, "<id>")))
+                tried += 1
+            assert len(answers) == 1, f"refusals tell hidden {key}s apart: {sorted(answers)[:3]}"
+    assert scene.game().version == before
+    return tried
+
+
+@pytest.mark.parametrize("name", list(SCENARIOS))
+def test_hidden_items_reach_no_other_seat_and_no_spectator(client: TestClient, name: str) -> None:
+    scene = set_up(client, SCENARIOS[name])
+    play_to_hidden_position(scene)
+    run = client.post(f"{API}/admin/webhooks/run", headers=bearer(ADMIN_TOKEN))
+    assert run.status_code == 200 and scene.webhooks, "webhooks were sent to search"
+    players = scene.scenario.players
+
+    checked = 0
+    kinds: Counter[str] = Counter()
+    endpoints: set[str] = set()
+    everything: dict[str, str] = {}
+    for viewer in [*range(players), None]:
+        items = hidden_items(scene, viewer)
+        everything.update(items)
+        kinds.update(f"{'spectator' if viewer is None else 'seat'}:{k}" for k in items.values())
+        answers = walk(scene, viewer)
+        if viewer is None:
+            spectator_view = dict(answers)["game view"]
+        endpoints |= {n for n, _ in answers}
+        leaks = []
+        for item, kind in items.items():
+            rx = pattern(item)
+            leaks += [(kind, item, where) for where, text in answers if rx.search(text)]
+        assert not leaks, f"{name}: viewer {viewer} was shown hidden items: {leaks[:5]}"
+        checked += len(items) * len({n for n, _ in answers})
+    print(f"{name}: {len(everything)} hidden items x {len(endpoints)} endpoints, {checked} item-endpoint checks")
+
+    oracles = refusals_reveal_nothing(scene)
+    print(f"{name}: {oracles} decisions naming hidden items refused alike")
+
+    # there was something to hide, of every kind this scenario is about
+    face_down = [i for i, k in everything.items() if k == "face down / undrawn"]
+    assert len(face_down) >= 5, everything
+    assert kinds["spectator:seed"] == 1 and kinds["spectator:salt"] >= 1
+    game = scene.game()
+    # and something that was hidden at the start is public now: the same search finds it
+    states = scene.states()
+    ever_hidden = set().union(*(game.engine.secrets(st, None) for st in states if st is not None))
+    revealed = (ever_hidden - game.engine.secrets(game.state, None)) & strings(game.engine.view(game.state, None))
+    if game.title == "cotton-trade":  # contracts and ships are shown by their ids once public
+        assert revealed, "the position is past a reveal"
+        assert all(pattern(i).search(spectator_view) for i in revealed), revealed
+    if game.title == "water-frame":  # markers are shown by what they do: no more than are turned up
+        shown = json.loads(spectator_view)["state"]["economy_markers_revealed"]
+        assert 1 <= len(shown) == game.state.economy_revealed < len(game.state.economy)
+    if game.title == "cotton-trade":
+        assert {"ship", "contract"} <= {"ship" if i.startswith("S") else "contract" for i in face_down}
+    if name == "cotton-trade-simple":
+        row_cards = {slot.card for row in game.state.contract_row for slot in row if not slot.face_up}
+        assert row_cards and row_cards <= set(face_down), "face-down contracts are among the items"
+    if name == "cotton-trade-advanced":
+        (peeker, card), *_ = game.state.peeks
+        assert kinds["seat:peeked by another seat"] >= 1 and kinds["spectator:peeked by another seat"] == 1
+        assert card not in hidden_items(scene, peeker), "the peeker knows the card"
+        mine = client.get(f"{API}/games/{scene.game_id}", headers=scene.table.auth(peeker)).text
+        assert pattern(card).search(mine), "the peeker is shown the card it peeked at"
+        own_events = client.get(f"{API}/games/{scene.game_id}/events", headers=scene.table.auth(peeker)).json()
+        assert any(records.seat_audience(peeker) in e.get("salts", {}) for e in own_events["events"])
+
+    # the search finds each item once it is no longer hidden: abandoned, the game shows all
+    done = client.post(
+        f"{API}/games/{scene.game_id}/abandon", json={"reason": "hidden walk"}, headers=bearer(ADMIN_TOKEN)
+    )
+    assert done.status_code == 200, done.text
+    export = client.get(f"{API}/games/{scene.game_id}/export", headers=bearer(scene.token(None))).text
+    missing = [i for i in everything if not pattern(i).search(export)]
+    assert not missing, f"not findable even when public: {missing[:5]}"
