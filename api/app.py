@@ -42,6 +42,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     app.state.services = services
     errors.install(app)
     app.include_router(health.router)
+    app.include_router(health.probes)
     app.include_router(metrics_router)
     for router in (
         players.router,

@@ -40,6 +40,9 @@ POLICY: dict[tuple[str, str], str] = {
     ("GET", "/static"): "public",
     ("GET", "/health"): "public",
     ("GET", "/api/v1/health"): "public",
+    ("GET", "/live"): "public",  # probes and metrics: keep them off the public proxy (deploy/README.md)
+    ("GET", "/ready"): "public",
+    ("GET", "/metrics"): "public",
     ("POST", "/api/v1/players"): "public",
     ("GET", "/api/v1/ledger/public-key"): "public",
     ("GET", "/"): "public",

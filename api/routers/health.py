@@ -6,6 +6,7 @@ from fastapi.responses import JSONResponse
 from api.deps import ServicesDep
 
 router = APIRouter(tags=["health"])
+probes = APIRouter(tags=["health"])  # /live and /ready: served at the root only
 
 
 @router.get("/health")
@@ -36,14 +37,14 @@ def health(services: ServicesDep) -> JSONResponse:
     )
 
 
-@router.get("/live")
+@probes.get("/live")
 def live() -> dict[str, str]:
     """Liveness: the process answers. Nothing else is checked, so that an outage of the
     database does not make an orchestrator restart every server at once."""
     return {"status": "alive"}
 
 
-@router.get("/ready")
+@probes.get("/ready")
 def ready(services: ServicesDep) -> JSONResponse:
     """Readiness: the schema is migrated, the database answers and every projection is
     within ``GAMELEDGER_READY_MAX_LAG`` events of the log (503 with the reasons otherwise)."""
