@@ -1,4 +1,4 @@
-"""The ``gameledger`` command: serve, db init, simulate, verify, export."""
+"""The ``gameledger`` command: serve, db init, simulate, verify, export, import, backup."""
 
 from __future__ import annotations
 
@@ -258,14 +258,19 @@ def cmd_projections(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGTERM, lambda *_: stop.set())
         signal.signal(signal.SIGINT, lambda *_: stop.set())
         if services.db.kind == "postgres":
-            head = services.ledger.recorder.max_notification_id() or 0
 
             def listen() -> None:
-                with services.ledger.recorder.subscribe(gt=head) as subscription:
-                    for _ in subscription:
+                while not stop.is_set():  # a lost connection (database restarted): subscribe again
+                    try:
+                        head = services.ledger.recorder.max_notification_id() or 0
+                        with services.ledger.recorder.subscribe(gt=head) as subscription:
+                            for _ in subscription:
+                                wake.set()
+                                if stop.is_set():
+                                    return
+                    except Exception:
                         wake.set()
-                        if stop.is_set():
-                            return
+                        stop.wait(1.0)
 
             threading.Thread(target=listen, daemon=True, name="subscription").start()
         from api.observability import configure_logging
@@ -283,8 +288,15 @@ def cmd_projections(args: argparse.Namespace) -> int:
             for name in names:
                 if stop.is_set():
                     break
-                # a few batches at a time, so that SIGTERM is answered between two of them
-                n = services.catchups[name].run(max_batches=None if args.once else STOP_CHECK_BATCHES)
+                try:
+                    # a few batches at a time, so that SIGTERM is answered between two of them
+                    n = services.catchups[name].run(max_batches=None if args.once else STOP_CHECK_BATCHES)
+                except Exception as exc:  # the database away: keep the worker, try again
+                    if args.once:
+                        raise
+                    print(f"{name}: {type(exc).__name__}: {str(exc)[:200]}", flush=True)
+                    stop.wait(1.0)
+                    continue
                 busy = busy or n > 0
                 if n and args.verbose:
                     print(f"{name}: +{n}", flush=True)
@@ -478,6 +490,102 @@ def cmd_digest(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_import(args: argparse.Namespace) -> int:
+    """Record a finished game's export in this ledger, after verifying it."""
+    from ledger.errors import LedgerError
+    from ledger.importer import import_export
+
+    text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
+    services = _offline_services(args)
+    try:
+        result = import_export(services.ledger, text.splitlines())
+        services.refresh()
+    except LedgerError as exc:
+        print(f"not imported: {exc.code}: {exc.message}")
+        return 1
+    finally:
+        services.close()
+    for name, ok, detail in result.checks:
+        print(f"{'PASS' if ok else 'FAIL'}  {name}{': ' + detail if detail else ''}")
+    print(
+        f"imported game {result.game_id} ({result.title}, {result.status}): {result.events} events, head {result.head}"
+    )
+    return 0
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    """A consistent copy of the store while it is in use: SQLite's online backup API for the
+    ledger file and every read model's file (read models first, so that none is ahead of the
+    ledger's copy); for PostgreSQL, pg_dump of the schema."""
+    from ledger.storage import parse_database_url
+
+    settings = _settings(args)
+    db = parse_database_url(settings.effective_database_url)
+    dest = Path(args.dest)
+    dest.mkdir(parents=True, exist_ok=True)
+    if db.kind == "postgres":
+        return _pg_dump(db, dest)
+    if db.is_memory:
+        print("an in-memory database has nothing to back up")
+        return 2
+    import sqlite3
+
+    from api.services import PROJECTIONS
+    from projections.digests import DigestsView
+
+    ledger_file = Path(db.sqlite_path)
+    if not ledger_file.exists():
+        print(f"no ledger at {ledger_file}")
+        return 2
+    views = [view.view_name for _, view in PROJECTIONS.values()] + [DigestsView.view_name]
+    files = [Path(db.view_sqlite_path(v)) for v in views]
+    files = [f for f in files if f.exists()] + [ledger_file]  # the ledger last
+    for source in files:
+        target = dest / source.name
+        t0 = time.perf_counter()
+        src = sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=30)
+        tmp = target.with_name(target.name + ".partial")
+        tmp.unlink(missing_ok=True)
+        out = sqlite3.connect(tmp)
+        try:
+            src.backup(out, pages=1024, sleep=0.005)  # steps: writers go on between them
+            check = out.execute("PRAGMA integrity_check").fetchone()[0]
+        finally:
+            out.close()
+            src.close()
+        if check != "ok":
+            print(f"{source.name}: the copy fails its integrity check: {check}")
+            return 1
+        tmp.replace(target)
+        print(f"{source.name} -> {target} ({target.stat().st_size} bytes, {time.perf_counter() - t0:.2f}s)")
+    print(
+        f"backup of {len(files)} files in {dest}; restore: stop the server, copy them into the data directory"
+    )
+    return 0
+
+
+def _pg_dump(db: Any, dest: Path) -> int:
+    import shutil
+    import subprocess
+
+    pg_dump = shutil.which("pg_dump")
+    if pg_dump is None:
+        print("pg_dump is not installed (Debian: apt-get install postgresql-client)")
+        return 2
+    target = dest / f"gameledger-{db.dbname}-{db.schema}.dump"
+    env = os.environ | ({"PGPASSWORD": db.password} if db.password else {})
+    argv = [pg_dump, "--format=custom", f"--schema={db.schema}", f"--file={target}"]
+    argv += [f"--host={db.host}", f"--port={db.port}", f"--username={db.user}", f"--dbname={db.dbname}"]
+    # an argument list, no shell: the URL's parts cannot become options or commands
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, check=False)  # noqa: S603
+    if done.returncode != 0:
+        print(f"pg_dump failed: {done.stderr.strip()}")
+        return 1
+    print(f"schema {db.schema} of {db.dbname} -> {target} ({target.stat().st_size} bytes)")
+    print(f"restore: createdb NEW && pg_restore --dbname=NEW {target}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="gameledger", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -605,6 +713,16 @@ def main(argv: list[str] | None = None) -> int:
     dig.add_argument("--out", help="write it to this file")
     storage_args(dig)
     dig.set_defaults(func=cmd_digest)
+
+    imp = sub.add_parser("import", help="record a finished game's export here, after verifying it")
+    imp.add_argument("file", help="an export (JSON lines) of a game that is over, or - for standard input")
+    storage_args(imp)
+    imp.set_defaults(func=cmd_import)
+
+    bak = sub.add_parser("backup", help="copy the store while it is in use (SQLite backup API; pg_dump)")
+    bak.add_argument("dest", help="a directory for the copies")
+    storage_args(bak)
+    bak.set_defaults(func=cmd_backup)
 
     args = parser.parse_args(argv)
     from pydantic import ValidationError

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import psycopg
 from eventsourcing.persistence import InterfaceError, OperationalError
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -86,6 +87,7 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(OperationalError)
     @app.exception_handler(InterfaceError)
+    @app.exception_handler(psycopg.OperationalError)  # one that escaped eventsourcing's wrapping
     async def unavailable(_: Request, exc: Exception) -> JSONResponse:
         log.warning("database unavailable: %s", exc)
         return JSONResponse(

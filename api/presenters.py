@@ -8,6 +8,7 @@ from typing import Any
 from api.deps import Caller
 from api.services import Services
 from ledger.domain import BOT, Game
+from ledger.errors import NotFoundError
 from ledger.export import event_record, redact, visible_effects
 
 _NAMES: dict[str, str] = {}  # a player's name never changes: kept once read, per process
@@ -21,7 +22,10 @@ def names_for(services: Services, game: Game) -> dict[str, str]:
     if unknown:
         names |= services.game_index.view.player_names(unknown)
         for pid in [p for p in unknown if p not in names]:  # the index may lag: ask the ledger
-            names[pid] = services.ledger.get_player(pid).name
+            try:
+                names[pid] = services.ledger.get_player(pid).name
+            except NotFoundError:  # an imported game's players need not exist here
+                names[pid] = f"player {pid[:8]}"
         if len(_NAMES) > _NAMES_MAX:
             _NAMES.clear()
         _NAMES.update((p, names[p]) for p in unknown)

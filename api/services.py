@@ -7,6 +7,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from api.pgguard import GuardedPostgresDatastore
 from api.settings import Settings
 from api.storage import build_ledger
 from ledger.application import Ledger
@@ -73,7 +74,7 @@ class Services:
             )
         ledger = build_ledger(db)
         ledger.vacation_days_per_year = settings.vacation_days_per_year
-        shared = views_datastore(db)
+        shared = views_datastore(db, GuardedPostgresDatastore)
         projections = {
             name: projection_class(build_view(view_class, db, create_table=db.is_memory, datastore=shared))
             for name, (projection_class, view_class) in PROJECTIONS.items()

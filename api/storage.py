@@ -79,4 +79,8 @@ def build_ledger(
     **extra_env: Any,
 ) -> Ledger:
     env = db.ledger_env(create_table=db.is_memory) | {k: str(v) for k, v in extra_env.items()}
+    if db.kind == "postgres":  # fail fast (503) while the server is away, recover by itself
+        env.setdefault("PERSISTENCE_MODULE", "eventsourcing.postgres")
+        if env["PERSISTENCE_MODULE"] == "eventsourcing.postgres":
+            env["PERSISTENCE_MODULE"] = "api.pgguard:GuardedPostgresFactory"
     return Ledger(env=env, clock=clock, entropy=entropy)

@@ -13,7 +13,7 @@ import hmac
 import secrets
 import unicodedata
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from copy import deepcopy
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -442,7 +442,18 @@ class Ledger(Application[UUID]):
         first = game.version + 1
         game.record_decision(awaited[0], player, parsed, self.clock(), request)
         self._run_automatic(game)
-        recordings = self._save_game(game)
+        try:
+            recordings = self._save_game(game)
+        except StaleVersionError:
+            # Another request won the race; if it was this very request (the same
+            # Idempotency-Key sent twice at once, or a retry after a lost commit
+            # acknowledgement), answer as the replay it is rather than as a conflict.
+            if request is not None:
+                won = self.get_game(game_id)
+                seen = won.requests.get(request["key"])
+                if seen is not None and seen[0] == request["hash"]:
+                    return self._replay_result(won, player, first_version=seen[1])
+            raise
         finished = game.over
         viewer = set(seats)
         effects = [
@@ -708,8 +719,9 @@ class Ledger(Application[UUID]):
     # -- undo ----------------------------------------------------------------------
 
     def _undo_target(self, game: Game, seat: int) -> int:
-        """The version of the seat's last decision still in force."""
-        for event in reversed(list(self.events.get(game.id))):
+        """The version of the seat's last decision still in force (the stream read backwards,
+        a page at a time: a long game's whole record is not read for it)."""
+        for event in self._events_backwards(game.id):
             record = event_record(event)
             if record["type"] == Game.DecisionUndone.TOPIC:
                 break  # nothing before an undo can be taken back again
@@ -720,6 +732,15 @@ class Ledger(Application[UUID]):
             if record["type"] in (Game.Started.TOPIC, Game.TimedOut.TOPIC):
                 break
         raise ConflictError("You have no decision to take back.", code="undo/nothing")
+
+    def _events_backwards(self, game_id: UUID, page: int = 64) -> Iterator[Any]:
+        lte: int | None = None
+        while True:
+            batch = list(self.events.get(game_id, lte=lte, desc=True, limit=page))
+            yield from batch
+            if len(batch) < page:
+                return
+            lte = batch[-1].originator_version - 1
 
     def undo_check(self, game: Game, seat: int, target: int) -> str | None:
         """Why taking back the decision at ``target`` needs everyone's consent (None: it does not)."""

@@ -211,14 +211,15 @@ class PostgresSqlView(SqlView, PostgresTrackingRecorder):
 V = TypeVar("V", bound=SqlView)
 
 
-def views_datastore(db: Database) -> Any:
+def views_datastore(db: Database, datastore_class: type[Any] | None = None) -> Any:
     """One PostgreSQL pool for all of a process's read models (None for SQLite, where each
     view has a file of its own): small, because a view writes in batches and reads briefly,
     and every server process holds one (5 views with their own pools of 2 held 10 idle
-    connections per process, and a few replicas exhausted PostgreSQL's 100)."""
+    connections per process, and a few replicas exhausted PostgreSQL's 100).
+    ``datastore_class`` replaces eventsourcing's ``PostgresDatastore`` if given."""
     if db.kind == "sqlite":
         return None
-    return PostgresDatastore(
+    return (datastore_class or PostgresDatastore)(
         dbname=db.dbname,
         host=db.host,
         port=db.port,
@@ -232,16 +233,23 @@ def views_datastore(db: Database) -> Any:
     )
 
 
-def build_view(view_class: type[V], db: Database, *, create_table: bool = False, datastore: Any = None) -> V:
+def build_view(
+    view_class: type[V],
+    db: Database,
+    *,
+    create_table: bool = False,
+    datastore: Any = None,
+    datastore_class: type[Any] | None = None,
+) -> V:
     """An instance of ``view_class`` over the database's dialect (on PostgreSQL, over the
-    shared ``datastore`` when given)."""
+    shared ``datastore`` when given, else a pool of its own of ``datastore_class``)."""
     if db.kind == "sqlite":
         datastore = SQLiteDatastore(
             db_name=db.view_sqlite_path(view_class.view_name), pool_size=2, max_overflow=4
         )
         concrete: type[Any] = type(f"SQLite{view_class.__name__}", (view_class, SQLiteSqlView), {})
     else:
-        datastore = datastore or views_datastore(db)
+        datastore = datastore or views_datastore(db, datastore_class)
         concrete = type(f"Postgres{view_class.__name__}", (view_class, PostgresSqlView), {})
     view = concrete(datastore)
     if create_table:

@@ -104,3 +104,13 @@ def memory_ledger() -> Iterator[Ledger]:
 
 
 __all__ = ["initialise"]
+
+
+@pytest.fixture(scope="session")
+def load_pg() -> Iterator[object]:
+    """A PostgreSQL for the multi-process load, crash and backup tests (tests/loadkit.py):
+    a private cluster when PostgreSQL's binaries are here, else the shared server."""
+    from tests.loadkit import postgres_for_load
+
+    with postgres_for_load(PG_URL, _PG_PROBLEM, IN_CI) as target:
+        yield target

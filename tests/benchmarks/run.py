@@ -458,13 +458,13 @@ def latency_section(report: Report, pg_url: str, quick: bool) -> None:
             services = Services.start(Settings(database_url=url, data_dir=Path(data), projections="off"))
             try:
                 games = []
-                for seed in range(3):  # random play ends a 4-player game after about 400 events
+                for seed in range(6):  # random play ends a 4-player game after about 400 events
                     games.append(made := make_game(services, "water-frame", 4, 250, seed))
                     pad(services, made, 500)
             finally:
                 services.close()
-            for mode in ("worker", "inline"):
-                times = http_decisions(url, data, games, mode, decisions)
+            for mode, mine in (("worker", games[:3]), ("inline", games[3:])):
+                times = http_decisions(url, data, mine, mode, decisions)
                 floor = report.values["pg_insert" if kind == "PostgreSQL" else "sqlite_insert"]
                 r50, r99 = median(times) / floor, p99(times) / floor
                 where = "projections in a worker process" if mode == "worker" else "projections in the server"
