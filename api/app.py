@@ -9,6 +9,8 @@ from fastapi import FastAPI
 
 from api import errors, web
 from api.limits import BodyLimits
+from api.observability import RequestContext
+from api.observability import router as metrics_router
 from api.ratelimit import RateLimits
 from api.routers import admin, games, health, leagues, ledger, players, stats, streams, titles
 from api.services import Services
@@ -40,6 +42,8 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     app.state.services = services
     errors.install(app)
     app.include_router(health.router)
+    app.include_router(health.probes)
+    app.include_router(metrics_router)
     for router in (
         players.router,
         titles.router,
@@ -62,6 +66,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         decisions_per_second=settings.decision_rate,
         decision_burst=settings.decision_burst,
     )
+    app.add_middleware(RequestContext)  # outermost: request id, access log, metrics
     return app
 
 

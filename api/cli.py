@@ -16,42 +16,111 @@ from api.settings import Settings
 
 def _settings(args: argparse.Namespace) -> Settings:
     return Settings.from_env(
+        config=getattr(args, "config", None),
         data_dir=getattr(args, "data_dir", None),
         database_url=getattr(args, "database_url", None),
     )
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    import logging
+    import tempfile
+
     import uvicorn
 
+    from api.observability import configure_logging, logging_config
     from api.services import initialise
 
     settings = _settings(args)
-    initialise(settings)  # tables once, under a lock; the workers then skip it
+    level = args.log_level or settings.log_level
+    configure_logging(settings.log_format, level)
+    if args.config:  # the worker processes read the same file
+        os.environ["GAMELEDGER_CONFIG"] = str(Path(args.config).resolve())
+    if settings.init_db:
+        initialise(settings)  # migrations once, under a lock; the workers then skip it
     os.environ["GAMELEDGER_DATABASE_URL"] = settings.effective_database_url
     os.environ["GAMELEDGER_DATA_DIR"] = str(settings.data_dir)
     os.environ["GAMELEDGER_SKIP_INIT"] = "1"
-    print(
-        f"gameledger: {settings.effective_database_url.split('@')[-1]} -> http://{args.host}:{args.port}/docs"
+    if args.workers > 1 and settings.metrics and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        # the workers' metrics, added up by whichever worker answers /metrics
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="gameledger-metrics-")
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):  # a fresh start: last run's files would add up
+        metrics_dir = Path(os.environ["PROMETHEUS_MULTIPROC_DIR"])
+        metrics_dir.mkdir(parents=True, exist_ok=True)
+        for stale in metrics_dir.glob("*.db"):
+            stale.unlink()
+    logging.getLogger("gameledger").info(
+        "serving %s on http://%s:%s with %s worker(s)",
+        settings.effective_database_url.split("@")[-1],
+        args.host,
+        args.port,
+        args.workers,
     )
+    import signal
+
+    # uvicorn re-raises the SIGTERM it handled once it has shut down gracefully; with this
+    # handler in place the process then ends with status 0 (a clean stop) instead of 143
+    signal.signal(signal.SIGTERM, lambda *_: None)
     uvicorn.run(
         "api.app:app_from_env",
         factory=True,
         host=args.host,
         port=args.port,
         workers=args.workers,
-        log_level=args.log_level,
-        timeout_graceful_shutdown=10,
+        log_level=level,
+        log_config=logging_config(settings.log_format, level),
+        access_log=False,  # the request middleware writes one line per request, with its id
+        proxy_headers=True,
+        timeout_graceful_shutdown=int(settings.shutdown_timeout) or None,
     )
+    logging.getLogger("gameledger").info("stopped")
     return 0
 
 
 def cmd_db_init(args: argparse.Namespace) -> int:
-    from api.services import initialise
+    """db init and db migrate: apply every pending migration (idempotent, under a lock)."""
+    from api.migrations import LATEST, migrate
+    from ledger.storage import parse_database_url
 
     settings = _settings(args)
-    db = initialise(settings)
-    print(f"tables ready in {db.kind} ({settings.effective_database_url.split('@')[-1]})")
+    db = parse_database_url(settings.effective_database_url, pool_size=settings.pool_size)
+    applied = migrate(db, log=print)
+    where = settings.effective_database_url.split("@")[-1]
+    if not applied:
+        print(f"nothing to migrate: {db.kind} ({where}) is at schema version {LATEST}")
+    print(f"tables ready in {db.kind} ({where}), schema version {LATEST}")
+    return 0
+
+
+def cmd_db_status(args: argparse.Namespace) -> int:
+    from api.migrations import status
+    from ledger.storage import parse_database_url
+
+    settings = _settings(args)
+    db = parse_database_url(settings.effective_database_url, pool_size=settings.pool_size)
+    rows = status(db)
+    print(f"{'version':>7}  {'applied at':<26}  migration")
+    for r in rows:
+        print(f"{r['version']:>7}  {r['applied_at'] or 'PENDING':<26}  {r['name']}")
+    waiting = [r["version"] for r in rows if r["applied_at"] is None]
+    print(f"{len(waiting)} pending" + (": run gameledger db migrate" if waiting else ""))
+    return 1 if waiting and args.check else 0
+
+
+def cmd_config(args: argparse.Namespace) -> int:
+    import json
+
+    from api.settings import ENV, reference_markdown
+
+    if args.action == "reference":
+        print(reference_markdown(), end="")
+        return 0
+    settings = _settings(args)
+    if args.action == "env":
+        for name, value in settings.public().items():
+            print(f"{ENV[name]}={value}")
+        return 0
+    print(json.dumps(settings.public(), indent=2))
     return 0
 
 
@@ -155,6 +224,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_projections(args: argparse.Namespace) -> int:
+    import logging
     import signal
     import threading
 
@@ -203,24 +273,40 @@ def cmd_projections(args: argparse.Namespace) -> int:
                         stop.wait(1.0)
 
             threading.Thread(target=listen, daemon=True, name="subscription").start()
+        from api.observability import configure_logging
+
+        configure_logging(settings.log_format, settings.log_level)
+        worker_log = logging.getLogger("gameledger.worker")
+        if not args.once:
+            services.start_workers()  # clocks, webhooks, digests: the servers leave them to the worker
+        worker_log.info("projections worker: %s (%s)", ", ".join(names), services.db.kind)
         print(f"projections worker: {', '.join(names)} ({services.db.kind}); Ctrl-C to stop", flush=True)
+        from api.services import STOP_CHECK_BATCHES
+
         while not stop.is_set():
+            busy = False
             for name in names:
+                if stop.is_set():
+                    break
                 try:
-                    n = services.catchups[name].run()
+                    # a few batches at a time, so that SIGTERM is answered between two of them
+                    n = services.catchups[name].run(max_batches=None if args.once else STOP_CHECK_BATCHES)
                 except Exception as exc:  # the database away: keep the worker, try again
                     if args.once:
                         raise
                     print(f"{name}: {type(exc).__name__}: {str(exc)[:200]}", flush=True)
                     stop.wait(1.0)
                     continue
+                busy = busy or n > 0
                 if n and args.verbose:
                     print(f"{name}: +{n}", flush=True)
             if args.once:
                 break
-            if wake.wait(args.interval) and args.coalesce > 0:
-                stop.wait(args.coalesce)  # let a burst of writes arrive: one transaction for them
-            wake.clear()
+            if not busy:
+                if wake.wait(args.interval) and args.coalesce > 0:
+                    stop.wait(args.coalesce)  # let a burst of writes arrive: one transaction for them
+                wake.clear()
+        worker_log.info("projections worker stopping: every applied batch is committed with its position")
         return 0
     finally:
         services.close()
@@ -512,6 +598,9 @@ def main(argv: list[str] | None = None) -> int:
             "--database-url",
             help="sqlite:///path or postgresql://user:pw@host:port/db (env GAMELEDGER_DATABASE_URL)",
         )
+        p.add_argument(
+            "--config", help="a TOML file of settings (env GAMELEDGER_CONFIG); the environment overrides it"
+        )
 
     serve = sub.add_parser("serve", help="run the HTTP server")
     serve.add_argument("--host", default="127.0.0.1")
@@ -519,7 +608,11 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument(
         "--workers", type=int, default=1, help="server processes (PostgreSQL for more than one)"
     )
-    serve.add_argument("--log-level", default="info")
+    serve.add_argument(
+        "--log-level",
+        choices=["debug", "info", "warning", "error", "critical"],
+        help="default: GAMELEDGER_LOG_LEVEL (info)",
+    )
     storage_args(serve)
     serve.set_defaults(func=cmd_serve)
 
@@ -528,6 +621,18 @@ def main(argv: list[str] | None = None) -> int:
     init = db_sub.add_parser("init", help="create the tables (idempotent, safe to run concurrently)")
     storage_args(init)
     init.set_defaults(func=cmd_db_init)
+    dbm = db_sub.add_parser("migrate", help="apply the pending schema migrations (idempotent, under a lock)")
+    storage_args(dbm)
+    dbm.set_defaults(func=cmd_db_init)
+    dbs = db_sub.add_parser("status", help="the schema migrations, applied or pending")
+    dbs.add_argument("--check", action="store_true", help="exit 1 when a migration is pending")
+    storage_args(dbs)
+    dbs.set_defaults(func=cmd_db_status)
+
+    cfg = sub.add_parser("config", help="the settings: show (secrets masked), env, or the reference")
+    cfg.add_argument("action", choices=["show", "env", "reference"])
+    storage_args(cfg)
+    cfg.set_defaults(func=cmd_config)
 
     sim = sub.add_parser("simulate", help="play random games through the ledger with conformance checks")
     sim.add_argument("--title", required=True)
@@ -620,7 +725,17 @@ def main(argv: list[str] | None = None) -> int:
     bak.set_defaults(func=cmd_backup)
 
     args = parser.parse_args(argv)
-    return int(args.func(args))
+    from pydantic import ValidationError
+
+    from api.settings import ConfigError, explain
+
+    try:
+        return int(args.func(args))
+    except (ValidationError, ConfigError) as exc:
+        if isinstance(exc, ValidationError) and exc.title != "Settings":
+            raise
+        print(f"gameledger: configuration refused:\n{explain(exc)}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ import logging
 from typing import Any
 
 import psycopg
-from eventsourcing.persistence import InterfaceError, OperationalError
+from eventsourcing.persistence import DataError, InterfaceError, OperationalError
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -94,6 +94,16 @@ def install(app: FastAPI) -> None:
             error_body("service/unavailable", "The database is unavailable; try again shortly."),
             503,
             headers={"Retry-After": "2"},
+        )
+
+    @app.exception_handler(DataError)
+    @app.exception_handler(psycopg.DataError)
+    async def unstorable(_: Request, exc: Exception) -> JSONResponse:
+        """A value PostgreSQL cannot hold (a NUL byte in a text parameter): the request's fault."""
+        log.info("refused a value the database cannot store: %s", exc)
+        return JSONResponse(
+            error_body("request/invalid_text", "A parameter holds characters that cannot be stored (e.g. NUL)."),
+            422,
         )
 
     @app.exception_handler(Exception)

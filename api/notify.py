@@ -155,6 +155,10 @@ class WebhookDelivery:
             result = "delivered" if ok else "failed" if attempt >= MAX_ATTEMPTS else "pending"
             if code is not None and not ok:
                 error = f"HTTP {code}"
+            if not ok:
+                from api.observability import WEBHOOK_FAILURES
+
+                WEBHOOK_FAILURES.labels(str(result == "failed").lower()).inc()
         delay = BACKOFF[min(attempt - 1, len(BACKOFF) - 1)]
         self.view.record_attempt(
             d,

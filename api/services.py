@@ -9,7 +9,7 @@ from typing import Any
 
 from api.pgguard import GuardedPostgresDatastore
 from api.settings import Settings
-from api.storage import build_ledger, init_db
+from api.storage import build_ledger
 from ledger.application import Ledger
 from ledger.storage import Database, parse_database_url
 from projections.base import BatchProjection, Catchup, SqlView, build_view, views_datastore
@@ -21,6 +21,7 @@ from projections.scoreboard import Scoreboard, ScoreboardView
 from projections.share_values import ShareValueHistory, ShareValueView
 
 log = logging.getLogger("gameledger.projections")
+STOP_CHECK_BATCHES = 4  # batches a background catch-up applies before it looks for a stop
 
 PROJECTIONS: dict[str, tuple[type[BatchProjection[Any]], type[SqlView]]] = {
     "gameindex": (GameIndex, GameIndexView),
@@ -38,10 +39,13 @@ def init_views(db: Database) -> None:
 
 
 def initialise(settings: Settings) -> Database:
+    """Apply the pending schema migrations (under the lock; see api/migrations.py)."""
+    from api.migrations import migrate
+
     db = parse_database_url(
         settings.effective_database_url, pool_size=settings.pool_size, pre_ping=settings.pg_pre_ping
     )
-    init_db(db, [init_views])
+    migrate(db, log=logging.getLogger("gameledger.migrations").info)
     return db
 
 
@@ -58,6 +62,7 @@ class Services:
     webhooks: Any = None
     digests: Any = None
     _signer: Any = None
+    schema_pending: list[int] = field(default_factory=list)
 
     @classmethod
     def start(cls, settings: Settings, *, background: bool = False) -> Services:
@@ -75,7 +80,13 @@ class Services:
             for name, (projection_class, view_class) in PROJECTIONS.items()
         }
         services = cls(settings=settings, db=db, ledger=ledger, projections=projections)
-        services.catchups = {name: Catchup(ledger, p) for name, p in projections.items()}
+        if not settings.init_db:
+            from api.migrations import pending
+
+            services.schema_pending = pending(db)  # /ready says so until `db migrate` has run
+        services.catchups = {
+            name: Catchup(ledger, p, settings.projection_batch) for name, p in projections.items()
+        }
         from api.notify import WebhookDelivery
 
         services.webhooks = WebhookDelivery(services.view("notifications"), ledger)
@@ -245,8 +256,10 @@ class Services:
         def loop() -> None:
             while not self._stop.wait(interval):
                 for name, catchup in self.catchups.items():
+                    if self._stop.is_set():  # a few batches at a time: shutdown never waits long
+                        break
                     try:
-                        catchup.run()
+                        catchup.run(max_batches=STOP_CHECK_BATCHES)
                     except Exception:  # keep polling; the error is logged
                         log.exception("projection %s failed", name)
 

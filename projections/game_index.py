@@ -37,6 +37,7 @@ class GameIndexView(SqlView):
         " created_at TEXT NOT NULL, updated_at TEXT NOT NULL, version INTEGER NOT NULL,"
         " standings TEXT, league_id TEXT)",
         "CREATE INDEX IF NOT EXISTS gameindex_games_updated ON {games} (updated_at)",
+        "CREATE INDEX IF NOT EXISTS gameindex_games_status ON {games} (status, updated_at)",  # migration 3
         "CREATE TABLE IF NOT EXISTS {seats} ("
         " game_id TEXT NOT NULL, seat INTEGER NOT NULL, player_id TEXT,"
         " awaited INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (game_id, seat))",

@@ -55,7 +55,7 @@ def test_the_readme_demo_plays_a_game_to_the_end_and_verifies_it(
         [str(BIN / "gameledger"), "serve", "--port", str(port), "--data-dir", str(tmp_path / "data")],
         cwd=tmp_path,
         env=env,
-        stdout=subprocess.PIPE,
+        stdout=(tmp_path / "server.log").open("w"),  # one log line per request: a pipe would fill
         stderr=subprocess.STDOUT,
     )
     try:

@@ -6,6 +6,7 @@ from fastapi.responses import JSONResponse
 from api.deps import ServicesDep
 
 router = APIRouter(tags=["health"])
+probes = APIRouter(tags=["health"])  # /live and /ready: served at the root only
 
 
 @router.get("/health")
@@ -34,3 +35,55 @@ def health(services: ServicesDep) -> JSONResponse:
             "ledger_integrity": integrity,
         }
     )
+
+
+@probes.get("/live")
+def live() -> dict[str, str]:
+    """Liveness: the process answers. Nothing else is checked, so that an outage of the
+    database does not make an orchestrator restart every server at once."""
+    return {"status": "alive"}
+
+
+@probes.get("/ready")
+def ready(services: ServicesDep) -> JSONResponse:
+    """Readiness: the schema is migrated, the database answers and every projection is
+    within ``GAMELEDGER_READY_MAX_LAG`` events of the log (503 with the reasons otherwise)."""
+    reasons: list[str] = []
+    lags: dict[str, int | None] = {}
+    head: int | None = None
+    try:
+        if services.schema_pending:  # known at start; re-read until `db migrate` has run
+            from api.migrations import pending
+
+            services.schema_pending = pending(services.db)
+        if services.schema_pending:
+            reasons.append(
+                "schema migrations pending: "
+                + ", ".join(map(str, services.schema_pending))
+                + " (run gameledger db migrate)"
+            )
+        else:
+            head = services.ledger.recorder.max_notification_id() or 0
+    except Exception as exc:  # any storage failure means not ready
+        reasons.append(f"database unreachable: {type(exc).__name__}: {exc}"[:300])
+    limit = services.settings.ready_max_lag
+    if head is not None:
+        for name, catchup in services.catchups.items():
+            try:
+                lag = max(0, head - catchup.projection.view.position(services.ledger.name))
+            except Exception as exc:  # a view's store may fail on its own
+                lags[name] = None
+                reasons.append(f"projection {name} unreadable: {type(exc).__name__}"[:300])
+                continue
+            lags[name] = lag
+            if limit and lag > limit:
+                reasons.append(f"projection {name} is {lag} events behind (limit {limit})")
+    body = {
+        "status": "ready" if not reasons else "not ready",
+        "database": services.db.kind,
+        "head": head,
+        "projections_lag": lags,
+        "max_lag": limit,
+        "reasons": reasons,
+    }
+    return JSONResponse(body, status_code=503 if reasons else 200)

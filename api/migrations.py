@@ -1,0 +1,186 @@
+"""Versioned schema migrations of the event store and the read models.
+
+The table ``gameledger_migrations`` (in the PostgreSQL schema, or the main SQLite file)
+records the versions applied. ``gameledger db init`` and ``db migrate`` apply the pending
+ones in order under the initialisation lock (a PostgreSQL advisory lock, or a file lock
+for SQLite), so several hosts may run them at once: the first applies, the others find
+nothing left to do. Every migration is idempotent DDL (``IF NOT EXISTS``), which is what
+lets a database made before this table existed be adopted, and a migration interrupted
+half-way be run again.
+
+Migrations only add (tables, columns with defaults, indexes): the previous release keeps
+running against the new schema, so an upgrade migrates first and then rolls the servers.
+A view's ``TABLES`` always holds its current shape too (a new database, or an in-memory
+one, gets it whole); its migration brings an existing database to the same shape.
+
+After the numbered migrations, every run also replays the event store's and the views'
+own ``CREATE ... IF NOT EXISTS`` statements (as ``db init`` always did), so a release that
+adds a whole new read model needs no numbered migration; a change to an existing table
+(a column, an index, a backfill) does.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import psycopg
+from psycopg import sql
+
+from api.storage import init_lock
+from ledger.application import Ledger
+from ledger.storage import Database
+from projections.base import SqlView, build_view
+
+TABLE = "gameledger_migrations"
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    apply: Callable[[Database], None]
+
+
+def _event_store(db: Database) -> None:
+    Ledger(env=db.ledger_env(create_table=True)).close()
+
+
+def _read_models(db: Database) -> None:
+    from api.services import init_views
+
+    init_views(db)
+
+
+def _view_ddl(view_class: type[SqlView], *statements: str) -> Callable[[Database], None]:
+    def apply(db: Database) -> None:
+        view = build_view(view_class, db)
+        try:
+            names = {n: view.t(n) for n in view.TABLE_NAMES}
+            with view.datastore.transaction(commit=True) as c:
+                for statement in statements:
+                    c.execute(statement.format(**names))
+        finally:
+            view.datastore.close()
+
+    return apply
+
+
+def _migrations() -> list[Migration]:
+    from projections.game_index import GameIndexView
+
+    return [
+        Migration(1, "event store: stored events, snapshots, notification ids", _event_store),
+        Migration(2, "read models: every projection's tables and tracking, digests", _read_models),
+        Migration(
+            3,
+            "game index: index on (status, updated_at) for the lobby's filters",
+            _view_ddl(
+                GameIndexView,
+                "CREATE INDEX IF NOT EXISTS gameindex_games_status ON {games} (status, updated_at)",
+            ),
+        ),
+    ]
+
+
+MIGRATIONS = _migrations()
+LATEST = MIGRATIONS[-1].version
+
+
+class _Table:
+    """The migrations table, in either dialect."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def _pg(self) -> psycopg.Connection[Any]:
+        return psycopg.connect(self.db.conninfo(), autocommit=True, connect_timeout=10)
+
+    def _name(self) -> sql.Composed:
+        return sql.SQL("{}.{}").format(sql.Identifier(self.db.schema), sql.Identifier(TABLE))
+
+    def ensure(self) -> None:
+        ddl = "CREATE TABLE IF NOT EXISTS {} (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+        if self.db.kind == "postgres":
+            with self._pg() as conn:
+                conn.execute(sql.SQL(ddl).format(self._name()))  # type: ignore[arg-type]
+        else:
+            with contextlib.closing(self._sqlite()) as conn:
+                conn.execute(ddl.format(TABLE))
+
+    def _sqlite(self) -> sqlite3.Connection:
+        Path(self.db.sqlite_path).parent.mkdir(parents=True, exist_ok=True)
+        return sqlite3.connect(self.db.sqlite_path, timeout=30, isolation_level=None)
+
+    def applied(self) -> dict[int, tuple[str, str]]:
+        """version -> (name, applied_at); empty when the table does not exist yet."""
+        query = "SELECT version, name, applied_at FROM {} ORDER BY version"
+        try:
+            if self.db.kind == "postgres":
+                with self._pg() as conn:
+                    rows = conn.execute(sql.SQL(query).format(self._name())).fetchall()  # type: ignore[arg-type]
+            else:
+                if not Path(self.db.sqlite_path).exists():
+                    return {}
+                with contextlib.closing(self._sqlite()) as conn:
+                    rows = conn.execute(query.format(TABLE)).fetchall()
+        except (psycopg.errors.UndefinedTable, sqlite3.OperationalError):
+            return {}
+        return {int(v): (str(n), str(at)) for v, n, at in rows}
+
+    def record(self, m: Migration) -> None:
+        now = datetime.now(UTC).isoformat(timespec="seconds")
+        insert = "INSERT INTO {} (version, name, applied_at) VALUES ({})"
+        if self.db.kind == "postgres":
+            with self._pg() as conn:
+                conn.execute(
+                    sql.SQL(insert).format(self._name(), sql.SQL("%s, %s, %s")),  # type: ignore[arg-type]
+                    (m.version, m.name, now),
+                )
+        else:
+            with contextlib.closing(self._sqlite()) as conn:
+                conn.execute(insert.format(TABLE, "?, ?, ?"), (m.version, m.name, now))
+
+
+def status(db: Database) -> list[dict[str, Any]]:
+    """Every known migration, applied (with its time) or pending."""
+    if db.is_memory:
+        return [{"version": m.version, "name": m.name, "applied_at": "(in memory)"} for m in MIGRATIONS]
+    done = _Table(db).applied()
+    return [
+        {"version": m.version, "name": m.name, "applied_at": done[m.version][1] if m.version in done else None}
+        for m in MIGRATIONS
+    ]
+
+
+def pending(db: Database) -> list[int]:
+    return [row["version"] for row in status(db) if row["applied_at"] is None]
+
+
+def migrate(db: Database, *, log: Callable[[str], None] | None = None) -> list[int]:
+    """Apply the pending migrations in order, under the lock; returns the versions applied here."""
+    if db.is_memory:
+        return []  # its tables are made by the objects that use it
+    applied_now: list[int] = []
+    with init_lock(db):
+        table = _Table(db)
+        table.ensure()
+        done = table.applied()
+        for m in MIGRATIONS:
+            if m.version in done:
+                continue
+            m.apply(db)
+            table.record(m)
+            applied_now.append(m.version)
+            if log:
+                log(f"applied migration {m.version}: {m.name}")
+        if 1 not in applied_now:
+            _event_store(db)  # new tables of this release, if any (idempotent)
+        if 2 not in applied_now:
+            _read_models(db)
+    return applied_now
