@@ -278,6 +278,15 @@ class Client:
         return resp.status, json.loads(raw) if raw else None
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of a process so far (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -540,10 +549,13 @@ def throughput_section(report: Report, pg_url: str, quick: bool) -> None:
                 (server.port, [(g.game_id, g.tokens) for g in games[i::clients]], seconds, i)
                 for i in range(clients)
             ]
+            pids = [*server.pids(), worker.proc.pid]
+            cpu0 = sum(cpu_seconds(p) for p in pids)
             t0 = time.monotonic()
             with multiprocessing.get_context("spawn").Pool(clients) as pool:
                 counts = pool.starmap(client_process, jobs)
             rate = sum(counts) / (time.monotonic() - t0)
+            cpu_per_decision = (sum(cpu_seconds(p) for p in pids) - cpu0) / max(1, sum(counts))
         finally:
             server.stop()
             worker.stop()
@@ -556,6 +568,12 @@ def throughput_section(report: Report, pg_url: str, quick: bool) -> None:
         f"{rate:,.0f}/s",
         "≥ 60% of the library's save rate",
         verdict(ratio >= 0.6) + f" ({ratio:.0%})",
+    )
+    report.add(
+        "throughput",
+        "server and worker CPU per decision (its GET and POST, its read models)",
+        f"{cpu_per_decision * 1000:.1f} ms: at most {(os.cpu_count() or 1) / cpu_per_decision:,.0f} decisions/s "
+        f"on {os.cpu_count()} cores",
     )
 
 
