@@ -25,15 +25,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import http.client
-import json
 import os
 import random
-import signal
-import socket
 import sqlite3
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -51,13 +46,12 @@ from eventsourcing.domain import Aggregate, event
 from api.services import Services
 from api.settings import Settings
 from ledger.storage import parse_database_url
+from tests import loadkit as lk
 
 API = "/api/v1"
 EXTRA_ENV: dict[str, str] = dict(
     e.split("=", 1) for e in os.environ.get("BENCH_SERVER_ENV", "").split() if "=" in e
 )
-ADMIN = "bench-admin-token-0123456789abcdef"  # noqa: S105 - a local benchmark's operator
-BIN = Path(sys.executable).parent
 PG_DEFAULT = os.environ.get("GAMELEDGER_TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
 
 
@@ -151,131 +145,44 @@ class Counter(Aggregate):
         self.n += 1
 
 
-# -- a real server process and a keep-alive client -----------------------------------
+# -- real server processes (the load tests' harness) and keep-alive clients ------------
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+def start_server(database_url: str, data_dir: str, workers: int = 1, **env: str) -> lk.Server:
+    """``gameledger serve`` as the load tests run it, with the default pool size."""
+    server = lk.Server(
+        lk.server_env(database_url, Path(data_dir), GAMELEDGER_POOL_SIZE="5", **(env | EXTRA_ENV)),
+        Path(data_dir) / f"server-{uuid.uuid4().hex[:8]}.log",
+        workers=workers,
+    )
+    server.start()
+    return server
 
 
-class Server:
-    """``gameledger serve`` as a subprocess (its own process group)."""
-
-    def __init__(self, database_url: str, data_dir: str, workers: int = 1, **env: str) -> None:
-        self.port = free_port()
-        e = {k: v for k, v in os.environ.items() if not k.startswith("GAMELEDGER_")}
-        e |= {
-            "GAMELEDGER_DATABASE_URL": database_url,
-            "GAMELEDGER_DATA_DIR": data_dir,
-            "GAMELEDGER_ADMIN_TOKEN": ADMIN,
-            "GAMELEDGER_CLOCK_INTERVAL": "0",
-            "GAMELEDGER_WEBHOOK_INTERVAL": "0",
-            "GAMELEDGER_DIGEST_INTERVAL": "0",
-            "GAMELEDGER_SIGNUP_RATE": "0",
-            "GAMELEDGER_DECISION_RATE": "0",
-        } | env
-        self.proc = subprocess.Popen(  # noqa: S603 - our own console script
-            [
-                str(BIN / "gameledger"),
-                "serve",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(self.port),
-                "--workers",
-                str(workers),
-            ],
-            env=e,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            with contextlib.suppress(OSError, http.client.HTTPException):
-                status, _ = Client(self.port).call("GET", "/health")
-                if status == 200:
-                    return
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited with {self.proc.returncode}")
-            time.sleep(0.2)
-        self.stop()
-        raise RuntimeError("the server did not become healthy in 60 s")
-
-    def settle(self, timeout: float = 120) -> None:
-        """Wait until the read models have caught up with the log (a fresh server catches up
-        in the background, which would slow the first requests)."""
-        client = Client(self.port)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            _, health = client.call("GET", "/health")
-            lags = (health or {}).get("projections_lag") or {}
-            if lags and all(v == 0 for v in lags.values()):
-                return
-            time.sleep(0.2)
-
-    def pids(self) -> list[int]:
-        """The server process and its workers."""
-        out = subprocess.run(  # noqa: S603
-            ["/usr/bin/pgrep", "-g", str(self.proc.pid)], capture_output=True, text=True, check=False
-        ).stdout.split()
-        return [int(p) for p in out] or [self.proc.pid]
-
-    def stop(self) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.proc.pid, signal.SIGTERM)
-        try:
-            self.proc.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait()
-
-
-class Worker:
+def start_worker(database_url: str, data_dir: str) -> lk.ProjectionWorker:
     """``gameledger projections run``: the read models in a process of their own."""
-
-    def __init__(self, database_url: str, data_dir: str) -> None:
-        e = {k: v for k, v in os.environ.items() if not k.startswith("GAMELEDGER_")}
-        e |= {"GAMELEDGER_DATABASE_URL": database_url, "GAMELEDGER_DATA_DIR": data_dir}
-        self.proc = subprocess.Popen(  # noqa: S603 - our own console script
-            [str(BIN / "gameledger"), "projections", "run"],
-            env=e,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-
-    def stop(self) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.proc.pid, signal.SIGTERM)
-        try:
-            self.proc.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait()
+    worker = lk.projection_worker(
+        lk.server_env(database_url, Path(data_dir), GAMELEDGER_POOL_SIZE="5"), Path(data_dir) / "worker.log"
+    )
+    worker.start()
+    return worker
 
 
-class Client:
-    """One keep-alive HTTP/1.1 connection."""
+def settle(server: lk.Server, timeout: float = 120) -> None:
+    """Wait until the read models have caught up with the log (a fresh server catches up
+    in the background, which would slow the first requests)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        _, health = lk.http_get(server.url, "/health")
+        lags = (health if isinstance(health, dict) else {}).get("projections_lag") or {}
+        if lags and all(v == 0 for v in lags.values()):
+            return
+        time.sleep(0.2)
 
-    def __init__(self, port: int) -> None:
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
 
-    def call(self, method: str, path: str, token: str | None = None, body: object = None) -> tuple[int, Any]:
-        headers = {"Content-Type": "application/json"}
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        data = None if body is None else json.dumps(body)
-        try:
-            self.conn.request(method, path if path.startswith("/health") else API + path, data, headers)
-            resp = self.conn.getresponse()
-        except (OSError, http.client.HTTPException):
-            self.conn.close()
-            raise
-        raw = resp.read()
-        return resp.status, json.loads(raw) if raw else None
+def server_pids(server: lk.Server) -> list[int]:
+    """The server process and its workers."""
+    return sorted({server.pid, *server.worker_pids()})
 
 
 def cpu_seconds(pid: int) -> float:
@@ -352,7 +259,7 @@ def pad(services: Services, made: Made, events: int) -> int:
 
 
 def play_over_http(
-    client: Client, game_id: str, tokens: dict[int, str], decisions: int, rnd: random.Random
+    client: lk.Api, game_id: str, tokens: dict[int, str], decisions: int, rnd: random.Random
 ) -> list[float]:
     """Time ``decisions`` POSTs of random legal decisions (the GET that finds one is not timed)."""
     by_seat = dict(tokens)
@@ -487,12 +394,12 @@ def latency_section(report: Report, pg_url: str, quick: bool) -> None:
 
 
 def http_decisions(url: str, data: str, games: list[Made], mode: str, decisions: int) -> list[float]:
-    server = Server(url, data, GAMELEDGER_PROJECTIONS="off" if mode == "worker" else "inline", **EXTRA_ENV)
-    worker = Worker(url, data) if mode == "worker" else None
+    server = start_server(url, data, GAMELEDGER_PROJECTIONS="off" if mode == "worker" else "inline")
+    worker = start_worker(url, data) if mode == "worker" else None
     try:
         if mode == "inline":
-            server.settle()
-        client = Client(server.port)
+            settle(server)
+        client = lk.Api(server.url)
         rnd = random.Random(7 if mode == "worker" else 8)
         times: list[float] = []
         for g in games:
@@ -504,10 +411,10 @@ def http_decisions(url: str, data: str, games: list[Made], mode: str, decisions:
             worker.stop()
 
 
-def client_process(port: int, games: list[tuple[str, dict[int, str]]], seconds: float, seed: int) -> int:
+def client_process(url: str, games: list[tuple[str, dict[int, str]]], seconds: float, seed: int) -> int:
     """One client process (its own interpreter, so the clients are not the bottleneck): plays
     its games with random legal decisions for ``seconds``; returns the decisions accepted."""
-    c = Client(port)
+    c = lk.Api(url)
     rnd = random.Random(seed)
     stop = time.monotonic() + seconds
     done = 0
@@ -542,14 +449,14 @@ def throughput_section(report: Report, pg_url: str, quick: bool) -> None:
             games = [make_game(services, "cotton-trade", 3, 0, 100 + i) for i in range(clients * 4)]
         finally:
             services.close()
-        server = Server(url, data, workers=2, GAMELEDGER_PROJECTIONS="off")
-        worker = Worker(url, data)
+        server = start_server(url, data, workers=2, GAMELEDGER_PROJECTIONS="off")
+        worker = start_worker(url, data)
         try:
             jobs = [
-                (server.port, [(g.game_id, g.tokens) for g in games[i::clients]], seconds, i)
+                (server.url, [(g.game_id, g.tokens) for g in games[i::clients]], seconds, i)
                 for i in range(clients)
             ]
-            pids = [*server.pids(), worker.proc.pid]
+            pids = [*server_pids(server), worker.pid]
             cpu0 = sum(cpu_seconds(p) for p in pids)
             t0 = time.monotonic()
             with multiprocessing.get_context("spawn").Pool(clients) as pool:
@@ -636,10 +543,10 @@ def load_section(report: Report, pg_url: str, quick: bool) -> None:
                     )
             finally:
                 services.close()
-            server = Server(url, data)
+            server = start_server(url, data)
             try:
-                server.settle()
-                client = Client(server.port)
+                settle(server)
+                client = lk.Api(server.url)
                 client.call(
                     "GET", f"/games/{warmup.game_id}", warmup.tokens[0]
                 )  # the process's first request
@@ -728,13 +635,13 @@ def memory_section(report: Report, pg_url: str, quick: bool) -> None:
             games = [make_game(services, "cotton-trade", 3, 12, 1000 + i) for i in range(n)]
         finally:
             services.close()
-        server = Server(url, data)
+        server = start_server(url, data)
         try:
-            client = Client(server.port)
-            before = sum(rss_kib(p) for p in server.pids())
+            client = lk.Api(server.url)
+            before = sum(rss_kib(p) for p in server_pids(server))
             for g in games:
                 client.call("GET", f"/games/{g.game_id}", g.tokens[0])
-            after = sum(rss_kib(p) for p in server.pids())
+            after = sum(rss_kib(p) for p in server_pids(server))
         finally:
             server.stop()
     report.add(
