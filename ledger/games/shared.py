@@ -19,6 +19,16 @@ def clockwise_from(start: int, n: int) -> tuple[int, ...]:
     return tuple((start + i) % n for i in range(n))
 
 
+def run_automatic(s: Any, out: list[Any], handlers: dict[Any, Any], finished: Any) -> Any:
+    """A title's automatic procedures, one phase handler after another, until a decision or
+    a draw is due or the game is over (``finished``: the title's final phase)."""
+    for _ in range(100_000):
+        if s.draws or s.awaiting or s.phase == finished:
+            return s
+        s = handlers[s.phase](s, out)
+    raise RuntimeError("automatic procedures did not settle")  # pragma: no cover
+
+
 def ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 

@@ -91,7 +91,7 @@ from ledger.games.arkwright_card_game.economy import (
 )
 from ledger.games.arkwright_card_game.meta import META, CardGameOptions
 from ledger.games.arkwright_card_game.state import Card, Phase, Player, State, Storehouse, Turn
-from ledger.games.shared import clockwise_from, replace, set_at
+from ledger.games.shared import clockwise_from, replace, run_automatic, set_at
 
 # --- setup (§5.2) ------------------------------------------------------------------------------
 
@@ -487,11 +487,8 @@ _HANDLERS: dict[Phase, Callable[[State, Effects], State]] = {
 
 
 def _advance(s: State, out: Effects) -> State:
-    for _ in range(100_000):
-        if s.draws or s.awaiting or s.phase == Phase.FINISHED:
-            return s
-        s = _HANDLERS[s.phase](s, out)
-    raise RuntimeError("automatic procedures did not settle")  # pragma: no cover
+    """Run automatic procedures until a decision or a draw is due, or the game is over."""
+    return run_automatic(s, out, _HANDLERS, Phase.FINISHED)  # type: ignore[no-any-return]
 
 
 def resume(s: State) -> tuple[State, tuple[Effect, ...]]:

@@ -81,7 +81,7 @@ from ledger.games.cotton_trade.state import (
     State,
     War,
 )
-from ledger.games.shared import replace
+from ledger.games.shared import replace, run_automatic
 
 C: Components = load()
 
@@ -1046,11 +1046,7 @@ _HANDLERS: dict[Phase, Callable[[State, Effects], State]] = {
 
 def _advance(s: State, out: Effects) -> State:
     """Run automatic procedures until a decision or a draw is due, or the game is over."""
-    for _ in range(10_000):
-        if s.draws or s.awaiting or s.phase == Phase.FINISHED:
-            return s
-        s = _HANDLERS[s.phase](s, out)
-    raise RuntimeError("automatic procedures did not settle")  # pragma: no cover
+    return run_automatic(s, out, _HANDLERS, Phase.FINISHED)  # type: ignore[no-any-return]
 
 
 def resume(s: State) -> tuple[State, tuple[Effect, ...]]:

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from ledger.engine import Decision, DrawOutcome, DrawRequest, Effect, Pending, Standing, TitleOptions
-from ledger.games.shared import ceil_div, replace, set_at
+from ledger.games.shared import ceil_div, replace, run_automatic, set_at
 from ledger.games.water_frame import actions, special, storage
 from ledger.games.water_frame import effects as fx
 from ledger.games.water_frame.components import GOODS, GREY_ACTIONS, PATRONS
@@ -784,11 +784,8 @@ _HANDLERS: dict[Phase, Callable[[State, Effects], State]] = {}
 
 
 def _advance(s: State, out: Effects) -> State:
-    for _ in range(100_000):
-        if s.draws or s.awaiting or s.phase == Phase.FINISHED:
-            return s
-        s = _HANDLERS[s.phase](s, out)
-    raise RuntimeError("automatic procedures did not settle")  # pragma: no cover
+    """Run automatic procedures until a decision or a draw is due, or the game is over."""
+    return run_automatic(s, out, _HANDLERS, Phase.FINISHED)  # type: ignore[no-any-return]
 
 
 def resume(s: State) -> tuple[State, tuple[Effect, ...]]:
