@@ -408,16 +408,7 @@ class Ledger(Application[UUID]):
                         code="request/idempotency_key_reused",
                     )
                 return self._replay_result(game, player, first_version=seen[1])
-        seats = game.seats_of(player)
-        if not seats:
-            raise ForbiddenError("You hold no seat in this game.", code="game/not_seated")
-        if game.status != ACTIVE:
-            raise ConflictError(f"The game is {game.status}.", code=f"game/{game.status}")
-        if expected_version != game.version:
-            raise StaleVersionError(
-                f"The game is at version {game.version}, not {expected_version}; reload and decide again.",
-                current_version=game.version,
-            )
+        seats = self._seats_at(game, player, expected_version)
         awaited = [s for s in seats if s in game.awaiting]
         if seat is not None:
             if seat not in seats:
@@ -808,6 +799,12 @@ class Ledger(Application[UUID]):
 
     def _undo_game(self, game_id: UUID | str, player: str, expected_version: int) -> tuple[Game, int]:
         game = self.get_game(game_id)
+        return game, self._seats_at(game, player, expected_version)[0]
+
+    @staticmethod
+    def _seats_at(game: Game, player: str, expected_version: int) -> list[int]:
+        """The player's seats in a running game seen at its current version (what a decision
+        and an undo both need), or the refusal that says which of these is not so."""
         seats = game.seats_of(player)
         if not seats:
             raise ForbiddenError("You hold no seat in this game.", code="game/not_seated")
@@ -815,10 +812,10 @@ class Ledger(Application[UUID]):
             raise ConflictError(f"The game is {game.status}.", code=f"game/{game.status}")
         if expected_version != game.version:
             raise StaleVersionError(
-                f"The game is at version {game.version}, not {expected_version}; reload first.",
+                f"The game is at version {game.version}, not {expected_version}; reload and try again.",
                 current_version=game.version,
             )
-        return game, seats[0]
+        return seats
 
     def _apply_undo(self, game: Game, seat: int, target: int, consent: list[int]) -> None:
         before = self.get_game(game.id, version=target - 1)

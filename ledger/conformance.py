@@ -44,7 +44,8 @@ class PlayoutResult:
     kinds: set[str] = field(default_factory=set)  # effect kinds seen in the game
 
 
-def _strings(obj: Any) -> set[str]:
+def strings(obj: Any) -> set[str]:
+    """Every string in a JSON-like value, keys included."""
     out: set[str] = set()
     stack = [obj]
     while stack:
@@ -67,7 +68,7 @@ def check_position(eng: RulesEngine, state: Any, where: str) -> None:
     for seat in [None, *range(players)]:
         view = eng.view(state, seat)
         json.dumps(view)  # views are JSON
-        leaked = _strings(view) & eng.secrets(state, seat)
+        leaked = strings(view) & eng.secrets(state, seat)
         if leaked:
             raise ConformanceError(f"{where}: view of seat {seat} shows secrets {sorted(leaked)[:5]}")
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from ledger.engine import Decision, DrawOutcome, Effect
+from ledger.engine import Decision, Effect
 from ledger.errors import RuleViolationError
 from ledger.games.arkwright_card_game import rules
 from ledger.games.arkwright_card_game.components import RESERVE, TRACKS, load
@@ -30,6 +30,7 @@ from ledger.games.arkwright_card_game.state import (
     Turn,
     Worker,
 )
+from tests import draws
 
 E = rules.ENGINE
 C = load()
@@ -46,13 +47,7 @@ def g_(good: int | str) -> int:
 
 def settle_draws(s: State, first: int = 0) -> tuple[State, list[Effect]]:
     """Every pending draw: ``first`` as start player, the identity permutation for shuffles."""
-    out: list[Effect] = []
-    while s.draws:
-        req = s.draws[0]
-        values = (first,) if req.kind == "pick" else tuple(range(len(req.items)))
-        s, fx = E.apply_draw(s, DrawOutcome(req.key, values))
-        out.extend(fx)
-    return s, out
+    return draws.settle_draws(E, s, first)  # type: ignore[no-any-return]
 
 
 def new(n: int, first: int = 0, **options: Any) -> State:

@@ -5,24 +5,19 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ledger.engine import DrawOutcome, Effect
+from ledger.engine import Effect
 from ledger.games.cotton_trade import rules
 from ledger.games.cotton_trade.components import REGIONS, Region
 from ledger.games.cotton_trade.meta import CottonTradeOptions
 from ledger.games.cotton_trade.state import UK, Harbour, Phase, Ship, Slot, State
+from tests import draws
 
 E = rules.ENGINE
 
 
 def settle_draws(s: State, first: int = 0) -> tuple[State, list[Effect]]:
-    """Apply every pending draw: the given first player, decks in their sorted order."""
-    out: list[Effect] = []
-    while s.draws:
-        req = s.draws[0]
-        values = (first,) if req.kind == "pick" else tuple(range(len(req.items)))
-        s, fx = E.apply_draw(s, DrawOutcome(req.key, values))
-        out.extend(fx)
-    return s, out
+    """Every pending draw: ``first`` as start player, the identity permutation for shuffles."""
+    return draws.settle_draws(E, s, first)  # type: ignore[no-any-return]
 
 
 def new(n: int, first: int = 0, **options: Any) -> State:

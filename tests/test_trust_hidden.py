@@ -36,24 +36,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ledger import records
+from ledger.conformance import strings
 from ledger.export import event_record
 from tests.api_helpers import API, Table
 from tests.trust_world import ADMIN_TOKEN, bearer
-
-
-def strings(obj: Any) -> set[str]:
-    out: set[str] = set()
-    stack = [obj]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, str):
-            out.add(x)
-        elif isinstance(x, dict):
-            stack.extend(x.values())
-            stack.extend(k for k in x if isinstance(k, str))
-        elif isinstance(x, list | tuple):
-            stack.extend(x)
-    return out
 
 
 def pattern(item: str) -> re.Pattern[str]:

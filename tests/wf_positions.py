@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from ledger.engine import DrawOutcome, Effect
+from ledger.engine import Effect
 from ledger.errors import RuleViolationError
 from ledger.games.water_frame import rules
 from ledger.games.water_frame.components import GOODS, load
@@ -27,6 +27,7 @@ from ledger.games.water_frame.decisions import (
 )
 from ledger.games.water_frame.meta import WaterFrameOptions
 from ledger.games.water_frame.state import Factory, Phase, Row, State
+from tests import draws
 
 E = rules.ENGINE
 C = load()
@@ -43,14 +44,8 @@ def good_index(good: GoodRef) -> int:
 
 
 def settle_draws(s: State, first: int = 0) -> tuple[State, list[Effect]]:
-    """Apply every pending draw: ``first`` as start player, identity permutations for shuffles."""
-    out: list[Effect] = []
-    while s.draws:
-        req = s.draws[0]
-        values = (first,) if req.kind == "pick" else tuple(range(len(req.items)))
-        s, fx = E.apply_draw(s, DrawOutcome(req.key, values))
-        out.extend(fx)
-    return s, out
+    """Every pending draw: ``first`` as start player, the identity permutation for shuffles."""
+    return draws.settle_draws(E, s, first)  # type: ignore[no-any-return]
 
 
 def new_with_effects(
