@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.games.arkwright_card_game.components import load
+from projections.titles.companies import apply_company_effect
 
 C = load()
 
@@ -51,16 +52,9 @@ class CardGameScoreboard:
         if isinstance(seat_no, int):
             while seat_no >= len(seats):  # the neutral company of a two-player game
                 seats.append(self._seat(len(seats)))
-        if kind == "money_changed":
-            seats[e["seat"]]["cash"] = e["balance"]
-        elif kind == "shares_changed":
-            seats[e["seat"]]["shares"] = e["held"]
-        elif kind == "loans_changed":
-            seats[e["seat"]]["loans"] = e["loans"]
-        elif kind == "share_price_changed":
-            s = seats[e["company"]]
-            s["space"], s["share_value"] = e["space_to"], e["value_to"]
-        elif kind == "ships_changed":
+        if apply_company_effect(seats, e):
+            return
+        if kind == "ships_changed":
             seats[e["seat"]]["ships"] = e["ships"]
         elif kind in ("factory_built", "factory_upgraded"):
             seats[e["seat"]]["factories"][e["good"]] = e["side"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.games.water_frame.components import load
+from projections.titles.companies import apply_company_effect
 
 C = load()
 
@@ -41,16 +42,9 @@ class WaterFrameScoreboard:
     def apply(self, doc: dict[str, Any], e: dict[str, Any]) -> None:
         kind = e["kind"]
         seats = doc["seats"]
-        if kind == "money_changed":
-            seats[e["seat"]]["cash"] = e["balance"]
-        elif kind == "shares_changed":
-            seats[e["seat"]]["shares"] = e["held"]
-        elif kind == "loans_changed":
-            seats[e["seat"]]["loans"] = e["loans"]
-        elif kind == "share_price_changed":
-            seat = seats[e["company"]]
-            seat["space"], seat["share_value"] = e["space_to"], e["value_to"]
-        elif kind == "decade_started":
+        if apply_company_effect(seats, e):
+            return
+        if kind == "decade_started":
             doc["decade"] = e["decade"]
         elif kind == "cycle_started":
             doc["cycle"], doc["active_good"] = e["cycle"], e["good"]
