@@ -14,7 +14,7 @@ from dataclasses import replace
 import pytest
 from fastapi.testclient import TestClient
 
-from ledger.conformance import random_playout
+from ledger.conformance import random_playout, strings
 from ledger.errors import RuleViolationError
 from ledger.games.cotton_trade import rules
 from ledger.games.cotton_trade.common import held_value
@@ -542,12 +542,25 @@ def test_peeked_contracts_never_reach_another_player_over_http(client: TestClien
     rnd = random.Random(3)
     base = f"{API}/games/{table.game_id}"
     peeks = 0
+    # A card shown face up once and later shuffled back into a deck has a known identity (only
+    # its place is hidden), and the log keeps showing it: the secrets are what the engine never
+    # showed the seat at any version so far.
+    ever_seen: dict[int, set[str]] = {seat: set() for seat in range(3)}
+    walked = 0
+    others_peeked: set[str] = set()  # cards another seat peeked at, checked hidden from this one
     for step in range(400):
         game = services.ledger.get_game(table.game_id)
+        for version in range(walked + 1, game.version + 1):
+            state = services.ledger.get_game(table.game_id, version=version).state
+            if state is not None:
+                for seat in range(3):
+                    ever_seen[seat] |= strings(game.engine.view(state, seat))
+        walked = game.version
         peeks = max(peeks, len(game.state.peeks))
         if game.state.peeks:
             for seat in range(3):
-                hidden = game.engine.secrets(game.state, seat)
+                hidden = game.engine.secrets(game.state, seat) - ever_seen[seat]
+                others_peeked |= {card for who, card in game.state.peeks if who != seat} & hidden
                 mine = {card for who, card in game.state.peeks if who == seat}
                 for url in (f"{base}/state", f"{base}/events", f"{base}/export"):
                     body = client.get(url, headers=table.auth(seat)).text
@@ -558,3 +571,4 @@ def test_peeked_contracts_never_reach_another_player_over_http(client: TestClien
         if table.step(rnd) is None or step > 60 and peeks:
             break
     assert peeks, "the random players peeked at least once"
+    assert others_peeked, "a card one seat peeked at was checked hidden from the others"
