@@ -128,6 +128,10 @@ class Ledger(Application[UUID]):
 
     env = {"AGGREGATE_CACHE_MAXSIZE": "2000"}  # fast-forwarded from the store on every get
 
+    # Where ids, tokens and game seeds come from unless a ledger is given its own source; the
+    # test suite swaps it for a seeded generator so that every test's games are reproducible.
+    default_entropy: Callable[[int], bytes] = staticmethod(secrets.token_bytes)
+
     def __init__(
         self,
         env: dict[str, str] | None = None,
@@ -138,7 +142,7 @@ class Ledger(Application[UUID]):
     ) -> None:
         super().__init__(env)
         self.clock = clock or DomainEvent.create_timestamp
-        self.entropy = entropy or secrets.token_bytes
+        self.entropy = entropy or type(self).default_entropy
         self.vacation_days_per_year = vacation_days_per_year
         self._authenticated: dict[str, Player] = {}  # token hash -> its player, once verified
 

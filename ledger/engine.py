@@ -22,7 +22,9 @@ game's seed.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Protocol
@@ -127,7 +129,13 @@ class TitleMeta:
     highlights: tuple[str, ...] = ()  # effect kinds ("kind" or "kind:use") a simulation reports games using
 
     def options_schema(self) -> dict[str, Any]:
-        return self.options.model_json_schema()
+        return copy.deepcopy(_json_schema(self.options))
+
+
+@functools.cache
+def _json_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """A model's JSON schema, generated once per process (pydantic rebuilds it on every call)."""
+    return model.model_json_schema()
 
 
 class RulesEngine(Protocol):

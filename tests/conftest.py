@@ -8,6 +8,8 @@ mandatory: an unreachable server fails them instead of skipping them.
 from __future__ import annotations
 
 import os
+import random
+import secrets
 import uuid
 from collections.abc import Iterator
 
@@ -24,6 +26,30 @@ from ledger.storage import parse_database_url
 
 PG_URL = os.environ.get("GAMELEDGER_TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+# Game seeds, ids and tokens of the ledgers a test builds come from a generator seeded by this
+# and the test's id, so that a test plays the same games on every run (a failure reproduces);
+# GAMELEDGER_TEST_SEED=random draws a new seed, printed in the report header.
+TEST_SEED = os.environ.get("GAMELEDGER_TEST_SEED", "1")
+if TEST_SEED == "random":
+    TEST_SEED = secrets.token_hex(4)
+
+
+def pytest_report_header() -> str:
+    return f"gameledger test seed: {TEST_SEED} (GAMELEDGER_TEST_SEED=random for another)"
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if terminalreporter.stats.get("failed") or terminalreporter.stats.get("error"):
+        terminalreporter.write_line(
+            f"gameledger test seed: {TEST_SEED} (GAMELEDGER_TEST_SEED={TEST_SEED} replays it)"
+        )
+
+
+@pytest.fixture(autouse=True)
+def _reproducible_entropy(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    generator = random.Random(f"{TEST_SEED}:{request.node.nodeid}")
+    monkeypatch.setattr(Ledger, "default_entropy", staticmethod(generator.randbytes))
 
 
 def _pg_available() -> str | None:
