@@ -1,5 +1,6 @@
 """The web pages in headless Chromium: three people sign up, play Cotton Trade to the end and
-a few Water Frame turns through the pages, take a decision back, and replay the game.
+a Water Frame game through its first decade through the pages (each told on their page when it
+is their turn), take a decision back alone and with consent, and replay the game.
 
 Runs the real server (``gameledger serve``, SQLite in a temporary directory) and Debian's
 Chromium through Python Playwright. Screenshots of each page go to test-artifacts/screenshots/.
@@ -15,7 +16,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -115,6 +116,21 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         log.close()
 
 
+# Every note the page shows a person in its notification area (each replaces the last and fades
+# after a few seconds), kept for the test in window.notesShown.
+NOTE_KEEPER = """
+window.notesShown = [];
+document.addEventListener("DOMContentLoaded", function () {
+  var area = document.getElementById("notifications");
+  if (!area) return;
+  new MutationObserver(function () {
+    var text = area.textContent.trim();
+    if (text) window.notesShown.push(text);
+  }).observe(area, { childList: true, subtree: true, characterData: true });
+});
+"""
+
+
 class Person:
     """One person: their own browser context (cookies, localStorage) and one tab."""
 
@@ -122,6 +138,7 @@ class Person:
         self.base = base
         self.name = name
         self.context: BrowserContext = browser.new_context(**context)
+        self.context.add_init_script(NOTE_KEEPER)
         self.page: Page = self.context.new_page()
         self.page.set_default_timeout(20_000)
         self.problems: list[str] = []
@@ -139,6 +156,15 @@ class Person:
         self.page.goto(self.base + path)
         self.page.wait_for_selector("html[data-ready]", state="attached")
         return self.page
+
+    def notes(self) -> list[str]:
+        return list(self.page.evaluate("window.notesShown || []"))
+
+    def api(self, path: str) -> Any:
+        """A GET of the API from this person's page (signed in by its cookie)."""
+        return self.page.evaluate(
+            "p => fetch('/api/v1' + p).then(r => r.ok ? r.json() : Promise.reject(r.status))", path
+        )
 
     @property
     def version(self) -> int:
@@ -241,11 +267,27 @@ def play_one(person: Person, rnd: random.Random, use_form: bool = False) -> None
     assert not errors or "stale_version" in errors[0], errors
 
 
-def play(people: list[Person], rnd: random.Random, *, until_finished: bool, steps: int = 10_000) -> int:
+def decade(person: Person) -> int:
+    """The Water Frame decade the person's page shows."""
+    found = re.search(r"Decade\s+(\d{4})", person.page.inner_text("#live .board"))
+    assert found, "the board shows the decade"
+    return int(found.group(1))
+
+
+def play(
+    people: list[Person],
+    rnd: random.Random,
+    *,
+    until_finished: bool,
+    steps: int = 10_000,
+    until: Callable[[], bool] | None = None,
+) -> int:
     made = 0
     deadline = time.monotonic() + 300
     while made < steps and time.monotonic() < deadline:
         if until_finished and people[0].page.query_selector("#live[data-status='finished']"):
+            break
+        if until is not None and until():
             break
         person = awaited(people)
         if person is None:
@@ -323,8 +365,8 @@ def test_three_people_play_cotton_trade_to_the_end_and_replay_it(people: list[Pe
     print(f"cotton trade: {made} decisions through the pages, {time.monotonic() - started:.0f} s")  # noqa: T201
 
 
-def test_water_frame_turns_with_a_clock_an_undo_and_a_consented_take_back(people: list[Person]) -> None:
-    create_and_fill(people, "water-frame", preset="24h+4h")
+def test_water_frame_for_a_decade_with_a_clock_notifications_an_undo_and_a_consented_take_back(people: list[Person]) -> None:
+    game_id = create_and_fill(people, "water-frame", preset="24h+4h")
     ann = people[0]
     assert "Clocks" in ann.page.inner_text("#live")
     rnd = random.Random(1769)
@@ -366,13 +408,23 @@ def test_water_frame_turns_with_a_clock_an_undo_and_a_consented_take_back(people
     for person in people:
         person.page.wait_for_selector("#live button.undo-accept", state="detached")
 
-    play(people, rnd, until_finished=False, steps=10)
+    # on to the end of the first decade (the 1760 preparation round, then 1770's four cycles)
+    started = time.monotonic()
+    made = play(people, rnd, until_finished=False, until=lambda: decade(ann) >= 1780)
+    assert decade(ann) == 1780, f"a whole decade through the pages ({made} decisions)"
     for person in people:
         if person.page.query_selector("#live button.legal, #live form.decision"):
             person.shot("water-frame-game")
             break
     else:
         ann.shot("water-frame-game")
+    # each of the three was told on their page when it was their turn, and the notifications
+    # read model has their "your turn" notes for this game
+    for person in people:
+        assert any(n.startswith("Your turn") for n in person.notes()), (person.name, person.notes())
+        mine = person.api("/me/notifications?limit=200")["notifications"]
+        assert any(n["kind"] == "your_turn" and n["game_id"] == game_id for n in mine), person.name
+    print(f"water frame: to 1780 in {made} more decisions, {time.monotonic() - started:.0f} s")  # noqa: T201
     board = ann.page.inner_text("#live .board")
     for words in ("Markets", "Factories", "Administration", "Special markers"):
         assert words in board
