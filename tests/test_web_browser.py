@@ -365,7 +365,7 @@ def test_three_people_play_cotton_trade_to_the_end_and_replay_it(people: list[Pe
     print(f"cotton trade: {made} decisions through the pages, {time.monotonic() - started:.0f} s")  # noqa: T201
 
 
-def test_water_frame_for_a_decade_with_a_clock_notifications_an_undo_and_a_consented_take_back(people: list[Person]) -> None:
+def test_water_frame_for_a_decade_with_clock_notes_undo_and_consent(people: list[Person]) -> None:
     game_id = create_and_fill(people, "water-frame", preset="24h+4h")
     ann = people[0]
     assert "Clocks" in ann.page.inner_text("#live")
