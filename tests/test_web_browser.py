@@ -330,6 +330,11 @@ def test_three_people_play_cotton_trade_to_the_end_and_replay_it(people: list[Pe
     for person in people:
         person.page.wait_for_selector("#standings-heading")
         assert "The game is over" in person.page.inner_text("#now-heading")
+        notes = person.notes()
+        assert any(n.startswith("Your turn") for n in notes), (person.name, notes)
+    # the end is announced to everyone but whoever made the last move (their page shows it anyway)
+    told_the_end = [p.name for p in people if any("The game is over" in n for n in p.notes())]
+    assert len(told_the_end) >= len(people) - 1, told_the_end
     standings = ann.page.inner_text(".standings")
     assert all(p.name in standings for p in people)
     assert ann.page.query_selector("img.chart")
