@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from typing import Any, TypeVar
 
@@ -37,13 +38,15 @@ def first(items: Any, default: Any = None) -> Any:
     return next(iter(items), default)
 
 
-_REPLACERS: dict[type, Any] = {}
+_REPLACERS: dict[type, Any] = {}  # slotted classes: a generated replace per class
+_DICT_FIELDS: dict[type, frozenset[str]] = {}  # classes without slots: their field names
 _MISSING = object()
+_new = object.__new__
+_setattr = object.__setattr__
 
 
 def _make_replacer(cls: type) -> Any:
     """Generate ``replace(obj, *, field=_MISSING, ...)`` for one frozen dataclass."""
-    import dataclasses
     import types
 
     names = [f.name for f in dataclasses.fields(cls)]
@@ -61,7 +64,7 @@ def _make_replacer(cls: type) -> Any:
         for i, (n, d) in enumerate(zip(names, slots, strict=True)):
             namespace[f"_slot{i}"] = d.__set__  # type: ignore[union-attr]
             lines.append(f"    _slot{i}(new, obj.{n} if {n} is _MISSING else {n})")
-    else:
+    else:  # slots declared by a base class
         lines += [f"    _set(new, {n!r}, obj.{n} if {n} is _MISSING else {n})" for n in names]
     lines.append("    return new")
     exec("\n".join(lines), namespace)  # noqa: S102 - generated from the dataclass's own field names
@@ -70,8 +73,23 @@ def _make_replacer(cls: type) -> Any:
 
 def replace(obj: T, **changes: Any) -> T:
     """``dataclasses.replace`` for frozen dataclasses, several times faster: the fields are
-    copied and the changed ones set (no ``__init__`` runs; an unknown field is a TypeError)."""
-    fn = _REPLACERS.get(type(obj))
+    copied and the changed ones set (no ``__init__`` runs; an unknown field is a TypeError).
+    A wide class (many fields) is declared without slots, so that its copy is one C-level copy
+    of the instance's dict whatever the number of fields; a narrow one keeps its slots."""
+    cls = type(obj)
+    known = _DICT_FIELDS.get(cls)
+    if known is not None:
+        if not known.issuperset(changes):
+            raise TypeError(f"{cls.__name__} has no field {sorted(set(changes) - known)}")
+        new = _new(cls)
+        fields = obj.__dict__.copy()
+        fields.update(changes)
+        _setattr(new, "__dict__", fields)
+        return new
+    fn = _REPLACERS.get(cls)
     if fn is None:
-        fn = _REPLACERS[type(obj)] = _make_replacer(type(obj))
+        if "__slots__" not in cls.__dict__:
+            _DICT_FIELDS[cls] = frozenset(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+            return replace(obj, **changes)
+        fn = _REPLACERS[cls] = _make_replacer(cls)
     return fn(obj, **changes)  # type: ignore[no-any-return]

@@ -74,7 +74,7 @@ class Held:
     rotated: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # wide: no slots, so replace() copies its dict in one go
 class Player:
     seat: int
     money: int
@@ -95,7 +95,7 @@ class Player:
     eliminated: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # wide: no slots, so replace() copies its dict in one go
 class Turn:
     """One player's turn in the action phase; gone when the turn ends."""
 
@@ -132,7 +132,7 @@ class Production:
     shipped: tuple[int, ...] = ()  # goods shipped per seat
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # wide: no slots, so replace() copies its dict in one go
 class State:
     players_count: int
     options: CardGameOptions

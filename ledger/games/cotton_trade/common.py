@@ -82,5 +82,7 @@ def gain(
             seat=seat, amount=amount, currency=CURRENCIES[stage], balance=coins[stage], reason=reason
         )
     )
-    s = set_player(s, replace(p, coins=coins))
-    return replace(s, bank=s.bank - amount * UNIT[stage]) if bank else s
+    players = set_tuple(s.players, seat, replace(p, coins=coins))
+    if bank:  # one copy of the state for both changes
+        return replace(s, players=players, bank=s.bank - amount * UNIT[stage])
+    return replace(s, players=players)

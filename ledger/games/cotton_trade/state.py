@@ -100,7 +100,7 @@ class Auction:
     high_bid: tuple[int, int, int] = (0, 0, 0)  # pence, shillings, pounds
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # wide: no slots, so replace() copies its dict in one go
 class State:
     players_count: int
     options: CottonTradeOptions

@@ -57,7 +57,7 @@ class Factory:
     marker_worker: bool = False  # 1810: a row-1 worker stands on the factory marker
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # wide: no slots, so replace() copies its dict in one go
 class Player:
     seat: int
     cash: int
@@ -79,7 +79,7 @@ class Player:
     contracts: tuple[int, int, int, int] = (0, 0, 0, 0)  # contract space per good (0: none)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # wide: no slots, so replace() copies its dict in one go
 class Turn:
     """One player's turn in the action phase (spec TurnScratch); gone when the turn ends."""
 
@@ -111,7 +111,7 @@ class Turn:
     storing: tuple[int, int, int] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # wide: no slots, so replace() copies its dict in one go
 class Sale:
     """One production phase's sale to the English market (spec §5.5.1)."""
 
@@ -135,7 +135,7 @@ class Sale:
     shipped_from_surplus: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # wide: no slots, so replace() copies its dict in one go
 class State:
     players_count: int
     options: WaterFrameOptions
