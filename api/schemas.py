@@ -67,6 +67,21 @@ class AbandonIn(Request):
 class LeagueIn(Request):
     name: str = Field(min_length=1, max_length=80, examples=["Autumn 1800"])
     title: str | None = Field(None, description="Only games of this title may join")
+    members_only: bool = Field(
+        False,
+        description="Only the organiser and the members open games in the league and take seats in them",
+    )
+    members: list[Annotated[str, Field(min_length=1, max_length=64)]] = Field(
+        default_factory=list, max_length=500, description="Player ids of the first members"
+    )
+
+
+class LeagueMemberIn(Request):
+    player_id: str = Field(min_length=1, max_length=64)
+
+
+class LeagueAdmissionIn(Request):
+    members_only: bool
 
 
 class LeagueGameIn(Request):

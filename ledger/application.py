@@ -8,6 +8,7 @@ nothing here knows HTTP or SQL.
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import hmac
 import secrets
@@ -251,6 +252,9 @@ class Ledger(Application[UUID]):
             seat_list: list[str | None] = [str(self.get_player(p).id) for p in players]
             if len(set(seat_list)) != len(seat_list):
                 raise InvalidRequestError("A player can hold only one seat.", code="request/duplicate_player")
+            if league_agg is not None:
+                for seated in seat_list:
+                    self._check_admitted(league_agg, str(seated))
         else:
             n = seats if seats is not None else meta.min_players
             seat_list = [None] * n
@@ -308,7 +312,15 @@ class Ledger(Application[UUID]):
 
     # -- leagues ------------------------------------------------------------------
 
-    def create_league(self, *, creator: str, name: str, title: str | None = None) -> League:
+    def create_league(
+        self,
+        *,
+        creator: str,
+        name: str,
+        title: str | None = None,
+        members_only: bool = False,
+        members: list[str] | None = None,
+    ) -> League:
         clean = unicodedata.normalize("NFC", name).strip()
         if not 1 <= len(clean) <= 80 or not clean.isprintable():
             raise InvalidRequestError(
@@ -316,7 +328,11 @@ class Ledger(Application[UUID]):
             )
         if title is not None:
             registry.meta(title)
-        league = League.create(league_id_for(clean), clean, title, creator, self.clock())
+        now = self.clock()
+        league = League.create(league_id_for(clean), clean, title, creator, now)
+        league.set_admission(members_only, now)
+        for member in members or ():
+            league.add_member(str(self.get_player(member).id), now)
         try:
             self.save(league)
         except IntegrityError:
@@ -343,10 +359,46 @@ class Ledger(Application[UUID]):
         if league.closed:
             raise ConflictError("The league is closed.", code="league/closed")
 
+    @staticmethod
+    def _check_admitted(league: League, player: str) -> None:
+        if player != ADMIN and not league.admits(player):
+            raise ForbiddenError(
+                f"League {league.name!r} is for its members: ask its organiser to add you.",
+                code="league/members_only",
+            )
+
+    def set_league_admission(self, league: UUID | str, members_only: bool, by: str) -> League:
+        found = self.get_league(league)
+        self._check_organiser(found, by)
+        found.set_admission(members_only, self.clock())
+        self.save(found)
+        return found
+
+    def add_league_member(self, league: UUID | str, player_id: str, by: str) -> League:
+        found = self.get_league(league)
+        self._check_organiser(found, by)
+        found.add_member(str(self.get_player(player_id).id), self.clock())
+        self.save(found)
+        return found
+
+    def remove_league_member(self, league: UUID | str, player_id: str, by: str) -> League:
+        """Takes away the right to open games and take seats in the league; games already
+        played or under way stay in it."""
+        found = self.get_league(league)
+        self._check_organiser(found, by)
+        with contextlib.suppress(ValueError):
+            player_id = str(UUID(player_id))
+        if player_id not in found.members:
+            raise NotFoundError(f"{player_id} is not a member of the league.", code="league/not_a_member")
+        found.remove_member(player_id, self.clock())
+        self.save(found)
+        return found
+
     def _league_for_new_game(self, league: str, creator: str, title: str) -> League:
         found = self.get_league(league)
         if found.closed:
             raise ConflictError("The league is closed.", code="league/closed")
+        self._check_admitted(found, creator)
         if found.title and found.title != title:
             raise InvalidRequestError(
                 f"League {found.name!r} is for {found.title}.", code="league/wrong_title"
@@ -380,6 +432,8 @@ class Ledger(Application[UUID]):
             raise ConflictError("The game has already started.", code="game/already_started")
         if player in game.seats:
             raise ConflictError("You already hold a seat in this game.", code="game/already_seated")
+        if game.league:
+            self._check_admitted(self.get_league(game.league), player)
         seat = game.seats.index(None)
         game.claim_seat(seat, player, self.clock())
         if game.full:

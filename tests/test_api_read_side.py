@@ -6,6 +6,7 @@ import csv
 import io
 import random
 import xml.etree.ElementTree as ET
+from typing import Any
 
 from fastapi.testclient import TestClient
 
@@ -81,6 +82,76 @@ def test_league_rules_are_enforced(client: TestClient) -> None:
     assert client.get(f"{API}/leagues/Nope", headers=h).json()["code"] == "league/not_found"
 
 
+def test_a_members_only_league_takes_games_and_seats_from_its_members_alone(client: TestClient) -> None:
+    org, ann, bob, eve = (
+        client.post(f"{API}/players", json={"name": n}).json() for n in ("Org", "Ann", "Bob", "Eve")
+    )
+
+    def auth(p: dict[str, str]) -> dict[str, str]:
+        return {"Authorization": f"Bearer {p['token']}"}
+
+    def new_game(p: dict[str, str]) -> Any:
+        body = {"title": "cotton-trade", "seats": 2, "league": "Club"}
+        return client.post(f"{API}/games", json=body, headers=auth(p))
+
+    made = client.post(
+        f"{API}/leagues",
+        json={"name": "Club", "members_only": True, "members": [ann["player_id"]]},
+        headers=auth(org),
+    )
+    assert made.status_code == 201 and made.json()["members"] == [ann["player_id"]], made.text
+    services = client.app.state.services  # type: ignore[attr-defined]
+    written = services.ledger.recorder.max_notification_id()
+
+    # a stranger can neither open a game in the league nor admit themselves
+    refused = new_game(eve)
+    assert refused.status_code == 403 and refused.json()["code"] == "league/members_only", refused.text
+    selfie = client.post(
+        f"{API}/leagues/Club/members", json={"player_id": eve["player_id"]}, headers=auth(eve)
+    )
+    assert selfie.status_code == 403 and selfie.json()["code"] == "league/not_organiser"
+    assert services.ledger.recorder.max_notification_id() == written, "refusals write nothing"
+
+    # a member opens a game; a non-member may not take its other seat until admitted
+    game = new_game(ann)
+    assert game.status_code == 201, game.text
+    gid = game.json()["game_id"]
+    join = client.post(f"{API}/games/{gid}/join", headers=auth(bob))
+    assert join.status_code == 403 and join.json()["code"] == "league/members_only"
+    added = client.post(
+        f"{API}/leagues/Club/members", json={"player_id": bob["player_id"]}, headers=auth(org)
+    )
+    assert added.status_code == 200 and bob["player_id"] in added.json()["members"]
+    assert client.post(f"{API}/games/{gid}/join", headers=auth(bob)).status_code == 200
+
+    shown = client.get(f"{API}/leagues/Club", headers=auth(eve)).json()
+    assert shown["members_only"] is True
+    assert {(m["player_id"], m["name"]) for m in shown["members"]} == {
+        (ann["player_id"], "Ann"),
+        (bob["player_id"], "Bob"),
+    }
+    unknown = client.post(f"{API}/leagues/Club/members", json={"player_id": "nobody"}, headers=auth(org))
+    assert unknown.status_code == 404 and unknown.json()["code"] == "player/not_found"
+
+    # a member taken out opens no more games; the game already in the league stays there
+    out = client.delete(f"{API}/leagues/Club/members/{ann['player_id']}", headers=auth(org))
+    assert out.status_code == 200 and ann["player_id"] not in out.json()["members"]
+    again = client.delete(f"{API}/leagues/Club/members/{ann['player_id']}", headers=auth(org))
+    assert again.status_code == 404 and again.json()["code"] == "league/not_a_member"
+    assert new_game(ann).json()["code"] == "league/members_only"
+    assert gid in services.ledger.get_league("Club").games
+
+    # the operator seating a whole table in the league seats members only too
+    table = {"title": "cotton-trade", "players": [bob["player_id"], eve["player_id"]], "league": "Club"}
+    seated = client.post(f"{API}/games", json=table, headers=ADMIN)
+    assert seated.status_code == 403 and seated.json()["code"] == "league/members_only", seated.text
+
+    # the organiser opens the league to everyone again
+    opened = client.post(f"{API}/leagues/Club/admission", json={"members_only": False}, headers=auth(org))
+    assert opened.status_code == 200 and opened.json()["members_only"] is False
+    assert new_game(eve).status_code == 201
+
+
 def test_only_the_operator_abandons_and_an_abandoned_game_reveals_everything(client: TestClient) -> None:
     table = Table(client)
     refused = client.post(f"{API}/games/{table.game_id}/abandon", json={"reason": "x"}, headers=table.auth(0))
@@ -98,4 +169,10 @@ def test_only_the_operator_abandons_and_an_abandoned_game_reveals_everything(cli
 def test_health_reports_each_projections_lag(client: TestClient) -> None:
     Table(client)
     health = client.get("/health").json()
-    assert set(health["projections_lag"]) == {"gameindex", "scoreboard", "sharevalues", "leaguestats", "notifications"}
+    assert set(health["projections_lag"]) == {
+        "gameindex",
+        "scoreboard",
+        "sharevalues",
+        "leaguestats",
+        "notifications",
+    }

@@ -85,6 +85,9 @@ POLICY: dict[tuple[str, str], str] = {
     ("POST", "/api/v1/games/{game_id}/undo/answer"): "act",
     ("POST", "/api/v1/leagues/{league}/games"): "organiser",
     ("POST", "/api/v1/leagues/{league}/close"): "organiser",
+    ("POST", "/api/v1/leagues/{league}/admission"): "organiser",
+    ("POST", "/api/v1/leagues/{league}/members"): "organiser",
+    ("DELETE", "/api/v1/leagues/{league}/members/{player_id}"): "organiser",
     ("POST", "/api/v1/games/{game_id}/abandon"): "admin",
     ("POST", "/api/v1/games/{game_id}/disputes/{number}/resolve"): "admin",
     ("POST", "/api/v1/admin/clocks/tick"): "admin",
@@ -207,6 +210,8 @@ def _call_for(m: Matrix, method: str, template: str, role: str) -> Call:
         "/api/v1/games/{game_id}/forks": {"version": 1},
         "/api/v1/leagues": {"name": f"League of {role}"},
         "/api/v1/leagues/{league}/games": {"game_id": m.game_id},
+        "/api/v1/leagues/{league}/admission": {"members_only": False},
+        "/api/v1/leagues/{league}/members": {"player_id": m.table.players[1]["player_id"]},
         "/api/v1/me/vacation": {"days": 1},
         "/api/v1/me/notifications/settings": {"kinds": None},
     }
@@ -513,7 +518,9 @@ def test_tokens_are_stored_only_as_hashes(client: TestClient, database_url: str)
         table.step(rnd)
     tokens = [p["token"] for p in table.players]
     stored = _decoded(_stored_text(database_url))
-    assert table.players[0]["player_id"].replace("-", "") in stored.replace("-", ""), "the search sees the store"
+    assert table.players[0]["player_id"].replace("-", "") in stored.replace("-", ""), (
+        "the search sees the store"
+    )
     hashes = [hashlib.sha256(t.encode()).hexdigest() for t in tokens]
     assert any(h in stored for h in hashes), "the hash is what is kept"
     for token in tokens:
@@ -561,7 +568,6 @@ def test_a_wrong_secret_for_a_real_player_is_refused(client: TestClient) -> None
     assert client.get(f"{API}/me", headers=bearer(token)).status_code == 200
 
 
-
 # -- rate limits -------------------------------------------------------------------------------
 
 
@@ -583,12 +589,16 @@ def test_sign_up_and_decisions_are_rate_limited(settings: Any, services: Any) ->
         assert services.ledger.recorder.max_notification_id() == before, "a refused sign-up wrote"
 
         # decisions: per token, so one player's flood does not hold up another
-        game = client.post(f"{API}/games", json={"title": "cotton-trade", "seats": 2}, headers=bearer(players[0]["token"]))
+        game = client.post(
+            f"{API}/games", json={"title": "cotton-trade", "seats": 2}, headers=bearer(players[0]["token"])
+        )
         gid = game.json()["game_id"]
         assert client.post(f"{API}/games/{gid}/join", headers=bearer(players[1]["token"])).status_code == 200
         url = f"{API}/games/{gid}/decisions"
         flood = bearer(players[2]["token"])  # not even seated: refused, but counted
-        answers = [client.post(url, json={"expected_version": 1, "decision": {}}, headers=flood) for _ in range(3)]
+        answers = [
+            client.post(url, json={"expected_version": 1, "decision": {}}, headers=flood) for _ in range(3)
+        ]
         assert [r.status_code for r in answers] == [403, 403, 429]
         assert assert_error_shape(answers[-1]) == "request/rate_limited"
         assert int(answers[-1].headers["retry-after"]) == 2  # half a decision per second

@@ -6,7 +6,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query, status
 
 from api.deps import CallerDep, ServicesDep
-from api.schemas import MAX_INDEX, ErrorOut, LeagueGameIn, LeagueIn
+from api.schemas import MAX_INDEX, ErrorOut, LeagueAdmissionIn, LeagueGameIn, LeagueIn, LeagueMemberIn
+from ledger.domain import League
 from ledger.errors import NotFoundError
 
 router = APIRouter(prefix="/leagues", tags=["leagues"])
@@ -27,22 +28,37 @@ def _league_out(
     if out is None:
         raise NotFoundError(f"No league {league_ref}.", code="league/not_found")
     ids = [r["player_id"] for r in out["standings"]]
-    names = services.game_index.view.player_names(ids)
+    names = services.game_index.view.player_names([*ids, *league.members])
     for row in (*out["standings"], *out["ratings"]):
         row["name"] = names.get(row["player_id"])
+    out["members_only"] = league.members_only
+    out["members"] = [{"player_id": m, "name": names.get(m)} for m in league.members]
     return out
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, responses=ERRORS)
-def create_league(body: LeagueIn, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
-    """Create a league; its creator is its organiser. Names are unique."""
-    league = services.ledger.create_league(creator=caller.player_id, name=body.name, title=body.title)
+def _admission_out(league: League) -> dict[str, Any]:
     return {
         "league_id": str(league.id),
         "name": league.name,
         "title": league.title,
         "organiser": league.created_by,
+        "members_only": league.members_only,
+        "members": list(league.members),
     }
+
+
+@router.post("", status_code=status.HTTP_201_CREATED, responses=ERRORS)
+def create_league(body: LeagueIn, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
+    """Create a league; its creator is its organiser. Names are unique. A members-only league
+    takes games and seats only from its organiser and its members."""
+    league = services.ledger.create_league(
+        creator=caller.player_id,
+        name=body.name,
+        title=body.title,
+        members_only=body.members_only,
+        members=body.members,
+    )
+    return _admission_out(league)
 
 
 @router.get("", responses=ERRORS)
@@ -80,3 +96,30 @@ def close_league(league: LeagueRef, caller: CallerDep, services: ServicesDep) ->
     """The organiser closes the league: no more games join it."""
     found = services.ledger.close_league(league, caller.player_id)
     return {"league_id": str(found.id), "closed": found.closed}
+
+
+@router.post("/{league}/admission", responses=ERRORS)
+def set_admission(
+    league: LeagueRef, body: LeagueAdmissionIn, caller: CallerDep, services: ServicesDep
+) -> dict[str, Any]:
+    """The organiser makes the league members-only, or open to every player again."""
+    return _admission_out(services.ledger.set_league_admission(league, body.members_only, caller.player_id))
+
+
+@router.post("/{league}/members", responses=ERRORS)
+def add_member(
+    league: LeagueRef, body: LeagueMemberIn, caller: CallerDep, services: ServicesDep
+) -> dict[str, Any]:
+    """The organiser admits a player: they may open games in the league and take seats in them."""
+    return _admission_out(services.ledger.add_league_member(league, body.player_id, caller.player_id))
+
+
+@router.delete("/{league}/members/{player_id}", responses=ERRORS)
+def remove_member(
+    league: LeagueRef,
+    player_id: Annotated[str, Path(min_length=1, max_length=64)],
+    caller: CallerDep,
+    services: ServicesDep,
+) -> dict[str, Any]:
+    """The organiser takes a member out: no new games or seats; games already in the league stay."""
+    return _admission_out(services.ledger.remove_league_member(league, player_id, caller.player_id))
