@@ -132,10 +132,16 @@ class GameIndexView(SqlView):
         awaiting_player: str | None = None,
         open_seats: bool = False,
         league: str | None = None,
+        game_ids: list[str] | None = None,
         limit: int = 50,
         offset: int = 0,
     ) -> list[dict[str, Any]]:
         where, params = [], []
+        if game_ids is not None:
+            if not game_ids:
+                return []
+            where.append(f"g.game_id IN ({', '.join(['%s'] * len(game_ids))})")
+            params.extend(game_ids)
         if status:
             where.append("g.status = %s")
             params.append(status)

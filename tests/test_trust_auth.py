@@ -99,6 +99,8 @@ POLICY: dict[tuple[str, str], str] = {
     ("GET", "/games/{game_id}"): "page",
     ("GET", "/games/{game_id}/replay"): "page",
     ("GET", "/settings"): "page",
+    ("GET", "/leagues"): "page",
+    ("GET", "/leagues/{league}"): "page",
 }
 
 

@@ -222,6 +222,40 @@ def test_a_finished_game_shows_the_final_standings(client: TestClient, tables: d
     assert "finished: won by" in lobby.words
 
 
+def test_a_league_page_publishes_standings_ratings_members_and_games(
+    client: TestClient, tables: dict[str, Table]
+) -> None:
+    t = tables["finished"]
+    organiser = {"Authorization": f"Bearer {t.players[0]['token']}"}
+    client.cookies.clear()
+    made = client.post(
+        f"{API}/leagues", json={"name": "Page league", "title": "cotton-trade"}, headers=organiser
+    )
+    assert made.status_code == 201, made.text
+    league_id = made.json()["league_id"]
+    added = client.post(f"{API}/leagues/{league_id}/games", json={"game_id": t.game_id}, headers=organiser)
+    assert added.status_code == 200, added.text
+    club = {"name": "Page club", "members_only": True, "members": [t.players[1]["player_id"]]}
+    assert client.post(f"{API}/leagues", json=club, headers=organiser).status_code == 201
+
+    signed_in(client, tables["water-frame"].players[0]["token"])  # any player may read it
+    listing = assert_accessible(client.get("/leagues").text)
+    assert "Page league" in listing.words and "Page club" in listing.words
+    page = assert_accessible(client.get(f"/leagues/{league_id}").text)
+    names = [p["name"] for p in t.players]
+    winner = next(s for s in t.game()["standings"] if s["rank"] == 1)
+    assert f"1 {names[winner['seat']]}" in page.words, "the winner heads the standings"
+    assert all(name in page.words for name in names), "every player of the finished game is ranked"
+    assert "Ratings" in page.words and "Members" not in page.words
+    assert page.all("tr", **{"data-game": t.game_id}), "the league's games, even one added afterwards"
+    by_name = assert_accessible(client.get("/leagues/Page club").text)
+    assert "members only" in by_name.words and names[1] in by_name.words
+    missing = client.get("/leagues/No such league")
+    assert missing.status_code == 404 and "There is no league" in missing.text
+    client.cookies.clear()
+    assert client.get("/leagues", follow_redirects=False).status_code == 303
+
+
 def test_the_lobby_lists_open_games_my_games_and_games_waiting_on_me(
     client: TestClient, tables: dict[str, Table]
 ) -> None:

@@ -18,7 +18,7 @@ Position = Annotated[
 ]
 
 
-def _league_out(
+def league_out(
     services: ServicesDep, league_ref: str, as_of: datetime | None, position: int | None
 ) -> dict[str, Any]:
     league = services.ledger.get_league(league_ref)
@@ -79,7 +79,7 @@ def get_league(
     position: Position = None,
 ) -> dict[str, Any]:
     """Standings (wins, average rank, final value) and openskill ratings (Plackett-Luce)."""
-    return _league_out(services, league, as_of, position)
+    return league_out(services, league, as_of, position)
 
 
 @router.post("/{league}/games", responses=ERRORS)

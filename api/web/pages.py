@@ -22,6 +22,7 @@ from jinja2 import ChainableUndefined, Environment, FileSystemLoader, select_aut
 from api.deps import Caller, get_caller
 from api.presenters import events_out, game_out, names_for, seat_names
 from api.routers.games import scoreboard as scoreboard_of
+from api.routers.leagues import league_out
 from api.services import Services
 from api.web.features import features
 from api.web.forms import decision_forms, human, option_fields, value_text
@@ -175,6 +176,51 @@ def new_game(request: Request, title: str = "cotton-trade") -> Response:
     leagues = services.view("leaguestats").leagues()
     chosen = title if title in TITLES else next(iter(TITLES))
     return render(request, "new_game.html", caller, titles=titles, chosen=chosen, leagues=leagues)
+
+
+@router.get("/leagues")
+def leagues_page(request: Request) -> Response:
+    caller = page_caller(request)
+    if caller is None:
+        return _sign_up_first(request)
+    services = _services(request)
+    services.wait_for("leaguestats", None)
+    services.wait_for("gameindex", None)
+    leagues = services.view("leaguestats").leagues()
+    names = services.game_index.view.player_names([lg["created_by"] for lg in leagues])
+    for lg in leagues:
+        lg["organiser"] = "the operator" if lg["created_by"] == "admin" else names.get(lg["created_by"], "?")
+    return render(request, "leagues.html", caller, leagues=leagues)
+
+
+@router.get("/leagues/{league}")
+def league_page(request: Request, league: str) -> Response:
+    """A league's standings, ratings, members and games: what its organiser publishes."""
+    caller = page_caller(request)
+    if caller is None:
+        return _sign_up_first(request)
+    services = _services(request)
+    try:
+        out = league_out(services, league, None, None)
+    except NotFoundError:
+        return _not_found(request, caller, f"There is no league {league}.")
+    # the league's games, whether opened in it or added by its organiser afterwards
+    ids = [g["game_id"] for g in out["games"]][-200:]
+    games = services.game_index.view.list_games(game_ids=ids, limit=200)
+    organiser = out["created_by"]
+    organiser_name = (
+        "the operator"
+        if organiser == "admin"
+        else services.game_index.view.player_names([organiser]).get(organiser)
+    )
+    return render(
+        request,
+        "league.html",
+        caller,
+        league=out,
+        organiser_name=organiser_name or "?",
+        games=_with_winner(games),
+    )
 
 
 def _log(events: list[dict[str, Any]], names: dict[int, str]) -> list[dict[str, Any]]:
