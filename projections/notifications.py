@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import orjson
+
 from ledger.domain import Game
 from projections.base import BatchProjection, DocTable, Fact, SqlView
 
@@ -189,19 +191,27 @@ class NotificationsView(SqlView):
 
 
 def _text(kind: str, title: str, extra: dict[str, Any]) -> str:
-    return {
-        "your_turn": f"It is your turn in {title}.",
-        "game_started": f"Your {title} game has started.",
-        "game_finished": f"Your {title} game is over"
-        + (" (abandoned)." if extra.get("abandoned") else " (annulled)." if extra.get("annulled") else "."),
-        "timed_out": f"Your clock ran out in {title}; the game went on as its settings say"
-        f" ({extra.get('consequence', '')}).",
-        "dispute_opened": (
-            f"A player of your {title} game asks to take back a decision: your consent is needed."
-            if extra.get("dispute") == "undo"
-            else f"A player of your {title} game opened a dispute; an administrator will adjudicate."
-        ),
-    }[kind]
+    if kind == "your_turn":  # by far the most frequent
+        return f"It is your turn in {title}."
+    if kind == "game_started":
+        return f"Your {title} game has started."
+    if kind == "game_finished":
+        how = " (abandoned)." if extra.get("abandoned") else " (annulled)." if extra.get("annulled") else "."
+        return f"Your {title} game is over{how}"
+    if kind == "timed_out":
+        return (
+            f"Your clock ran out in {title}; the game went on as its settings say"
+            f" ({extra.get('consequence', '')})."
+        )
+    if kind == "dispute_opened":
+        if extra.get("dispute") == "undo":
+            return f"A player of your {title} game asks to take back a decision: your consent is needed."
+        return f"A player of your {title} game opened a dispute; an administrator will adjudicate."
+    raise KeyError(kind)
+
+
+def _json(payload: dict[str, Any]) -> str:
+    return orjson.dumps(payload).decode()
 
 
 class Notifications(BatchProjection[NotificationsView]):
@@ -256,7 +266,7 @@ class Notifications(BatchProjection[NotificationsView]):
                         **extra,
                     }
                     rows.append(
-                        [e.position, player, kind, e.originator_id, e.version, json.dumps(payload), e.at]
+                        [e.position, player, kind, e.originator_id, e.version, _json(payload), e.at]
                     )
 
             everyone = list(range(len(ctx["seats"])))
