@@ -476,3 +476,38 @@ def test_the_game_page_and_the_settings_on_a_phone(
         assert not phone.problems, phone.problems
     finally:
         phone.context.close()
+
+
+def test_an_organiser_runs_a_members_only_league_from_the_pages(people: list[Person]) -> None:
+    ann, bob, cid = people
+    page = ann.go("/leagues")
+    page.fill("#league-name", "Browser league")
+    page.select_option("#league-title", label="Cotton Trade 1800-1860")
+    page.check("#league-members-only")
+    page.click("#new-league-form button[type=submit]")
+    page.wait_for_url(re.compile(r".*/leagues/[0-9a-f-]{36}$"))
+    page.wait_for_selector("html[data-ready]", state="attached")
+    assert "members only" in page.inner_text("main")
+
+    # Bob's id is on his settings page; Ann admits him through the form
+    bob_id = str(bob.api("/me")["player_id"])
+    assert bob_id in bob.go("/settings").inner_text("main")
+    page.fill("#member-id", bob_id)
+    page.click("#add-member-form button[type=submit]")
+    page.wait_for_selector(f"button[data-api-delete$='/members/{bob_id}']")
+    page.wait_for_selector("html[data-ready]", state="attached")
+    assert "Bob" in page.inner_text(".members")
+    ann.shot("league-organiser", full_page=False)
+
+    # Cid, not a member, is refused a game in the league on the create page; Bob may open one
+    for person, refused in ((cid, True), (bob, False)):
+        create = person.go("/games/new")
+        create.check("#title-cotton-trade")
+        create.fill("#seats", "2")
+        create.fill("#league", "Browser league")
+        create.click("#new-game-form button[type=submit]")
+        if refused:
+            error = create.wait_for_selector("#new-game-form [data-error]:not(:empty)")
+            assert error is not None and "league/members_only" in error.inner_text()
+        else:
+            create.wait_for_url(GAME_URL)

@@ -222,6 +222,10 @@ def test_a_finished_game_shows_the_final_standings(client: TestClient, tables: d
     assert "finished: won by" in lobby.words
 
 
+def by_name_id(client: TestClient) -> str:
+    return str(client.get(f"{API}/leagues/Page club").json()["league_id"])
+
+
 def test_a_league_page_publishes_standings_ratings_members_and_games(
     client: TestClient, tables: dict[str, Table]
 ) -> None:
@@ -250,6 +254,18 @@ def test_a_league_page_publishes_standings_ratings_members_and_games(
     assert page.all("tr", **{"data-game": t.game_id}), "the league's games, even one added afterwards"
     by_name = assert_accessible(client.get("/leagues/Page club").text)
     assert "members only" in by_name.words and names[1] in by_name.words
+    assert listing.all("form", id="new-league-form"), "any player may create a league"
+    assert not page.all("form", id="add-member-form"), "only the organiser organises"
+
+    signed_in(client, t.players[0]["token"])  # the organiser
+    mine = assert_accessible(client.get("/leagues/Page club").text)
+    admit = mine.all("form", id="add-member-form")
+    assert admit and admit[0]["data-api-form"].endswith("/members")
+    assert mine.all("button", **{"data-api-post": f"/api/v1/leagues/{by_name_id(client)}/admission"})
+    assert mine.all(
+        "button",
+        **{"data-api-delete": f"/api/v1/leagues/{by_name_id(client)}/members/{t.players[1]['player_id']}"},
+    )
     missing = client.get("/leagues/No such league")
     assert missing.status_code == 404 and "There is no league" in missing.text
     client.cookies.clear()

@@ -526,6 +526,23 @@
   });
   document.addEventListener("submit", function (ev) {
     var form = ev.target;
+    if (form.dataset.apiForm && form.dataset.then) {
+      // a form that is one API call: its fields as the JSON body, then a reload or a page
+      // named from the answer ("/leagues/{league_id}")
+      ev.preventDefault();
+      clearError(form);
+      var parts = form.dataset.apiForm.split(" ");
+      var submit = form.querySelector("button[type=submit]");
+      if (submit) submit.disabled = true;
+      api(parts[0], parts[1], collect(form)).then(function (r) {
+        if (submit) submit.disabled = false;
+        if (!r.ok) { showError(form, r.data); return; }
+        var then = form.dataset.then;
+        if (then === "reload") { location.reload(); return; }
+        location.assign(then.replace(/\{(\w+)\}/g, function (_, key) { return encodeURIComponent(r.data[key]); }));
+      });
+      return;
+    }
     var page = document.getElementById("game-page");
     if (!form.classList.contains("decision") || !page) return;
     ev.preventDefault();
