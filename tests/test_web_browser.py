@@ -1,6 +1,7 @@
 """The web pages in headless Chromium: three people sign up, play Cotton Trade to the end and
 a Water Frame game through its first decade through the pages (each told on their page when it
-is their turn), take a decision back alone and with consent, and replay the game.
+is their turn), take a decision back alone and with consent, replay the game, and run a
+members-only league.
 
 Runs the real server (``gameledger serve``, SQLite in a temporary directory) and Debian's
 Chromium through Python Playwright. Screenshots of each page go to test-artifacts/screenshots/.
