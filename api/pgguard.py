@@ -114,7 +114,7 @@ def _server_of(store: postgres.PostgresDatastore) -> _Server:
 def _fresh_pool(old: Any) -> Any:
     """A new, empty pool configured like ``old``: none of the old one's dead connections or
     reconnection attempts waiting out their backoff."""
-    pool = type(old)(
+    return type(old)(
         old.conninfo,
         connection_class=old.connection_class,
         kwargs=old.kwargs,
@@ -132,7 +132,6 @@ def _fresh_pool(old: Any) -> Any:
         num_workers=old.num_workers,
         get_password_func=getattr(old, "get_password_func", None),
     )
-    return pool
 
 
 def _close_quietly(pool: Any) -> None:

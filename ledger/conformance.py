@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,6 +57,15 @@ def strings(obj: Any) -> set[str]:
             stack.extend(k for k in x if isinstance(k, str))
         elif isinstance(x, list | tuple):
             stack.extend(x)
+    return out
+
+
+def shown(eng: RulesEngine, states: Iterable[Any], seat: int | None) -> set[str]:
+    """Every string the seat's views of these positions showed: a card once shown face up
+    is known, even after it is shuffled back into a deck (only its place is hidden then)."""
+    out: set[str] = set()
+    for state in states:
+        out |= strings(eng.view(state, seat))
     return out
 
 

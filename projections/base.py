@@ -233,23 +233,16 @@ def views_datastore(db: Database, datastore_class: type[Any] | None = None) -> A
     )
 
 
-def build_view(
-    view_class: type[V],
-    db: Database,
-    *,
-    create_table: bool = False,
-    datastore: Any = None,
-    datastore_class: type[Any] | None = None,
-) -> V:
+def build_view(view_class: type[V], db: Database, *, create_table: bool = False, datastore: Any = None) -> V:
     """An instance of ``view_class`` over the database's dialect (on PostgreSQL, over the
-    shared ``datastore`` when given, else a pool of its own of ``datastore_class``)."""
+    shared ``datastore`` when given)."""
     if db.kind == "sqlite":
         datastore = SQLiteDatastore(
             db_name=db.view_sqlite_path(view_class.view_name), pool_size=2, max_overflow=4
         )
         concrete: type[Any] = type(f"SQLite{view_class.__name__}", (view_class, SQLiteSqlView), {})
     else:
-        datastore = datastore or views_datastore(db, datastore_class)
+        datastore = datastore or views_datastore(db)
         concrete = type(f"Postgres{view_class.__name__}", (view_class, PostgresSqlView), {})
     view = concrete(datastore)
     if create_table:

@@ -125,7 +125,7 @@ def test_a_members_only_league_takes_games_and_seats_from_its_members_alone(clie
     assert client.post(f"{API}/games/{gid}/join", headers=auth(bob)).status_code == 200
 
     shown = client.get(f"{API}/leagues/Club", headers=auth(eve)).json()
-    assert shown["members_only"] is True
+    assert shown["members_only"] is True and shown["organiser_name"] == "Org"
     assert {(m["player_id"], m["name"]) for m in shown["members"]} == {
         (ann["player_id"], "Ann"),
         (bob["player_id"], "Bob"),

@@ -14,7 +14,7 @@ from dataclasses import replace
 import pytest
 from fastapi.testclient import TestClient
 
-from ledger.conformance import random_playout, strings
+from ledger.conformance import random_playout, shown
 from ledger.errors import RuleViolationError
 from ledger.games.cotton_trade import rules
 from ledger.games.cotton_trade.common import held_value
@@ -550,11 +550,12 @@ def test_peeked_contracts_never_reach_another_player_over_http(client: TestClien
     others_peeked: set[str] = set()  # cards another seat peeked at, checked hidden from this one
     for step in range(400):
         game = services.ledger.get_game(table.game_id)
-        for version in range(walked + 1, game.version + 1):
-            state = services.ledger.get_game(table.game_id, version=version).state
-            if state is not None:
-                for seat in range(3):
-                    ever_seen[seat] |= strings(game.engine.view(state, seat))
+        new = [
+            services.ledger.get_game(table.game_id, version=v).state
+            for v in range(walked + 1, game.version + 1)
+        ]
+        for seat in range(3):
+            ever_seen[seat] |= shown(game.engine, [st for st in new if st is not None], seat)
         walked = game.version
         peeks = max(peeks, len(game.state.peeks))
         if game.state.peeks:

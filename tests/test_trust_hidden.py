@@ -36,7 +36,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ledger import records
-from ledger.conformance import strings
+from ledger.conformance import shown, strings
 from ledger.export import event_record
 from tests.api_helpers import API, Table
 from tests.trust_world import ADMIN_TOKEN, bearer
@@ -174,10 +174,7 @@ def hidden_items(scene: Scene, viewer: int | None) -> dict[str, str]:
     """item -> kind, for the viewer at the current position."""
     now = scene.game()
     engine = now.engine
-    ever_seen: set[str] = set()  # everything the engine ever showed this viewer
-    for state in scene.states():
-        if state is not None:
-            ever_seen |= strings(engine.view(state, viewer))
+    ever_seen = shown(engine, [st for st in scene.states() if st is not None], viewer)
     items: dict[str, str] = {}
     peeked = {card for who, card in getattr(now.state, "peeks", ()) if who != viewer}
     for secret in sorted(engine.secrets(now.state, viewer) - ever_seen):

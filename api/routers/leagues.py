@@ -7,6 +7,7 @@ from fastapi import APIRouter, Path, Query, status
 
 from api.deps import CallerDep, ServicesDep
 from api.schemas import MAX_INDEX, ErrorOut, LeagueAdmissionIn, LeagueGameIn, LeagueIn, LeagueMemberIn
+from ledger.application import ADMIN
 from ledger.domain import League
 from ledger.errors import NotFoundError
 
@@ -16,6 +17,10 @@ LeagueRef = Annotated[str, Path(description="League id or name", min_length=1, m
 Position = Annotated[
     int | None, Query(ge=0, le=MAX_INDEX, description="Wait until the read model includes this position")
 ]
+
+
+def organiser_name(created_by: str, names: dict[str, str]) -> str:
+    return "the operator" if created_by == ADMIN else names.get(created_by, "?")
 
 
 def league_out(
@@ -28,9 +33,10 @@ def league_out(
     if out is None:
         raise NotFoundError(f"No league {league_ref}.", code="league/not_found")
     ids = [r["player_id"] for r in out["standings"]]
-    names = services.game_index.view.player_names([*ids, *league.members])
+    names = services.game_index.view.player_names([*ids, *league.members, league.created_by])
     for row in (*out["standings"], *out["ratings"]):
         row["name"] = names.get(row["player_id"])
+    out["organiser_name"] = organiser_name(league.created_by, names)
     out["members_only"] = league.members_only
     out["members"] = [{"player_id": m, "name": names.get(m)} for m in league.members]
     return out

@@ -22,7 +22,7 @@ from jinja2 import ChainableUndefined, Environment, FileSystemLoader, select_aut
 from api.deps import Caller, get_caller
 from api.presenters import events_out, game_out, names_for, seat_names
 from api.routers.games import scoreboard as scoreboard_of
-from api.routers.leagues import league_out
+from api.routers.leagues import league_out, organiser_name
 from api.services import Services
 from api.web.features import features
 from api.web.forms import decision_forms, human, option_fields, value_text
@@ -189,7 +189,7 @@ def leagues_page(request: Request) -> Response:
     leagues = services.view("leaguestats").leagues()
     names = services.game_index.view.player_names([lg["created_by"] for lg in leagues])
     for lg in leagues:
-        lg["organiser"] = "the operator" if lg["created_by"] == "admin" else names.get(lg["created_by"], "?")
+        lg["organiser"] = organiser_name(lg["created_by"], names)
     return render(request, "leagues.html", caller, leagues=leagues)
 
 
@@ -207,20 +207,7 @@ def league_page(request: Request, league: str) -> Response:
     # the league's games, whether opened in it or added by its organiser afterwards
     ids = [g["game_id"] for g in out["games"]][-200:]
     games = services.game_index.view.list_games(game_ids=ids, limit=200)
-    organiser = out["created_by"]
-    organiser_name = (
-        "the operator"
-        if organiser == "admin"
-        else services.game_index.view.player_names([organiser]).get(organiser)
-    )
-    return render(
-        request,
-        "league.html",
-        caller,
-        league=out,
-        organiser_name=organiser_name or "?",
-        games=_with_winner(games),
-    )
+    return render(request, "league.html", caller, league=out, games=_with_winner(games))
 
 
 def _log(events: list[dict[str, Any]], names: dict[int, str]) -> list[dict[str, Any]]:

@@ -46,26 +46,15 @@ _setattr = object.__setattr__
 
 
 def _make_replacer(cls: type) -> Any:
-    """Generate ``replace(obj, *, field=_MISSING, ...)`` for one frozen dataclass."""
-    import types
-
+    """Generate ``replace(obj, *, field=_MISSING, ...)`` for one slotted frozen dataclass: each
+    slot set through its own descriptor, half the cost of a setattr by name."""
     names = [f.name for f in dataclasses.fields(cls)]
     params = ", ".join(f"{n}=_MISSING" for n in names)
     lines = [f"def replace(obj, *, {params}):", "    new = _new(_cls)"]
-    namespace: dict[str, Any] = {
-        "_new": object.__new__,
-        "_set": object.__setattr__,
-        "_cls": cls,
-        "_MISSING": _MISSING,
-    }
-    slots = [cls.__dict__.get(n) for n in names]
-    if all(isinstance(d, types.MemberDescriptorType) for d in slots):
-        # a slotted class: each slot's own setter, half the cost of a setattr by name
-        for i, (n, d) in enumerate(zip(names, slots, strict=True)):
-            namespace[f"_slot{i}"] = d.__set__  # type: ignore[union-attr]
-            lines.append(f"    _slot{i}(new, obj.{n} if {n} is _MISSING else {n})")
-    else:  # slots declared by a base class
-        lines += [f"    _set(new, {n!r}, obj.{n} if {n} is _MISSING else {n})" for n in names]
+    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_MISSING": _MISSING}
+    for i, n in enumerate(names):
+        namespace[f"_slot{i}"] = getattr(cls, n).__set__  # the member descriptor, wherever declared
+        lines.append(f"    _slot{i}(new, obj.{n} if {n} is _MISSING else {n})")
     lines.append("    return new")
     exec("\n".join(lines), namespace)  # noqa: S102 - generated from the dataclass's own field names
     return namespace["replace"]
@@ -88,7 +77,7 @@ def replace(obj: T, **changes: Any) -> T:
         return new
     fn = _REPLACERS.get(cls)
     if fn is None:
-        if "__slots__" not in cls.__dict__:
+        if "__slots__" not in cls.__dict__:  # fields in the instance dict
             _DICT_FIELDS[cls] = frozenset(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
             return replace(obj, **changes)
         fn = _REPLACERS[cls] = _make_replacer(cls)
