@@ -5,6 +5,11 @@ nothing is changed — with exactly the checks of a real decision (seat, turn, v
 version, a valid decision, the rulebook), its effects filtered for the caller exactly as the
 stored decision's own answer would be, and nothing more: it stops before any random draw
 and says what will be drawn, never what. Nothing is written and no draw is derived.
+
+Turning up something hidden (the next card of a shuffled deck, a face-down marker, a peek)
+is a draw too: a decision that would show the caller anything the title keeps secret from
+it now is previewed as "stops before that", with none of its effects and no position after
+it, so that nobody learns a hidden card by previewing a decision and then not making it.
 """
 
 from __future__ import annotations
@@ -92,6 +97,13 @@ class NextDraw:
 
 
 @dataclass(frozen=True)
+class Reveal:
+    """Hidden information the decision would turn up for the caller: how much, never what."""
+
+    items: int
+
+
+@dataclass(frozen=True)
 class Preview:
     game_id: str
     version: int  # the position previewed (nothing moves it)
@@ -102,8 +114,9 @@ class Preview:
     awaiting: list[int]  # whose decision the game would wait for next (before any draw)
     finished: bool
     draw: NextDraw | None
+    reveal: Reveal | None  # set: the preview stops before it (no effects, no position after)
     prompt: str
-    state: Any = field(repr=False)  # the engine's position afterwards (server side only)
+    state: Any = field(repr=False)  # the engine's position afterwards (the current one if revealing)
 
 
 def preview_decision(
@@ -113,14 +126,31 @@ def preview_decision(
     be, otherwise what it would do, as the caller would be shown it."""
     seats, deciding, parsed = checked_decision(game, player, expected_version, decision, seat)
     eng = game.engine
-    after, effects = eng.apply(game.state, deciding, parsed)  # frozen state: the game is untouched
+    before = game.state
+    after, effects = eng.apply(before, deciding, parsed)  # frozen state: the game is untouched
     pending = eng.pending(after)
-    public, private = split_effects(effects)
-    record = {"public": {"effects": public}, "private": private}
+    revealed = eng.secrets(before, deciding) - eng.secrets(after, deciding)
     draw = None
     if pending.draw is not None:
         d = pending.draw
         draw = NextDraw(key=d.key, kind=d.kind, label=d.label, size=len(d.items), hidden=d.hidden)
+    if revealed:
+        return Preview(
+            game_id=str(game.id),
+            version=game.version,
+            seat=deciding,
+            decision=parsed.model_dump(mode="json"),
+            effects=[],
+            public_effects=[],
+            awaiting=[],
+            finished=False,
+            draw=draw,
+            reveal=Reveal(items=len(revealed)),
+            prompt="",
+            state=before,
+        )
+    public, private = split_effects(effects)
+    record = {"public": {"effects": public}, "private": private}
     return Preview(
         game_id=str(game.id),
         version=game.version,
@@ -131,6 +161,7 @@ def preview_decision(
         awaiting=list(pending.seats),
         finished=pending.finished,
         draw=draw,
+        reveal=None,
         prompt=pending.prompt,
         state=after,
     )
