@@ -746,7 +746,7 @@ class Ledger(Application[UUID]):
 
     # -- undo ----------------------------------------------------------------------
 
-    def _undo_target(self, game: Game, seat: int) -> int:
+    def undo_target(self, game: Game, seat: int) -> int:
         """The version of the seat's last decision still in force (the stream read backwards,
         a page at a time, only for a game restored from a snapshot older than its index)."""
         undoable = getattr(game, "undoable", None)
@@ -794,7 +794,7 @@ class Ledger(Application[UUID]):
         """Take back one's last decision: alone while nothing followed it and it revealed
         nothing hidden; otherwise only with everyone's consent (``request_undo``)."""
         game, seat = self._undo_game(game_id, player, expected_version)
-        target = self._undo_target(game, seat)
+        target = self.undo_target(game, seat)
         reason = self.undo_check(game, seat, target)
         if reason:
             raise ConflictError(
@@ -809,7 +809,7 @@ class Ledger(Application[UUID]):
         game, seat = self._undo_game(game_id, player, expected_version)
         if game.undo_request is not None:
             raise ConflictError("An undo request is already open.", code="undo/pending")
-        target = self._undo_target(game, seat)
+        target = self.undo_target(game, seat)
         game.request_undo(seat, target, self.clock())
         if not [s for s in range(game.seat_count) if game.seats[s] != player]:
             self._apply_undo(game, seat, target, [])  # nobody else to ask

@@ -70,7 +70,9 @@ def test_a_preview_shows_what_the_decision_then_does_and_changes_nothing(
         after = t.game(seat)
         if seen["awaiting"] and complete:
             assert [a["seat"] for a in after["awaiting"]] == seen["awaiting"]
-            assert seen["state"] == after["state"] | ({"private": after["private"]} if after["private"] else {})
+            assert seen["state"] == after["state"] | (
+                {"private": after["private"]} if after["private"] else {}
+            )
         money = [e for e in seen["effects"] if e["kind"] == "money_changed" and e["seat"] == seat]
         assert seen["cost"]["change"] == sum(e["amount"] for e in money)
         board = client.get(f"{API}/games/{t.game_id}/scoreboard", headers=t.auth(0)).json()
