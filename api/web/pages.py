@@ -35,7 +35,7 @@ from ledger.registry import engine as title_engine
 
 HERE = Path(__file__).parent
 STATIC_DIR = HERE / "static"
-LOG_EVENTS = 40  # the game page's log: the latest events (the replay has them all)
+LOG_EVENTS = 15  # the game page's log: the latest events (the replay has them all)
 BOARDS = {"cotton-trade", "water-frame"}  # HTML boards of the titles without a drawn one; the others: generic.html
 SECURITY_HEADERS = {
     "Content-Security-Policy": (

@@ -16,7 +16,9 @@ floor and the service are measured on the same machine in the same minutes:
 - load time of a game by length (100, 1,000, 10,000 events) through the API, cold (first
   read by a fresh server process) and warm, and in process from the snapshot;
 - rules engines in memory (decisions/s, replay µs/event), projection catch-up events/s,
-  server RSS with 1,000 active games loaded.
+  server RSS with 1,000 active games loaded;
+- the game table: the game page and the preview on the server at 10, 300 and 1,000 events,
+  the page's weight, click-to-preview in Chromium (``bench_table``).
 
 Nothing here asserts a time: the goals are printed beside the figures.
 """
@@ -651,6 +653,13 @@ def memory_section(report: Report, pg_url: str, quick: bool) -> None:
     )
 
 
+def table_section(report: Report, pg_url: str, quick: bool) -> None:
+    """The game page, the preview, the page's weight and click-to-preview (bench_table)."""
+    from tests.benchmarks.bench_table import table_section as measure
+
+    measure(report, pg_url, quick)
+
+
 SECTIONS = {
     "floor": floor_section,
     "latency": latency_section,
@@ -659,6 +668,7 @@ SECTIONS = {
     "engines": lambda r, _url, q: engines_section(r, q),
     "projections": projections_section,
     "memory": memory_section,
+    "table": table_section,
 }
 
 

@@ -203,7 +203,7 @@
     var pollUrl = page.dataset.pollUrl;
     var timer = null;
     function changed(version, status) {
-      if (version !== liveVersion()) refresh();
+      if (version > liveVersion()) refresh();  // a late message about an older version changes nothing
       return status === "finished" || status === "abandoned";
     }
     function poll() {

@@ -69,7 +69,9 @@
     if (target.classList) target.classList.add("chosen");
     p.textContent = "";
     p.hidden = false;
-    p.appendChild(el("h3", "", nameOf(target)));
+    var heading = el("h3", "", nameOf(target));
+    heading.tabIndex = -1;
+    p.appendChild(heading);
     var amount = null;
     if (target.dataset && target.dataset.decisionTemplate) {
       var allowed = values(target);
@@ -116,7 +118,7 @@
     current = { target: target, amount: amount, started: started || performance.now() };
     p.scrollIntoView({ block: "nearest" });
     preview(target, amount);
-    if (amount) amount.focus(); else confirm.focus();
+    if (amount) amount.focus(); else p.querySelector("h3").focus();
   }
   function chooseDecision(decision, label) {
     // a decision written in the power users' form: previewed the same way
@@ -126,16 +128,19 @@
   function money(n) { return (n < 0 ? "−£" : "£") + Math.abs(n); }
   function preview(target, amount) {
     var p = panel();
-    var body = p.querySelector(".preview-body");
+    var body = p && p.querySelector(".preview-body");
+    if (!body || !current) return;  // the table was swapped in anew meanwhile
     var confirm = p.querySelector("[data-confirm]");
     var error = p.querySelector(".error");
     error.textContent = "";
+    delete p.dataset.amount;
     var value = amount ? Number(amount.value) : null;
     if (amount && values(target).indexOf(value) < 0) {
       confirm.disabled = true;
       body.textContent = "Choose one of: " + values(target).join(", ") + ".";
       return;
     }
+    if (!current) return;
     var decision = decisionOf(target, value);
     current.decision = decision;
     var mine = ++seq;
@@ -143,7 +148,7 @@
     var started = current.started;
     gl().api("POST", "/api/v1/games/" + page().dataset.gameId + "/decisions/preview",
       { expected_version: gl().liveVersion(), decision: decision }).then(function (r) {
-      if (mine !== seq || !current) return;
+      if (mine !== seq || !current || !document.contains(body)) return;
       body.textContent = "";
       if (!r.ok) {
         error.textContent = gl().errorText(r.data);
@@ -152,8 +157,10 @@
       }
       show(body, r.data);
       confirm.disabled = false;
+      if (!amount || document.activeElement !== amount) confirm.focus();
       var ms = Math.round(performance.now() - started);
       p.dataset.previewMs = String(ms);
+      if (amount) p.dataset.amount = String(value);  // which number this preview shows
       current.started = performance.now();
     });
   }
@@ -210,10 +217,9 @@
     if (target && target.focus && document.contains(target)) target.focus();
   }
   function confirm() {
-    if (!current || !current.decision) return;
     var p = panel();
-    var button = p.querySelector("[data-confirm]");
-    if (button.disabled) return;
+    var button = p && p.querySelector("[data-confirm]");
+    if (!current || !current.decision || !button || button.disabled) return;
     var error = p.querySelector(".error");
     gl().setBusy(true);
     gl().api("POST", "/api/v1/games/" + page().dataset.gameId + "/decisions",

@@ -15,6 +15,7 @@ numbers (job market cells, wages, share track, contract spaces) come from the ti
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -47,14 +48,20 @@ OWN_ORDER = ("FACTORY", "WORKERS", "MACHINERY", "QUALITY", "DISTRIBUTION", "STOC
 
 
 def rect(x: float, y: float, w: float, h: float, cls: str = "", rx: float = 3, fill: str = "") -> str:
+    """A rectangle; its corners round by 3 (the style sheet's) unless ``rx`` says otherwise."""
     style = f' fill="{fill}"' if fill else ""
-    return f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="{rx:g}" class="{cls}"{style}/>'
+    corner = f' rx="{rx:g}"' if rx != 3 else ""
+    c = f' class="{cls}"' if cls else ""
+    return f'<rect x="{x:.4g}" y="{y:.4g}" width="{w:.4g}" height="{h:.4g}"{corner}{c}{style}/>'
+
+
+ANCHOR = {"middle": "mid", "end": "end"}  # text-anchor by class (the style sheet's)
 
 
 def txt(x: float, y: float, s: Any, cls: str = "", anchor: str = "") -> str:
-    a = f' text-anchor="{anchor}"' if anchor else ""
-    c = f' class="{cls}"' if cls else ""
-    return f'<text x="{x:g}" y="{y:g}"{c}{a}>{text(s)}</text>'
+    classes = f"{cls} {ANCHOR[anchor]}".strip() if anchor else cls
+    c = f' class="{classes}"' if classes else ""
+    return f'<text x="{x:.4g}" y="{y:.4g}"{c}>{text(s)}</text>'
 
 
 def token(seat: int, x: float, y: float, r: float = 5.5) -> str:
@@ -137,9 +144,7 @@ class WaterFrameBoard(Renderer):
             start = " (start)" if seat == v.get("start_player") else ""
             shape = token(seat, tx, 10, 4.5) + txt(tx + 8, 14, table.who(seat)[:9] + start, "s")
             label = f"{table.who(seat)}{start}, {k + 1}. in turn order"
-            out.append(
-                table.target(mine, f'<g class="seat">{rect(tx - 7, 2, 80, 15, "hit")}{shape}</g>', label)
-            )
+            out.append(table.target(mine, hit(mine, tx - 7, 2, 80, 15) + shape, label))
         awaiting = ", ".join(table.who(s) for s in table.awaiting)
         if awaiting:
             out.append(txt(x, 29, f"Waiting for {awaiting}", "s"))
@@ -207,14 +212,17 @@ class WaterFrameBoard(Renderer):
         top = y + 16
         for k, g in enumerate(GOODS):
             out.append(rect(x + k * cell_w, top, cell_w - 1, 132, "col", 1, GOOD_FILL[g]))
+        workers_at, numbered_at = [], []
         for i in range(C.jm_cells):
             row, col = divmod(i, len(GOODS))
-            cx = x + col * cell_w + cell_w / 2 - 0.5
-            cy = top + row * cell_h + cell_h / 2
+            at = f'cx="{x + col * cell_w + cell_w / 2 - 0.5:.4g}" cy="{top + row * cell_h + cell_h / 2:.4g}"'
             if i >= empty:
-                out.append(f'<circle cx="{cx:g}" cy="{cy:g}" r="2.6" class="worker"/>')
+                workers_at.append(f"<circle {at}/>")
             elif C.jm_numbered[i]:
-                out.append(f'<circle cx="{cx:g}" cy="{cy:g}" r="1.2" class="numbered"/>')
+                numbered_at.append(f"<circle {at}/>")
+        out.append(
+            f'<g class="worker">{"".join(workers_at)}</g><g class="numbered">{"".join(numbered_at)}</g>'
+        )
         last = None
         for row, wage in enumerate(C.jm_wage_of_row):
             if wage != last:
@@ -286,14 +294,12 @@ class WaterFrameBoard(Renderer):
         at: dict[int, list[Mapping[str, Any]]] = {}
         for p in v.get("players", []):
             at.setdefault(int(p.get("share_space", 0)), []).append(p)
+        out.append(_track(y))
         for space in range(C.share_min, C.share_max + 1):
             row, col = divmod(space - 1, per_row)
             sx = 56 + col * cw
             sy = y + 16 + row * 34
             value = C.share_value(space)
-            cls = "space start" if space == C.share_start else "space"
-            out.append(rect(sx, sy, cw - 1, 16, cls, 1))
-            out.append(txt(sx + cw / 2 - 0.5, sy + 11.5, value, "xs", "middle"))
             for k, p in enumerate(at.get(space, [])):
                 seat = int(p["seat"])
                 tip = (
@@ -488,30 +494,28 @@ class WaterFrameBoard(Renderer):
         level = ROMAN.get(f["level"], f["level"])
         out = [rect(x, y, w, h, "factory obsolete" if f.get("obsolete") else "factory", 4, GOOD_FILL[g])]
         name = f"{good(g).capitalize()} {level}" + (" (obsolete)" if f.get("obsolete") else "")
-        head = rect(x + 1, y + 1, w * 0.6, 14, "hit") + txt(x + 4, y + 12, name, "b")
         mine = (
             table.claim(_is("modernize_factory", "close_factory", "fire_workers", "produce_goods", good=g))
             if decides
             else []
         )
+        head = hit(mine, x + 1, y + 1, w * 0.6, 14) + txt(x + 4, y + 12, name, "b")
         tip = (
             f"{good(g).capitalize()} factory, level {level}: price £{f['price']}, quality {f['quality']} "
             f"(base {f['base_quality']}, marker {f['quality_marker']:+d}), distribution {f['distribution']}, "
             f"appeal {f['appeal']}, output {f['output']} a production"
         )
         out.append(table.target(mine, head, f"Your {good(g)} factory" if decides else tip, tip=tip))
-        price = rect(x + w - 38, y + 1, 36, 14, "hit") + txt(x + w - 4, y + 12, f"£{f['price']}", "b", "end")
         mine = table.claim(_is("adjust_price", good=g)) if decides else []
+        price = hit(mine, x + w - 38, y + 1, 36, 14) + txt(x + w - 4, y + 12, f"£{f['price']}", "b", "end")
         out.append(table.target(mine, price, f"The price of {good(g)}: £{f['price']}"))
-        quality = rect(x + 1, y + 16, w / 2 - 2, 12, "hit") + txt(
-            x + 4, y + 26, f"quality {f['quality']}", "s"
-        )
         mine = table.claim(_is("raise_quality", good=g)) if decides else []
+        quality = hit(mine, x + 1, y + 16, w / 2 - 2, 12) + txt(x + 4, y + 26, f"quality {f['quality']}", "s")
         out.append(table.target(mine, quality, f"The quality of {good(g)}: {f['quality']}"))
-        dist = rect(x + w / 2, y + 16, w / 2 - 2, 12, "hit") + txt(
+        mine = table.claim(_is("raise_distribution", good=g)) if decides else []
+        dist = hit(mine, x + w / 2, y + 16, w / 2 - 2, 12) + txt(
             x + w / 2 + 3, y + 26, f"distrib. {f['distribution']}", "s"
         )
-        mine = table.claim(_is("raise_distribution", good=g)) if decides else []
         out.append(table.target(mine, dist, f"The distribution of {good(g)}: {f['distribution']}"))
         out.append(txt(x + 4, y + 38, f"appeal {f['appeal']} · output {f['output']}", "s"))
         for r, row in enumerate(f.get("rows", [])):
@@ -520,19 +524,16 @@ class WaterFrameBoard(Renderer):
             only = slots - int(row.get("flexible", 0))
             workers, machines = int(row["workers"]), int(row["machines"])
             pips = []
-            for k in range(slots):
+            for k in range(slots):  # a worker, a machine or an empty slot; square: a machine may go there
                 px = x + 22 + k * 10
-                cls = "pip flex" if k >= only else "pip"
-                cls += " worker" if k < workers else (" machine" if k < workers + machines else "")
+                held = " w" if k < workers else (" m" if k < workers + machines else "")
                 if k >= only:
-                    pips.append(
-                        f'<rect x="{px - 3.5:g}" y="{ry + 1:g}" width="7" height="7" rx="1" class="{cls}"/>'
-                    )
+                    pips.append(f'<rect x="{px - 3.5:.4g}" y="{ry + 1:.4g}" class="p{held}"/>')
                 else:
-                    pips.append(f'<circle cx="{px:g}" cy="{ry + 4.5:g}" r="3.5" class="{cls}"/>')
+                    pips.append(f'<circle cx="{px:.4g}" cy="{ry + 4.5:.4g}" class="p{held}"/>')
             number = txt(x + 5, ry + 8, f"{r + 1}", "xs b" if row.get("complete") else "xs")
-            shape = rect(x + 1, ry, w - 2, 10, "hit") + number + "".join(pips)
             mine = table.claim(_is("hire_workers", "place_machine", good=g, row=r + 1)) if decides else []
+            shape = hit(mine, x + 1, ry, w - 2, 10) + number + "".join(pips)
             desc = (
                 f"{good(g).capitalize()} row {r + 1}: {workers} workers, {machines} machines, "
                 f"{slots - workers - machines} empty" + (" (complete)" if row.get("complete") else "")
@@ -559,6 +560,9 @@ class WaterFrameBoard(Renderer):
             tile = t["tile"]
             mine = table.claim(_tile_use(tile)) if decides else []
             name = tile_name(tile) + (f" ({good(t['assigned'])})" if t.get("assigned") else "")
+            small = p.get("warehouse", {}).get("small_warehouse")
+            if tile == "SMALL_WAREHOUSE" and small is not None:  # the tile is the warehouse: its goods
+                name += " (" + (", ".join(f"{n} {good(g)}" for g, n in small.items() if n) or "empty") + ")"
             cw = 5.0 * len(name) + 8
             if cx + cw > x + w:
                 cx, ty = x + 30, ty + 13
@@ -610,12 +614,11 @@ class WaterFrameBoard(Renderer):
                 usable = g in cols or (r + 1) in rows
                 cy = gy + (4 - r) * cell
                 column.append(
-                    rect(gx + k * cell, cy, cell - 1, cell - 1, "wcell on" if usable else "wcell", 1)
+                    f'<rect x="{gx + k * cell:.4g}" y="{cy:.4g}" class="wc{" on" if usable else ""}"/>'
                 )
                 if r < held:
                     column.append(
-                        f'<circle cx="{gx + k * cell + 4.5:g}" cy="{cy + 4.5:g}" r="3" '
-                        f'fill="{GOOD_FILL[g]}" class="goodtok"/>'
+                        f'<circle cx="{gx + k * cell + 4.5:.4g}" cy="{cy + 4.5:.4g}" fill="{GOOD_FILL[g]}" class="gt"/>'
                     )
             mine = table.claim(_is("sell_stored_goods", good=g)) if decides else []
             label = f"{good(g).capitalize()} in the warehouse: {held} of {capacity.get(g, 0)}"
@@ -630,11 +633,6 @@ class WaterFrameBoard(Renderer):
                     mine, shape, f"The warehouse's {edge_name(edge)}: {'a worker' if on else 'no worker'}"
                 )
             )
-        small = wh.get("small_warehouse")
-        if small is not None:
-            kept = ", ".join(f"{n} {good(g)}" for g, n in small.items() if n) or "empty"
-            tip = f"The small warehouse tile (up to 5 goods): {kept}"
-            out.append(f"<g><title>{text(tip)}</title>{txt(x, gy + 60, 'small: ' + kept[:14], 'xs')}</g>")
         if selling:
             shape = rect(x, y, 4 * cell + 14, 5 * cell + 24, "hit")
             out.append(table.target(selling, shape, "Sell from your warehouses"))
@@ -648,19 +646,40 @@ class WaterFrameBoard(Renderer):
         held = p.get("contracts", {})
         sale = v.get("sale") or {}
         out = [txt(x, y + 9, "Contracts", "s b")]
+        out += [txt(x + 63 + j * 16, y + 9, space, "xs", "middle") for j, space in enumerate(track)]
         for k, g in enumerate(GOODS):
-            ry = y + 14 + k * 12
+            ry = y + 13 + k * 11
             mine = table.claim(_delivery(g, sale.get("good"))) if decides else []
             at = held.get(g)
             where = f"Your {good(g)} contract: " + (f"on the {at} space" if at else "none")
-            out.append(table.target(mine, rect(x, ry, 42, 10, "hit") + txt(x, ry + 8, good(g), "xs"), where))
+            out.append(table.target(mine, hit(mine, x, ry, 42, 10) + txt(x, ry + 8, good(g), "xs"), where))
             for j, space in enumerate(track):
-                cx = x + 44 + j * 16
-                cell = rect(cx, ry, 14, 10, "ccell on" if at == space else "ccell", 1)
-                cell += txt(cx + 7, ry + 8, space, "xs", "middle")
+                cx = x + 56 + j * 16
+                cell = f'<rect x="{cx:.4g}" y="{ry:.4g}" class="cc{" on" if at == space else ""}"/>'
                 mine = table.claim(_is("place_contract", good=g, space=space)) if decides else []
                 out.append(table.target(mine, cell, f"The {space} space of the {good(g)} contracts"))
         return "".join(out)
+
+
+@functools.cache
+def _track(y: float, per_row: int = 40) -> str:
+    """The share-value track's spaces, each with its value (the same on every board)."""
+    cw = (W - 56) / per_row
+    out = []
+    for space in range(C.share_min, C.share_max + 1):
+        row, col = divmod(space - 1, per_row)
+        sx, sy = 56 + col * cw, y + 16 + row * 34
+        start = ' class="start"' if space == C.share_start else ""
+        out.append(
+            f'<rect x="{sx:.4g}" y="{sy:.4g}" width="{cw - 1:.4g}" height="16"{start}/>'
+            f'<text x="{sx + cw / 2 - 0.5:.4g}" y="{sy + 11.5:.4g}">{C.share_value(space)}</text>'
+        )
+    return f'<g class="track">{"".join(out)}</g>'
+
+
+def hit(decisions: Sequence[Decision], x: float, y: float, w: float, h: float) -> str:
+    """The clickable area of a thing that decisions act on (nothing when none does)."""
+    return rect(x, y, w, h, "hit") if decisions else ""
 
 
 def _ship_taken(ids: set[str]) -> Callable[[Decision], bool]:
