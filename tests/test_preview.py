@@ -130,9 +130,7 @@ def test_a_preview_is_refused_exactly_as_the_decision_and_writes_nothing(client:
 def _to_a_draw(t: Table, rnd: random.Random) -> tuple[int, dict[str, Any], dict[str, Any]]:
     """Play Cotton Trade until a listed decision leads to a draw; that seat, its view, the decision."""
     for _ in range(600):
-        g = t.game()
-        seat = g["awaiting"][0]["seat"]
-        mine = t.game(seat)
+        seat, mine = t.awaited()
         for decision in mine["legal_decisions"]:
             seen = preview(t, seat, decision, mine["version"]).json()
             if seen["draw"] is not None:
@@ -165,9 +163,7 @@ def test_a_decision_that_turns_up_something_hidden_is_previewed_without_its_effe
     t = Table(client, 3, "water-frame")
     rnd = random.Random(11)
     for _ in range(400):
-        g = t.game()
-        seat = g["awaiting"][0]["seat"]
-        mine = t.game(seat)
+        seat, mine = t.awaited()
         found = None
         for decision in mine["legal_decisions"]:
             seen = preview(t, seat, decision, mine["version"]).json()

@@ -209,9 +209,7 @@ def test_undo_alone_is_offered_only_when_the_engine_would_take_it_back_alone(cli
     t = Players(client, 3, "water-frame")
     rnd = random.Random(2)
     for _ in range(40):
-        g = t.game()
-        seat = g["awaiting"][0]["seat"]
-        mine = t.game(seat)
+        seat, mine = t.awaited()
         t.decide(seat, rnd.choice(mine["legal_decisions"]), mine["version"])
         alone, _ = _undo_shown(page(client, t.players[seat]["token"], f"/games/{t.game_id}"))
         if alone:
@@ -271,9 +269,7 @@ def test_every_title_offers_its_decisions_on_the_table(client: TestClient, title
     t = Players(client, 3, title)
     rnd = random.Random(9)
     for _ in range(25):
-        g = t.game()
-        seat = g["awaiting"][0]["seat"]
-        mine = t.game(seat)
+        seat, mine = t.awaited()
         html = page(client, t.players[seat]["token"], f"/games/{t.game_id}")
         assert offered(html) == legal(mine["legal_decisions"])
         t.decide(seat, rnd.choice(mine["legal_decisions"]), mine["version"])

@@ -84,7 +84,8 @@ def static_bytes() -> int:
 def games(services: Services, lengths: list[int]) -> list[Made]:
     out = []
     for length in lengths:
-        made = make_game(services, "water-frame", 3, min(length, 300), 700 + length)
+        # real decisions; a long game is lengthened from the middle of one that is still running
+        made = make_game(services, "water-frame", 3, length if length <= 300 else 150, 700 + length)
         if length > 300:
             pad(services, made, length)
         out.append(made)

@@ -224,6 +224,19 @@ OPTIONS: dict[str, tuple[str, str, str, dict[str, str]]] = {
 }
 
 
+# decisions said the same way whatever their fields
+SAID = {
+    "skip_special_marker": "Take no special marker",
+    "use_extra_shifts": "Return the extra shifts tile for one more good",
+    "finish_main_action": "Finish the main action",
+    "end_turn": "End your turn",
+    "stop_selling": "Stop selling",
+    "done": "Done",
+}
+# where goods come from when they are sold or shipped
+SOURCES = {"surplus": "this production", "large": "the large warehouse", "small": "the small warehouse"}
+
+
 def good(code: Any) -> str:
     return GOOD.get(str(code), str(code).lower())
 
@@ -318,6 +331,8 @@ class WaterFrameWords(Words):
 
     def label(self, d: Mapping[str, Any], table: Table) -> str:
         t = d.get("type")
+        if t in SAID:
+            return SAID[str(t)]
         g = good(d.get("good"))
         if t == "found_factory":
             return f"Found your {g} factory at £{d['price']}"
@@ -338,8 +353,7 @@ class WaterFrameWords(Words):
                 extra += f", paying £{d['engineer_payment']} for quality"
             return f"{verb} {marker} {where}{extra}"
         if t == "build_factory":
-            dev = " with the developer (£5 off)" if d.get("developer") else ""
-            return f"Build a level-{ROMAN.get(d['level'], d['level'])} {g} factory priced £{d['price']}{dev}"
+            return f"{_building(d)}, priced £{d['price']}"
         if t == "modernize_factory":
             dev = " with the developer (£5 off)" if d.get("developer") else ""
             return f"Modernise the {g} factory{dev}{_inventor(d.get('inventor'))}"
@@ -404,33 +418,16 @@ class WaterFrameWords(Words):
             )
         if t == "reassign_tile":
             return f"Move the {tile_name(d['tile']).lower()} to your {g} factory"
-        if t == "skip_special_marker":
-            return "Take no special marker"
-        if t == "use_extra_shifts":
-            return "Return the extra shifts tile for one more good"
         if t == "close_last_row":
             return "Close your last occupied row (school)" if d.get("close") else "Keep every row producing"
         if t == "patron_sale":
-            source = {
-                "surplus": "this production",
-                "large": "the large warehouse",
-                "small": "the small warehouse",
-            }
             if d.get("source") is None:
                 return "No patron sale"
-            return f"Sell one more to your patron, from {source.get(d['source'], d['source'])}"
+            return f"Sell one more to your patron, from {SOURCES.get(d['source'], d['source'])}"
         if t == "ship_contract":
             if not d.get("fulfil"):
                 return "Do not ship now: the contract escalates"
-            parts = [
-                f"{d[k]} from {name}"
-                for k, name in (
-                    ("from_surplus", "this production"),
-                    ("from_large", "the large warehouse"),
-                    ("from_small", "the small warehouse"),
-                )
-                if d.get(k)
-            ]
+            parts = [f"{d['from_' + k]} from {name}" for k, name in SOURCES.items() if d.get("from_" + k)]
             sources = f" ({', '.join(parts)})" if parts else ""
             return f"Ship the contract now{sources}{_agent(d.get('agent', 0))}"
         if t == "store_goods":
@@ -444,16 +441,8 @@ class WaterFrameWords(Words):
             return f"Return the charisma tile: {table.who(d['seat'])} starts"
         if t == "choose_start_player":
             return f"{table.who(d['seat'])} starts the next decade"
-        if t == "finish_main_action":
-            return "Finish the main action"
-        if t == "end_turn":
-            return "End your turn"
         if t == "sell_from_warehouse":
             return f"Sell one from the {d.get('warehouse', 'large')} warehouse"
-        if t == "stop_selling":
-            return "Stop selling"
-        if t == "done":
-            return "Done"
         return super().label(d, table)
 
     def template_label(self, d: Mapping[str, Any], field: str, table: Table) -> str:
@@ -462,12 +451,13 @@ class WaterFrameWords(Words):
         if t == "found_factory":
             return f"Found your {g} factory"
         if t == "build_factory":
-            dev = " with the developer (£5 off)" if d.get("developer") else ""
-            return f"Build a level-{ROMAN.get(d['level'], d['level'])} {g} factory{dev}"
+            return _building(d)
         if t == "adjust_price":
             return f"Set the price of {g}"
         if t in ("place_marker", "reuse_marker") and field == "accountant":
-            return self.label({**d, "accountant": 0}, table) + ", the accountant changing the cost if you like"
+            return (
+                self.label({**d, "accountant": 0}, table) + ", the accountant changing the cost if you like"
+            )
         if field == "count":
             words = {
                 "sell_start_shares": "Sell start-up shares at £10 each",
@@ -514,6 +504,11 @@ class WaterFrameWords(Words):
         if t in ("finish_main_action", "end_turn", "done", "stop_selling"):
             return "Go on"
         return "Decide"
+
+
+def _building(d: Mapping[str, Any]) -> str:
+    dev = " with the developer (£5 off)" if d.get("developer") else ""
+    return f"Build a level-{ROMAN.get(d['level'], d['level'])} {good(d.get('good'))} factory{dev}"
 
 
 def _agent(agent: Any) -> str:
