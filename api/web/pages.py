@@ -78,7 +78,7 @@ templates = Environment(
     lstrip_blocks=True,
 )
 templates.filters.update(human=human, value_text=value_text, when=_when, duration=_duration)
-templates.globals.update(TITLES=TITLES, BOARDS=BOARDS, decision_json=tables.decision_json)
+templates.globals.update(TITLES=TITLES, BOARDS=BOARDS)
 
 
 def _static_version() -> str:

@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from api.web.table.base import Decision, Renderer, Table, attr, text
+from api.web.table.base import Decision, Renderer, Table, text
 from api.web.table.water_frame_words import (
     GOODS,
     ROMAN,
@@ -752,9 +752,4 @@ def _short_marker(marker: str) -> str:
     return {"LIGHT": "lt ", "DARK": "dk "}.get(shade, "") + word
 
 
-def placed_markers(spaces: Sequence[Mapping[str, Any]]) -> list[str]:
-    return [str(s["marker"]) for s in spaces if s.get("marker")]
-
-
 RENDERER = WaterFrameBoard()
-__all__ = ["RENDERER", "WaterFrameBoard", "attr"]
