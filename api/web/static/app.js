@@ -167,6 +167,10 @@
         var doc = new DOMParser().parseFromString(html, "text/html");
         var before = document.getElementById(id);
         var oldVersion = before && before.dataset.version;
+        var incoming = doc.getElementById(id);
+        // the same version again (a second refresh asked for meanwhile): keep what the reader
+        // is doing on the page (a preview, an open menu)
+        if (oldVersion && incoming && incoming.dataset.version === oldVersion) { ownMove = false; return; }
         var fresh = swap(doc, id);
         document.title = doc.title;
         if (fresh && fresh.dataset.version && fresh.dataset.version !== oldVersion && !ownMove) announce(fresh);
