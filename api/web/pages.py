@@ -27,7 +27,7 @@ from api.routers.players import vacation_out
 from api.services import Services
 from api.web import table as tables
 from api.web.features import features
-from api.web.forms import decision_forms, human, option_fields, value_text
+from api.web.forms import decision_forms, decision_schemas, human, option_fields, value_text
 from ledger.domain import Game
 from ledger.errors import AuthError, ConflictError, LedgerError, NotFoundError
 from ledger.registry import TITLES
@@ -36,7 +36,7 @@ from ledger.registry import engine as title_engine
 HERE = Path(__file__).parent
 STATIC_DIR = HERE / "static"
 LOG_EVENTS = 15  # the game page's log: the latest events (the replay has them all)
-BOARDS = {"cotton-trade", "water-frame"}  # HTML boards of the titles without a drawn one; the others: generic.html
+BOARDS = {"cotton-trade"}  # HTML boards of the titles without a drawn one yet; the others: generic.html
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
         "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -336,7 +336,9 @@ def _game_context(request: Request, caller: Caller, game_id: str) -> dict[str, A
         "game": out,
         "names": names,
         "drawn": _board(game, out["state"], names, me, out["legal_decisions"], actor, private=out["private"]),
-        "forms": [words.form(f) for f in decision_forms(schema, out["legal_decisions"])],
+        "forms": [
+            words.form(f) for f in decision_forms(schema, out["legal_decisions"], type_schemas(game.title))
+        ],
         "log": list(reversed(_log(events, names))),
         "scoreboard": scoreboard_out(services, game) if game.state is not None else None,
         "chart": _chart(services, game, names) if game.state is not None else None,
@@ -434,3 +436,9 @@ def settings_page(request: Request) -> Response:
 def decision_schema(title: str) -> dict[str, Any]:
     """A title's decision union as JSON schema (the forms' source; computed once per title)."""
     return title_engine(title).decision_adapter.json_schema()  # type: ignore[no-any-return]
+
+
+@cache
+def type_schemas(title: str) -> dict[str, dict[str, Any]]:
+    """The schema of each of a title's decision types (computed once per title)."""
+    return decision_schemas(decision_schema(title))

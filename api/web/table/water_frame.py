@@ -434,7 +434,15 @@ class WaterFrameBoard(Renderer):
         decides: bool,
         turn: Mapping[str, Any],
     ) -> tuple[str, float]:
-        out = [txt(x, y + 9, "Administration", "s b")]
+        fee = (
+            0
+            if any(t.get("tile") == "ADMINISTRATOR" for t in p.get("development_tiles", []))
+            else C.reuse_fee
+        )
+        out = [
+            txt(x, y + 9, "Administration", "s b"),
+            txt(x + w, y + 9, f"re-use: its cost + £{fee}", "xs", "end"),
+        ]
         spaces = p.get("administration", [])
         sw = min(56.0, w / max(1, len(spaces)))
         placed = set()
