@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -37,6 +38,17 @@ def names_for(services: Services, game: Game) -> dict[str, str]:
 
 def seat_names(game: Game, names: dict[str, str]) -> dict[int, str]:
     return {i: names.get(p or "", f"Seat {i}") for i, p in enumerate(game.seats)}
+
+
+def describer(services: Services, game: Game) -> Callable[[Mapping[str, Any]], str]:
+    """An effect in words: the title's own sentence, any code left in it said in the table's
+    words ("the food column", not "col:FOOD")."""
+    from api.web.table import renderer_for  # lazily: the web pages import this module
+
+    words = renderer_for(game.title).words
+    who = seat_names(game, names_for(services, game))
+    describe = game.engine.describe
+    return lambda effect: words.text(describe(effect, who))
 
 
 def game_out(services: Services, game: Game, caller: Caller) -> dict[str, Any]:
@@ -120,13 +132,12 @@ def events_out(
 ) -> list[dict[str, Any]]:
     my_seats = game.seats_of(caller.player_id)
     finished = game.over
-    who = seat_names(game, names_for(services, game))
-    describe = game.engine.describe
+    say = describer(services, game)
     out = []
     for event in services.ledger.events.get(game.id, gt=after, limit=limit):
         record = event_record(event)
         shown = redact(record, my_seats, finished, game.seed_bytes)
-        shown["log"] = [describe(e, who) for e in visible_effects(record, my_seats, finished)]
+        shown["log"] = [say(e) for e in visible_effects(record, my_seats, finished)]
         out.append(shown)
     return out
 
@@ -176,8 +187,7 @@ def reveal_text(items: int) -> str:
 def preview_out(services: Services, game: Game, preview: Preview) -> dict[str, Any]:
     """A preview as the caller sees it: the cost, the effects in words, the draw it stops
     before, and the share values and scoreboard after it."""
-    who = seat_names(game, names_for(services, game))
-    describe = game.engine.describe
+    say = describer(services, game)
     money = [e for e in preview.effects if e.get("kind") == "money_changed" and e.get("seat") == preview.seat]
     change = sum(int(e.get("amount", 0)) for e in money)
     before = scoreboard_out(services, game) or {"seats": []}
@@ -207,7 +217,7 @@ def preview_out(services: Services, game: Game, preview: Preview) -> dict[str, A
             "currency": money[-1].get("currency") if money else None,
         },
         "effects": preview.effects,
-        "log": [describe(e, who) for e in preview.effects],
+        "log": [say(e) for e in preview.effects],
         "draw": draw,
         "reveal": reveal_text(preview.reveal.items) if preview.reveal else None,
         "awaiting": preview.awaiting,

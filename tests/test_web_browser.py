@@ -252,14 +252,18 @@ def entry_points(page: Page) -> list[Any]:
     """What a person can click to choose: the marked things on the board (one decision each, or
     a menu of them) and the buttons of the list in words."""
     board = page.query_selector_all("#live .board-svg .act")
-    listed = page.query_selector_all("#live .choices [data-decision], #live .choices [data-decision-template]")
+    listed = page.query_selector_all(
+        "#live .choices [data-decision], #live .choices [data-decision-template]"
+    )
     return [*board, *listed]
 
 
-def choose(person: Person, rnd: random.Random, keyboard: bool = False) -> str:
+def choose(person: Person, rnd: random.Random, keyboard: bool = False) -> str | None:
     """Pick one of the offered elements as a person would, open its preview, set its number if
-    it has one; returns what was chosen (its accessible name)."""
+    it has one; returns what was chosen (its accessible name), or None when the game had moved
+    on meanwhile (the preview is refused as stale and the page shows the new position)."""
     page = person.page
+    before = person.version
     target = rnd.choice(entry_points(page))
     # a long list in words is folded away: open it, as a person would
     target.evaluate("e => { const d = e.closest('details'); if (d) d.open = true; }")
@@ -284,16 +288,24 @@ def choose(person: Person, rnd: random.Random, keyboard: bool = False) -> str:
         value = rnd.choice(template.split(","))
         page.fill("#preview-amount", value)
         shown = f"#preview[data-amount='{value}']"  # the preview of the number chosen
-    page.wait_for_selector(f"{shown} [data-confirm]:not([disabled]), #preview .error:not(:empty)")
+    page.wait_for_selector(
+        f"{shown} [data-confirm]:not([disabled]), #preview .error:not(:empty), #live:not([data-version='{before}'])",
+        state="attached",
+    )
+    if person.version != before:
+        return None
     return str(target.get_attribute("aria-label") or target.inner_text())
 
 
-def play_one(person: Person, rnd: random.Random, keyboard: bool = False) -> float:
+def play_one(person: Person, rnd: random.Random, keyboard: bool = False) -> float | None:
     """Choose, read the preview, confirm (Enter or the button) and wait for the result; returns
-    the milliseconds from the click to the preview shown, as the page measured them."""
+    the milliseconds from the click to the preview shown, as the page measured them (None: the
+    page was behind the game, nothing was decided)."""
     page = person.page
     before = person.version
     chosen = choose(person, rnd, keyboard)
+    if chosen is None:
+        return None
     error = page.query_selector("#preview .error:not(:empty)")
     assert error is None, f"the preview of {chosen!r} was refused: {error.inner_text() if error else ''}"
     shown = float(page.get_attribute("#preview", "data-preview-ms") or "nan")
@@ -338,6 +350,8 @@ def play(
             time.sleep(0.05)
             continue
         shown = play_one(person, rnd, keyboard=made % 5 == 2)  # now and then by keyboard
+        if shown is None:
+            continue
         if times is not None:
             times.append(shown)
         made += 1
@@ -475,7 +489,8 @@ def test_three_people_play_water_frame_to_the_end_on_its_board(people: list[Pers
 
     # a take-back with consent: the last to decide asks; the others accept on their own pages
     asker = next_to_move(people)
-    play_one(asker, rnd)
+    while play_one(asker, rnd) is None:  # the page was behind: choose again on the new position
+        asker = next_to_move(people)
     others = [p for p in people if p is not asker]
     asker.page.click("#live button[data-api-post$='/undo/request']")
     for person in others:
@@ -559,7 +574,9 @@ def test_the_game_page_and_the_settings_on_a_phone(
         finished.wait_for_url(GAME_URL)
         finished.wait_for_selector(".scoreboard")
         width = finished.evaluate("document.documentElement.scrollWidth")
-        assert width <= 390 + 1, f"the page (its scoreboard, its chart) scrolls sideways on a phone ({width}px)"
+        assert width <= 390 + 1, (
+            f"the page (its scoreboard, its chart) scrolls sideways on a phone ({width}px)"
+        )
         phone.shot("phone-finished-game")
         game_id = create_and_fill(people, "water-frame")
         lobby = phone.go(f"/games/{game_id}")
@@ -568,7 +585,8 @@ def test_the_game_page_and_the_settings_on_a_phone(
         phone.shot("phone-game", full_page=False)
         lobby.wait_for_selector("#game-page[data-live='polling']", state="attached")
         before = phone.version
-        play_one(next_to_move(people), random.Random(1))
+        while play_one(next_to_move(people), random.Random(1)) is None:
+            pass
         lobby.wait_for_selector(f"#live:not([data-version='{before}'])", state="attached", timeout=15_000)
 
         settings = phone.go("/settings")

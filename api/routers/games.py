@@ -12,7 +12,15 @@ from fastapi.responses import Response, StreamingResponse
 
 from api.charts import share_value_svg
 from api.deps import CallerDep, ServicesDep
-from api.presenters import events_out, game_out, names_for, preview_out, scoreboard_out, seat_names
+from api.presenters import (
+    describer,
+    events_out,
+    game_out,
+    names_for,
+    preview_out,
+    scoreboard_out,
+    seat_names,
+)
 from api.schemas import (
     MAX_INDEX,
     AbandonIn,
@@ -152,13 +160,13 @@ def decide(
         idempotency_key=idempotency_key,
     )
     game = result.game or services.ledger.get_game(game_id)  # only the seats and the rules are read
-    who = seat_names(game, names_for(services, game))
+    say = describer(services, game)
     return {
         "game_id": str(result.game_id),
         "version": result.version,
         "first_version": result.first_version,
         "effects": result.effects,
-        "log": [game.engine.describe(e, who) for e in result.effects],
+        "log": [say(e) for e in result.effects],
         "replayed": result.replayed,
         "position": result.position,
     }

@@ -32,7 +32,6 @@ from typing import Any, Literal
 from api.web.forms import DecisionForm, Field, human
 
 SPEC_ID = re.compile(r"^(?:[A-Z]{1,2}-\d+(?:/[A-Z]{1,2}-\d+)*(?: [A-Z]+)?:\s*)")  # "D-10 REUSE: "
-CODE = re.compile(r"\b[A-Z][A-Z0-9]*(?:[_:-][A-Z0-9]+)*\b")
 
 Decision = dict[str, Any]
 Mode = Literal["play", "replay"]
@@ -90,6 +89,7 @@ class Words:
     list in words, ``name`` any code the view holds (a good, a marker, a tile, a phase)."""
 
     amount_fields: frozenset[str] = frozenset({"count", "price", "amount", "bid", "payment"})
+    code: re.Pattern[str] = re.compile(r"\b[A-Z][A-Z0-9]*(?:[_:-][A-Z0-9]+)*\b")  # how a code looks
 
     def name(self, code: Any) -> str:
         return human(code)
@@ -115,15 +115,19 @@ class Words:
     def group(self, decision: Mapping[str, Any]) -> str:
         return human(decision.get("type"))
 
+    def known(self, code: str) -> bool:
+        """Whether ``code`` is one of the title's codes (not a word that happens to be in capitals)."""
+        return any(c in code for c in "_:")
+
     def text(self, sentence: str) -> str:
-        """A sentence of the engine's (a schema's description) with its codes in words."""
+        """A sentence of the engine's (a log line, a schema's description) with its codes in words."""
         sentence = SPEC_ID.sub("", sentence)
 
         def word(m: re.Match[str]) -> str:
             code = m.group(0)
-            return self.name(code) if len(code) > 1 and code.upper() == code else code
+            return self.name(code) if self.known(code) else code
 
-        return CODE.sub(word, sentence)
+        return self.code.sub(word, sentence)
 
     def form(self, f: DecisionForm) -> DecisionForm:
         """The power users' form of a decision type with its choices and hints in words."""

@@ -7,6 +7,7 @@ the player's book holds the full text, the summary is all there is.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -310,6 +311,7 @@ def _per_good(values: Sequence[int]) -> str:
 
 class WaterFrameWords(Words):
     amount_fields = frozenset({"price", "count", "accountant", "engineer_payment", "rows"})
+    code = re.compile(r"\b(?:col|row):[A-Z0-9]+\b|\b[A-Z][A-Z0-9]*(?:[_:-][A-Z0-9]+)*\b")
 
     def name(self, code: Any) -> str:
         c = str(code)
@@ -318,7 +320,7 @@ class WaterFrameWords(Words):
         if c in ACTION:
             return ACTION[c]
         if c in SHADE:
-            return SHADE[c] if c != "OWN" else "own colour"
+            return c.lower()
         if c in TILES:
             return tile_name(c)
         if c.startswith("SHIP-"):
@@ -328,6 +330,16 @@ class WaterFrameWords(Words):
         if c in PHASE:
             return phase_name(c)
         return super().name(code)
+
+    def known(self, code: str) -> bool:
+        return (
+            code in GOOD
+            or code in ACTION
+            or code in SHADE
+            or code in TILES
+            or code.startswith(("SHIP-", "col:", "row:"))
+            or super().known(code)
+        )
 
     def label(self, d: Mapping[str, Any], table: Table) -> str:
         t = d.get("type")
