@@ -28,6 +28,7 @@ import pytest
 
 try:
     from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
 except ImportError:  # the test extra brings it; without it this module is skipped
     sync_playwright = None  # type: ignore[assignment]
 
@@ -312,7 +313,12 @@ def play_one(person: Person, rnd: random.Random, keyboard: bool = False) -> floa
     if keyboard:
         page.keyboard.press("Enter")
     else:
-        page.click("#preview [data-confirm]")
+        try:
+            page.click("#preview [data-confirm]", timeout=5000)
+        except PlaywrightTimeout:
+            if person.version != before:  # the game moved on meanwhile (an undo taking effect)
+                return None
+            raise
     page.wait_for_selector(
         f"#live:not([data-version='{before}']), #preview .error:not(:empty)", state="attached"
     )

@@ -561,7 +561,7 @@ class WaterFrameBoard(Renderer):
     ) -> tuple[str, float]:
         out = [self._warehouse(table, p, x, y, decides)]
         out.append(self._contracts(table, v, p, x + 82, y, decides))
-        ty = y + 64
+        ty = y + 76  # below the warehouse's five rows
         out.append(txt(x, ty + 9, "Tiles", "s b"))
         cx = x + 30
         for t in p.get("development_tiles", []):
