@@ -439,10 +439,8 @@ class WaterFrameBoard(Renderer):
             if any(t.get("tile") == "ADMINISTRATOR" for t in p.get("development_tiles", []))
             else C.reuse_fee
         )
-        out = [
-            txt(x, y + 9, "Administration", "s b"),
-            txt(x + w, y + 9, f"re-use: its cost + £{fee}", "xs", "end"),
-        ]
+        reuse = f"re-use: its cost + £{fee}" if fee else "re-use: no fee (administrator)"
+        out = [txt(x, y + 9, "Administration", "s b"), txt(x + w, y + 9, reuse, "xs", "end")]
         spaces = p.get("administration", [])
         sw = min(56.0, w / max(1, len(spaces)))
         placed = set()
