@@ -274,9 +274,15 @@ def _event_words(event: dict[str, Any], names: dict[int, str]) -> str:
     return EVENT_WORDS.get(snake, f"{human(kind)}.").format(who=who)
 
 
+UNDO_CHECKS: dict[tuple[str, int, int], str | None] = {}  # (game, version, seat) -> why not alone
+UNDO_CHECKS_MAX = 10_000
+
+
 def _undo_offer(services: Services, game: Game, caller: Caller) -> dict[str, Any] | None:
     """What the caller may take back now: alone (nothing followed, nothing hidden revealed),
-    only with everyone's consent, or nothing."""
+    only with everyone's consent, or nothing. The ledger's judgement of a position never
+    changes: it is kept, so that only the first page of a version pays for it (it reads the
+    position before the decision)."""
     seats = game.seats_of(caller.player_id)
     if game.status != "active" or not seats:
         return None
@@ -284,7 +290,12 @@ def _undo_offer(services: Services, game: Game, caller: Caller) -> dict[str, Any
         target = services.ledger.undo_target(game, seats[0])
     except ConflictError:
         return {"alone": False, "ask": False, "reason": "you have no decision to take back"}
-    reason = services.ledger.undo_check(game, seats[0], target)
+    key = (str(game.id), game.version, seats[0])
+    if key not in UNDO_CHECKS:
+        if len(UNDO_CHECKS) >= UNDO_CHECKS_MAX:
+            UNDO_CHECKS.clear()
+        UNDO_CHECKS[key] = services.ledger.undo_check(game, seats[0], target)
+    reason = UNDO_CHECKS[key]
     return {"alone": reason is None, "ask": True, "reason": reason, "target": target}
 
 
