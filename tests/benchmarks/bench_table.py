@@ -7,8 +7,10 @@ and click-to-preview in Chromium.
 players, games of about 10, 300 and 1,000 events on SQLite (the embedded default) and
 PostgreSQL, each read by a real ``gameledger serve`` over a kept-alive connection:
 
-- the game page (``GET /games/{id}``, the awaited seat signed in by its cookie), p50 of 30;
-- the preview (``POST .../decisions/preview``) of the awaited seat's listed decisions, p50;
+- the game page (``GET /games/{id}``, the awaited seat signed in by its cookie), p50 of 30,
+  and the server process's CPU time per page (what a busy machine does not inflate much);
+- the preview (``POST .../decisions/preview``) of the awaited seat's listed decisions, p50
+  and CPU time per preview;
 - the page with its SVG, style sheets and scripts, in bytes, uncompressed;
 - in Chromium: from the click on a marked element to its preview shown, as the page measures
   it (``#preview[data-preview-ms]``), p50 over the elements of several positions.
@@ -33,12 +35,14 @@ from tests.benchmarks.run import (
     PG_DEFAULT,
     Made,
     Report,
+    cpu_seconds,
     make_game,
     median,
     ms,
     p99,
     pad,
     pg_schema,
+    server_pids,
     settle,
     sqlite_url,
     start_server,
@@ -116,19 +120,22 @@ def table_section(report: Report, pg_url: str, quick: bool) -> None:
                     assert status == 200, status
                     weights.append(len(html))
                     times = []
+                    cpu = sum(cpu_seconds(pid) for pid in server_pids(server))
                     for _ in range(30):
                         t = time.perf_counter()
                         _get(conn, path, m.tokens[seat])
                         times.append(time.perf_counter() - t)
+                    cpu = (sum(cpu_seconds(pid) for pid in server_pids(server)) - cpu) / 30
                     report.add(
                         "table",
-                        f"{kind}: game page at {mine['version']} events (awaited seat), p50 / p99",
-                        f"{ms(median(times))} / {ms(p99(times))}",
+                        f"{kind}: game page at {mine['version']} events (awaited seat), p50 / p99; server CPU a page",
+                        f"{ms(median(times))} / {ms(p99(times))}; {ms(cpu)}",
                         "p50 <= 10 ms",
                         verdict(median(times) <= 0.010),
                     )
                     legal = mine["legal_decisions"]
                     previews = []
+                    cpu = sum(cpu_seconds(pid) for pid in server_pids(server))
                     for i in range(30):
                         body = {"expected_version": mine["version"], "decision": legal[i % len(legal)]}
                         t = time.perf_counter()
@@ -137,10 +144,12 @@ def table_section(report: Report, pg_url: str, quick: bool) -> None:
                         )
                         previews.append(time.perf_counter() - t)
                         assert status == 200, status
+                    cpu = (sum(cpu_seconds(pid) for pid in server_pids(server)) - cpu) / 30
                     report.add(
                         "table",
-                        f"{kind}: preview at {mine['version']} events ({len(legal)} listed decisions), p50 / p99",
-                        f"{ms(median(previews))} / {ms(p99(previews))}",
+                        f"{kind}: preview at {mine['version']} events ({len(legal)} listed decisions), p50 / p99; "
+                        "server CPU a preview",
+                        f"{ms(median(previews))} / {ms(p99(previews))}; {ms(cpu)}",
                         "p50 <= 5 ms",
                         verdict(median(previews) <= 0.005),
                     )
