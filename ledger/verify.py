@@ -237,20 +237,19 @@ def check_digest(
     if not proof:
         report.add("game included in the digest", False, "the digest carries no proof for this game")
         return
-    entry = proof["leaf"]
-    game = events[0]["game"]
-    at = next((e for e in events if e["version"] == entry["version"]), None)
-    included = (
-        entry["game"] == game
-        and at is not None
-        and at["hash"] == entry["head"]
-        and dg.root_from_proof(entry, proof["path"]) == digest["root"]
-    )
-    report.add(
-        "game included in the digest",
-        included,
-        f"head of version {entry['version']} under root {digest['root'][:16]}…",
-    )
+    try:
+        entry = proof["leaf"]
+        at = next((e for e in events if e["version"] == entry["version"]), None)
+        included = (
+            entry["game"] == events[0]["game"]
+            and at is not None
+            and at["hash"] == entry["head"]
+            and dg.root_from_proof(entry, proof["path"]) == digest["root"]
+        )
+        detail = f"head of version {entry['version']} under root {str(digest['root'])[:16]}…"
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        included, detail = False, f"the digest's proof is malformed ({type(exc).__name__}: {exc})"
+    report.add("game included in the digest", included, detail)
 
 
 def _replay(
