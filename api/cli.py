@@ -292,7 +292,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             for w in result.winners:
                 winners[f"seat {w}"] += 1
             print(
-                f"  game {g + 1:>3}/{args.games}: {result.decisions:>4} decisions, {result.events:>4} events, "
+                f"  game {g + 1:>3}/{args.games} {result.game_id}: {result.decisions:>4} decisions, {result.events:>4} events, "
                 f"winner(s) {','.join(map(str, result.winners))}, {time.perf_counter() - t0:.2f}s  [conformance ok]",
                 flush=True,
             )
@@ -863,7 +863,9 @@ def build_parser() -> Parser:
         prog="gameledger", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--debug", action="store_true", help="show the traceback of a failure")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", help="one of these; COMMAND --help says more"
+    )
 
     def command(
         parent: Any, name: str, func: Callable[[argparse.Namespace], int], help: str, **kw: Any
@@ -911,7 +913,7 @@ def build_parser() -> Parser:
     storage_args(serve)
 
     db = sub.add_parser("db", help="the database: create the tables, apply migrations, show their status")
-    db_sub = db.add_subparsers(dest="db_command", required=True, metavar="ACTION")
+    db_sub = db.add_subparsers(dest="db_command", required=True, metavar="ACTION", help="one of these")
     storage_args(
         command(db_sub, "init", cmd_db_init, "create the tables (idempotent, safe to run concurrently)")
     )

@@ -110,6 +110,10 @@ def spans(versions: Iterable[int]) -> str:
     return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
 
 
+def _versions(versions: list[int]) -> str:
+    return f"version {versions[0]} is" if len(versions) == 1 else f"versions {spans(versions)} are"
+
+
 def check_extent(header: dict[str, Any], events: list[dict[str, Any]]) -> tuple[bool, str]:
     """The record holds exactly the events the header announces (versions 1 to its
     ``version``) and they bring the game to the header's ``status``: a cut tail, a dropped
@@ -122,9 +126,9 @@ def check_extent(header: dict[str, Any], events: list[dict[str, Any]]) -> tuple[
     extra = [v for v in present if v > announced]
     problems = []
     if missing:
-        problems.append(f"versions {spans(missing)} are missing (the header announces {announced} events)")
+        problems.append(f"{_versions(missing)} missing (the header announces {announced} events)")
     if extra:
-        problems.append(f"versions {spans(extra)} are beyond the header's {announced}")
+        problems.append(f"{_versions(extra)} beyond the header's {announced}")
     reached = "waiting"
     for e in events:
         reached = STATUS_AFTER.get(e["type"], reached)
