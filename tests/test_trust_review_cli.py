@@ -136,6 +136,28 @@ def test_simulated_players_are_recorded_as_bots_and_shown_so_while_people_are_no
     assert client.get(f"{API}/me", headers={"Authorization": f"Bearer {token}"}).json()["bot"] is True
 
 
+def test_a_player_registered_before_bots_were_recorded_loads_as_a_person(
+    settings: Settings, services: Services
+) -> None:
+    from tests.test_audit import row, tamper, uid
+
+    player_id, token = services.ledger.register_player("Old", bot=True)
+    state = json.loads(row(services, str(player_id), 1))
+    assert state["bot"] is True and state["class_version"] == 2
+    first = {k: v for k, v in state.items() if k not in ("bot", "class_version")}  # as version 1 stored it
+    tamper(
+        services,
+        "UPDATE {table} SET state = ? WHERE originator_id = ? AND originator_version = 1",
+        (json.dumps(first).encode(), uid(services, str(player_id))),
+    )
+    fresh = Services.start(settings)
+    try:
+        assert fresh.ledger.get_player(player_id).bot is False
+        assert fresh.ledger.authenticate(token).name == "Old"
+    finally:
+        fresh.close()
+
+
 # -- item 3: verify --------------------------------------------------------------------------
 
 
