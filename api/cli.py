@@ -1,10 +1,10 @@
-"""The ``gameledger`` command: serve, simulate, play, verify, audit, export, import, digest,
+"""The gameledger command: serve, simulate, play, verify, audit, export, import, digest,
 backup and the database's upkeep.
 
 A failure is one line on standard error saying what is wrong and what to do; the exit status
 is 2 when the command was misused (an argument, a file to read, the configuration) and 1 when
 an operation failed (a database or server that does not answer, a record that does not
-verify, a game that is not there). ``--debug`` adds the traceback.
+verify, a game that is not there). --debug adds the traceback.
 """
 
 from __future__ import annotations
@@ -477,7 +477,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     def refused(what: str, status: int, answer: dict[str, Any]) -> CliError:
         hint = {401: "check the --token values", 404: "check --game"}.get(status, "see the server's log")
         return CliError(
-            f"the server refused {what}: {status} {answer.get('code', '')}: {answer.get('message', answer)}; {hint}"
+            f"the server refused {what}: {status} {answer.get('code', '')}: {str(answer.get('message', answer)).rstrip('.')}; {hint}"
         )
 
     decisions = 0
