@@ -233,16 +233,7 @@ class ChangeFeed:
         broken = False
         while not self._stop.is_set():
             try:
-                with psycopg.connect(
-                    self._listen_db.conninfo(),
-                    autocommit=True,
-                    connect_timeout=5,
-                    keepalives=1,
-                    keepalives_idle=30,
-                    keepalives_interval=10,
-                    keepalives_count=3,
-                    application_name="gameledger live updates",
-                ) as conn:
+                with listen_connection(self._listen_db) as conn:
                     conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
                     self.listening = True
                     pause = RECONNECT_FIRST
@@ -307,6 +298,20 @@ class ChangeFeed:
         for loop, group in by_loop.items():
             with contextlib.suppress(RuntimeError):  # that loop has closed
                 loop.call_soon_threadsafe(_wake, group, value)
+
+
+def listen_connection(db: Database) -> psycopg.Connection[Any]:
+    """The connection that LISTENs (named, so that an operator can tell it in pg_stat_activity)."""
+    return psycopg.connect(
+        db.conninfo(),
+        autocommit=True,
+        connect_timeout=5,
+        keepalives=1,  # a server that vanished without a word is noticed within a minute or so
+        keepalives_idle=30,
+        keepalives_interval=10,
+        keepalives_count=3,
+        application_name=f"gameledger live updates {db.schema}"[:63],
+    )
 
 
 def feed_of(services: Services) -> ChangeFeed:

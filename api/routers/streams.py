@@ -126,11 +126,15 @@ class EventStream(StreamingResponse):
             DROPPED.set(True)
             client = scope.get("client")
             log.warning(
-                "dropped a stream of %s whose client read nothing for %.0f s",
+                "dropped a stream of %s whose client read nothing for %g s",
                 scope.get("path"),
                 SEND_TIMEOUT,
                 extra={"client": client[0] if client else None},
             )
+        finally:  # a stream left at a yield (its send failed) leaves the change feed now
+            close = getattr(self.body_iterator, "aclose", None)
+            if close is not None:
+                await close()
 
 
 def _remaining(loop: asyncio.AbstractEventLoop, started: float, max_seconds: float) -> float:
