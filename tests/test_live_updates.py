@@ -32,7 +32,6 @@ from ledger.storage import parse_database_url
 from tests import loadkit as lk
 from tests.api_helpers import API, Table
 from tests.sse import Event, LiveStream, SseReader
-from tests.trust_world import bearer
 
 NO_CHECK = 3600.0  # the feed's periodic check, off for the length of a test
 
@@ -146,7 +145,9 @@ def test_idle_streams_read_nothing_from_the_store_and_keep_the_connection_alive(
     table = Table(client, n=2)
     token = spectator(client)
     opened = [
-        LiveStream(client, f"{API}/games/{table.game_id}/stream", token, {"max_seconds": 120, "interval": 0.1})
+        LiveStream(
+            client, f"{API}/games/{table.game_id}/stream", token, {"max_seconds": 120, "interval": 0.1}
+        )
         for _ in range(20)
     ]
     streams_open += opened
@@ -329,7 +330,9 @@ def test_a_decision_made_through_one_server_process_reaches_a_stream_held_by_ano
     try:
         api = lk.Api(deciding.url)
         (table,) = lk.open_tables(api, 1, seats=2)
-        reader = SseReader(watched.url, f"{API}/games/{table.game_id}/stream?max_seconds=120", table.tokens[1])
+        reader = SseReader(
+            watched.url, f"{API}/games/{table.game_id}/stream?max_seconds=120", table.tokens[1]
+        )
         try:
             first = reader.wait_for(lambda evs: len(evs) == 1)
             rnd = random.Random(1)
@@ -358,7 +361,10 @@ def test_a_stream_resumed_with_last_event_id_after_a_server_restart_misses_nothi
     game = f"{API}/games/{table.game_id}/stream?max_seconds=600"
     rnd = random.Random(21)
     try:
-        mine, watching = SseReader(server.url, me, table.tokens[0]), SseReader(server.url, game, table.tokens[1])
+        mine, watching = (
+            SseReader(server.url, me, table.tokens[0]),
+            SseReader(server.url, game, table.tokens[1]),
+        )
         watching.wait_for(lambda evs: len(evs) == 1)
         time.sleep(0.3)
         while len(mine.events) < 2:
@@ -412,7 +418,9 @@ def test_a_stream_resumed_with_last_event_id_after_a_server_restart_misses_nothi
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(lk.private_postgres_problem() is not None, reason="no private PostgreSQL can be made here")
+@pytest.mark.skipif(
+    lk.private_postgres_problem() is not None, reason="no private PostgreSQL can be made here"
+)
 def test_streams_held_open_through_postgres_restarts_and_crashes_keep_receiving(tmp_path: Path) -> None:
     """PostgreSQL is stopped cleanly and then crashed while a stream is open on one server
     process; each time it is back, decisions made through another process reach the same
@@ -423,7 +431,9 @@ def test_streams_held_open_through_postgres_restarts_and_crashes_keep_receiving(
         try:
             api = lk.Api(deciding.url, timeout=10)
             (table,) = lk.open_tables(api, 1, seats=2)
-            reader = SseReader(watched.url, f"{API}/games/{table.game_id}/stream?max_seconds=600", table.tokens[1])
+            reader = SseReader(
+                watched.url, f"{API}/games/{table.game_id}/stream?max_seconds=600", table.tokens[1]
+            )
             try:
                 reader.wait_for(lambda evs: len(evs) == 1)
                 rnd = random.Random(8)

@@ -350,7 +350,8 @@ def idle_streams(report: run.Report, quick: bool) -> None:
                     f"{n:,} idle streams open on one server process: its CPU (without → with)",
                     f"{cpu0:.1%} → {cpu1:.1%} of a core",
                     "≤ 5 % of a core",
-                    run.verdict(cpu1 <= 0.05 and still == n) + ("" if still == n else f" ({n - still} ended)"),
+                    run.verdict(cpu1 <= 0.05 and still == n)
+                    + ("" if still == n else f" ({n - still} ended)"),
                 )
                 report.add(
                     "streams",
