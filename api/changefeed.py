@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import psycopg
+from prometheus_client import Gauge
 from psycopg import sql
 
 if TYPE_CHECKING:
@@ -49,6 +50,12 @@ CHECK_SECONDS = {"sqlite": 0.25, "postgres": 2.0}  # the light check, while stre
 READ_BATCH = 1000  # events read per query when catching up
 LISTEN_TIMEOUT = 1.0  # the LISTEN loop looks for a stop this often
 RECONNECT_FIRST, RECONNECT_MAX = 0.2, 5.0  # the pause before a new LISTEN connection, doubling
+
+STREAMS_OPEN = Gauge(
+    "gameledger_streams_open",
+    "Server-sent-event streams open (game and player streams).",
+    multiprocess_mode="livesum",
+)
 
 Key = tuple[str, str]  # ("game", game id) or ("player", player id)
 Loader = Callable[[str], Any]
@@ -139,6 +146,7 @@ class ChangeFeed:
         self._retry: set[str] = set()  # games whose summary failed to load: tried again
         self._threads: list[threading.Thread] = []
         self._started = False
+        self._failing = False  # the last read failed (said once, until one succeeds)
 
     # -- the streams' side (the event loop) -----------------------------------------------
 
@@ -167,6 +175,7 @@ class ChangeFeed:
             self._topics.setdefault(key, set()).add(sub)
             if interval:
                 self._intervals[interval] += 1
+        STREAMS_OPEN.inc()
         if interval and interval < self.check_seconds:
             self._wake.set()  # the thread's next wait is shorter
         return sub
@@ -175,6 +184,7 @@ class ChangeFeed:
         with self._lock:
             subs = self._topics.get(sub.key)
             if subs is not None and sub in subs:
+                STREAMS_OPEN.dec()
                 subs.discard(sub)
                 if not subs:
                     del self._topics[sub.key]
@@ -220,8 +230,14 @@ class ChangeFeed:
             try:
                 self._step()
             except Exception as exc:  # the database is away: the next wake or check retries
-                log.warning("live updates could not read the ledger: %s", exc)
+                if not self._failing:
+                    log.warning("live updates cannot read the ledger (%s); trying again", exc)
+                self._failing = True
                 self._stop.wait(self.check_seconds)
+                continue
+            if self._failing:
+                log.warning("live updates read the ledger again")
+                self._failing = False
 
     def _listen(self) -> None:
         """LISTEN to the event store's commits; on a break, reconnect and catch up."""

@@ -22,6 +22,7 @@ from typing import Any
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
+from prometheus_client import REGISTRY
 
 from api import changefeed
 from api.changefeed import ChangeFeed, feed_of
@@ -34,6 +35,10 @@ from tests.api_helpers import API, Table
 from tests.sse import Event, LiveStream, SseReader
 
 NO_CHECK = 3600.0  # the feed's periodic check, off for the length of a test
+
+
+def sample(name: str) -> float:
+    return REGISTRY.get_sample_value(name) or 0.0
 
 
 def versions(events: list[Event]) -> list[int]:
@@ -73,6 +78,7 @@ def test_a_decision_is_pushed_to_every_stream_of_its_game_and_to_no_other(
     feed = push_only(services)
     table, other = Table(client, n=3), Table(client, n=2)
     watcher = spectator(client)
+    open_before = sample("gameledger_streams_open")
     here = [
         LiveStream(client, f"{API}/games/{table.game_id}/stream", token, {"max_seconds": 120})
         for token in (watcher, table.players[0]["token"], table.players[2]["token"])
@@ -85,7 +91,7 @@ def test_a_decision_is_pushed_to_every_stream_of_its_game_and_to_no_other(
     start = table.game()["version"]
     for s in [*here, old_client, there]:
         s.wait_for(lambda evs: len(versions(evs)) == 1)
-    assert feed.open_streams() == 5
+    assert feed.open_streams() == 5 and sample("gameledger_streams_open") == open_before + 5
     rnd = random.Random(5)
     last = start
     for _ in range(4):
@@ -105,6 +111,7 @@ def test_a_decision_is_pushed_to_every_stream_of_its_game_and_to_no_other(
     for s in [*here, old_client, there]:
         s.stop()
     assert feed.open_streams() == 0, "a closed stream leaves the feed"
+    assert sample("gameledger_streams_open") == open_before
 
 
 def test_a_players_notifications_are_pushed_to_their_own_stream_as_their_settings_want(
@@ -194,6 +201,7 @@ def test_a_stalled_client_delays_no_other_stream_and_is_dropped(
     assert feed.open_streams() == 4
 
     monkeypatch.setattr(streams, "SEND_TIMEOUT", 0.3)
+    dropped_before = sample("gameledger_streams_dropped_total")
     with caplog.at_level(logging.WARNING):
         dropped = LiveStream(client, path, token, {"max_seconds": 120}, stall_after=1)
         dropped.future.result(timeout=30)  # ended by the server, not by the client
@@ -202,6 +210,7 @@ def test_a_stalled_client_delays_no_other_stream_and_is_dropped(
     assert any("dropped a stream" in m for m in said), said
     assert not any("without completing response" in m for m in said), "a drop on purpose is no server error"
     assert feed.open_streams() == 4, "the dropped stream left the feed"
+    assert sample("gameledger_streams_dropped_total") == dropped_before + 1
     answer = table.step(rnd)
     assert answer is not None
     for s in others:

@@ -24,6 +24,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Query
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
+from prometheus_client import Counter
 from starlette.types import Message, Receive, Scope, Send
 
 from api.changefeed import ChangeFeed, feed_of
@@ -88,6 +89,7 @@ class SlowClient(Exception):
     """The client took nothing for ``SEND_TIMEOUT`` seconds."""
 
 
+STREAMS_DROPPED = Counter("gameledger_streams_dropped_total", "Streams dropped: their client read nothing.")
 DROPPED: contextvars.ContextVar[bool] = contextvars.ContextVar("stream_dropped", default=False)
 
 
@@ -124,6 +126,7 @@ class EventStream(StreamingResponse):
             await super().__call__(scope, receive, send_or_drop)
         except SlowClient:
             DROPPED.set(True)
+            STREAMS_DROPPED.inc()
             client = scope.get("client")
             log.warning(
                 "dropped a stream of %s whose client read nothing for %g s",
