@@ -109,10 +109,11 @@ class OutboxCursor:
         while True:
             rows = self.view.outbox_after(seen, READ_BATCH)
             players.update(str(r["player_id"]) for r in rows)
-            if rows:
-                seen = max(seen, *(int(r["position"]) for r in rows))
+            last = int(rows[-1]["position"]) if rows else seen
             if len(rows) < READ_BATCH:
+                seen = max(seen, last)
                 break
+            seen = max(seen + 1, last - 1)  # an event's rows (one per player told) may go on
         self.seen = seen
         return players
 

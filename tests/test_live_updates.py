@@ -114,11 +114,19 @@ def test_a_decision_is_pushed_to_every_stream_of_its_game_and_to_no_other(
     assert sample("gameledger_streams_open") == open_before
 
 
+@pytest.mark.parametrize("read_batch", [changefeed.READ_BATCH, 2])
 def test_a_players_notifications_are_pushed_to_their_own_stream_as_their_settings_want(
-    client: TestClient, services: Services, streams_open: list[LiveStream]
+    client: TestClient,
+    services: Services,
+    streams_open: list[LiveStream],
+    monkeypatch: pytest.MonkeyPatch,
+    read_batch: int,
 ) -> None:
+    """(Also with the feed reading two events and two notifications at a time, so that a
+    decision's events and the rows of one event for several players span pages.)"""
+    monkeypatch.setattr(changefeed, "READ_BATCH", read_batch)
     push_only(services)
-    table = Table(client, n=2)
+    table = Table(client, n=3)
     quiet = client.put(
         f"{API}/me/notifications/settings", json={"kinds": ["game_finished"]}, headers=table.auth(1)
     )
