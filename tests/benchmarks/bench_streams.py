@@ -274,35 +274,29 @@ def prepare(url: str, data: str, games: int, seed: int) -> tuple[list[run.Made],
         services.close()
 
 
-def push_sqlite(report: run.Report, quick: bool) -> None:
+def push(report: run.Report, pg_url: str | None, quick: bool) -> None:
+    """Push latency to ``WATCHERS`` watchers: on SQLite one server process; on PostgreSQL
+    (``pg_url``) two, the watchers on one and the decisions on the other."""
     decisions = 10 if quick else 30
-    with run.sqlite_url() as url, tempfile.TemporaryDirectory() as data:
-        (made,), spectator = prepare(url, data, 1, 2200)
-        server = run.start_server(url, data)
-        try:
-            run.settle(server)
-            with watchers(server.url) as watch:
-                watch.open(f"{lk.API}/games/{made.game_id}/stream?max_seconds=3600", spectator, WATCHERS)
-                push = push_latency(server.url, watch, made, decisions, 1)
-        finally:
-            server.stop()
-    add_push(report, "SQLite, one server process", push)
-
-
-def push_postgres(report: run.Report, pg_url: str, quick: bool) -> None:
-    decisions = 10 if quick else 30
-    with run.pg_schema(pg_url) as url, tempfile.TemporaryDirectory() as data:
-        (made,), spectator = prepare(url, data, 1, 2300)
-        watched, deciding = run.start_server(url, data), run.start_server(url, data)
+    where = (
+        "PostgreSQL, two server processes (watchers on one, decisions on the other)"
+        if pg_url
+        else "SQLite, one server process"
+    )
+    seed = 2300 if pg_url else 2200
+    with run.pg_schema(pg_url) if pg_url else run.sqlite_url() as url, tempfile.TemporaryDirectory() as data:
+        (made,), spectator = prepare(url, data, 1, seed)
+        servers = [run.start_server(url, data) for _ in range(2 if pg_url else 1)]
+        watched, deciding = servers[0], servers[-1]
         try:
             run.settle(watched)
             with watchers(watched.url) as watch:
                 watch.open(f"{lk.API}/games/{made.game_id}/stream?max_seconds=3600", spectator, WATCHERS)
-                push = push_latency(deciding.url, watch, made, decisions, 2)
+                measured = push_latency(deciding.url, watch, made, decisions, seed)
         finally:
-            watched.stop()
-            deciding.stop()
-    add_push(report, "PostgreSQL, two server processes (watchers on one, decisions on the other)", push)
+            for server in servers:
+                server.stop()
+    add_push(report, where, measured)
 
 
 def add_push(report: run.Report, where: str, push: Push) -> None:
@@ -336,7 +330,7 @@ def idle_streams(report: run.Report, quick: bool) -> None:
             run.settle(server)
             client = lk.Api(server.url)
             rnd = random.Random(3)
-            timed_decisions(client, busy, 10, rnd)  # warm
+            timed_decisions(client, busy, 30, rnd)  # warm
             before = timed_decisions(client, busy, decisions, rnd)
             cpu0, rss0 = usage(server, window)
             with watchers(server.url) as watch:
@@ -420,8 +414,8 @@ def usage(server: lk.Server, window: float) -> tuple[float, int]:
 
 def streams_section(report: run.Report, pg_url: str, quick: bool) -> None:
     print("live updates (server-sent events)", flush=True)
-    push_sqlite(report, quick)
-    push_postgres(report, pg_url, quick)
+    push(report, None, quick)
+    push(report, pg_url, quick)
     idle_streams(report, quick)
 
 
@@ -434,9 +428,9 @@ def main(argv: list[str] | None = None) -> int:
     report = run.Report()
     parts = args.part or ["sqlite", "postgres", "idle"]
     if "sqlite" in parts:
-        push_sqlite(report, args.quick)
+        push(report, None, args.quick)
     if "postgres" in parts:
-        push_postgres(report, args.database_url, args.quick)
+        push(report, args.database_url, args.quick)
     if "idle" in parts:
         idle_streams(report, args.quick)
     print()
