@@ -245,7 +245,62 @@ def test_a_game_stream_resumed_on_the_version_it_saw_sends_only_what_is_new(
     assert versions(same.events) == [answer["version"]], "the version the client had is not sent again"
 
 
-# -- across processes (PostgreSQL) ------------------------------------------------------------------
+# -- across processes ----------------------------------------------------------------------------
+
+
+def _two_processes(url: str) -> tuple[Services, Services]:
+    """Two services on one database, standing for two processes (each its own ledger and feed)."""
+    settings = Settings(database_url=url, admin_token="test-admin-token-0123456789")
+    initialise(settings)
+    quiet = settings.model_copy(update={"init_db": False})
+    return Services.start(quiet), Services.start(quiet)
+
+
+def _decider(app: Any, rnd: random.Random) -> tuple[Any, Any]:
+    """A started two-player game of ``app``'s and a function that makes its next decision."""
+    ids = [str(app.register_player(f"P{i}")[0]) for i in range(2)]
+    game = app.create_game(creator=ids[0], title="cotton-trade", players=ids)
+
+    def decide() -> int:
+        g = app.get_game(game.id)
+        seat = g.awaiting[0]
+        decision = rnd.choice(g.engine.legal_decisions(g.state, seat)).model_dump(mode="json")
+        return int(app.decide(g.id, ids[seat], g.version, decision).version)
+
+    return game, decide
+
+
+def test_on_sqlite_another_processs_decision_is_found_by_one_light_check_bounded_by_interval(
+    tmp_path: Path,
+) -> None:
+    """Nothing tells a SQLite process of another's writes: the feed's one periodic check finds
+    them. With the check off, a stream waits; a stream that asks for ``interval`` brings the
+    check down to it, and the change found wakes every stream of the game."""
+    a, b = _two_processes(f"sqlite:///{tmp_path / 'ledger.sqlite3'}")
+    try:
+        game, decide = _decider(b.ledger, random.Random(4))
+        feed = push_only(a)
+        feed.loader("game", lambda gid: streams.game_summary(a.ledger, gid))
+        feed.start()
+
+        async def follow() -> None:
+            plain = feed.subscribe(("game", str(game.id)))
+            try:
+                version = await asyncio.to_thread(decide)
+                assert not await plain.wait(0.8), "nothing can have told this process yet"
+                bounded = feed.subscribe(("game", str(game.id)), interval=0.2)
+                try:
+                    assert await bounded.wait(20) and await plain.wait(20)
+                    assert plain.value["version"] == bounded.value["version"] == version
+                finally:
+                    feed.unsubscribe(bounded)
+            finally:
+                feed.unsubscribe(plain)
+
+        asyncio.run(follow())
+    finally:
+        a.close()
+        b.close()
 
 
 def _listening(feed: ChangeFeed, timeout: float = 20) -> None:
@@ -273,26 +328,13 @@ def test_another_processs_commit_wakes_the_feed_through_postgres_notify_and_a_br
 
     monkeypatch.setattr(changefeed, "listen_connection", connect)
     monkeypatch.setattr(changefeed, "RECONNECT_FIRST", 0.05)
-    settings = Settings(database_url=pg_url, admin_token="test-admin-token-0123456789")
-    initialise(settings)
-    a = Services.start(settings.model_copy(update={"init_db": False}))
-    b = Services.start(settings.model_copy(update={"init_db": False}))
+    a, b = _two_processes(pg_url)
     try:
-        app = b.ledger
-        people = [app.register_player(f"P{i}") for i in range(2)]
-        ids = [str(p) for p, _ in people]
-        game = app.create_game(creator=ids[0], title="cotton-trade", players=ids)
+        game, decide = _decider(b.ledger, random.Random(9))
         feed = push_only(a)
         feed.loader("game", lambda gid: streams.game_summary(a.ledger, gid))
         feed.start()
         _listening(feed)
-        rnd = random.Random(9)
-
-        def decide() -> int:
-            g = app.get_game(game.id)
-            seat = g.awaiting[0]
-            decision = rnd.choice(g.engine.legal_decisions(g.state, seat)).model_dump(mode="json")
-            return app.decide(g.id, ids[seat], g.version, decision).version
 
         async def follow() -> None:
             sub = feed.subscribe(("game", str(game.id)))
