@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import signal
 import threading
 from collections import Counter
 from collections.abc import Callable
@@ -148,6 +149,7 @@ class ChangeFeed:
         self._threads: list[threading.Thread] = []
         self._started = False
         self._failing = False  # the last read failed (said once, until one succeeds)
+        self.ending = False  # the process is shutting down: streams end
 
     # -- the streams' side (the event loop) -----------------------------------------------
 
@@ -309,12 +311,54 @@ class ChangeFeed:
     def _deliver(self, key: Key, value: Any) -> None:
         with self._lock:
             subs = list(self._topics.get(key, ()))
-        by_loop: dict[asyncio.AbstractEventLoop, list[Subscription]] = {}
-        for sub in subs:
-            by_loop.setdefault(sub.loop, []).append(sub)
-        for loop, group in by_loop.items():
-            with contextlib.suppress(RuntimeError):  # that loop has closed
-                loop.call_soon_threadsafe(_wake, group, value)
+        _wake_all(subs, value)
+
+    def end_streams(self) -> None:
+        """The process is shutting down: every stream ends now, so that the server need not
+        wait for them (each client reconnects, to another process, with its Last-Event-ID)."""
+        self.ending = True
+        with self._lock:
+            subs = [sub for group in self._topics.values() for sub in group]
+        _wake_all(subs, None)
+
+
+def _wake_all(subs: list[Subscription], value: Any) -> None:
+    """Wake ``subs`` on their own event loops (one call per loop, from any thread)."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[Subscription]] = {}
+    for sub in subs:
+        by_loop.setdefault(sub.loop, []).append(sub)
+    for loop, group in by_loop.items():
+        with contextlib.suppress(RuntimeError):  # that loop has closed
+            loop.call_soon_threadsafe(_wake, group, value)
+
+
+def end_streams_on_exit(services: Services) -> Callable[[], None]:
+    """Make SIGTERM and SIGINT end the process's streams before the server's own handling of
+    them (a graceful shutdown waits for open responses: without this, for every stream, up
+    to its timeout). Only in the main thread, over a handler already there (the server's);
+    returns what puts that handler back."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    ours: dict[int, Any] = {}
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        previous = signal.getsignal(sig)
+        if not callable(previous):
+            continue
+
+        def handler(signum: int, frame: Any, previous: Any = previous) -> None:
+            if services.changes is not None:
+                services.changes.end_streams()
+            previous(signum, frame)
+
+        signal.signal(sig, handler)
+        ours[sig] = (handler, previous)
+
+    def restore() -> None:
+        for sig, (handler, previous) in ours.items():
+            if signal.getsignal(sig) is handler:
+                signal.signal(sig, previous)
+
+    return restore
 
 
 def listen_connection(db: Database) -> psycopg.Connection[Any]:

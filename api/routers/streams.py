@@ -178,9 +178,11 @@ async def game_stream(
                     if data["status"] in ENDED:
                         return
                 left = _remaining(loop, started, max_seconds)
-                if left <= 0:
+                if left <= 0 or feed.ending:
                     return
                 if await sub.wait(min(left, HEARTBEAT - (loop.time() - beat))):
+                    if feed.ending:
+                        return
                     data = sub.value or await run_in_threadpool(game_summary, services.ledger, gid)
                 elif loop.time() - beat >= HEARTBEAT:
                     yield ": keep-alive\n\n"
@@ -236,9 +238,11 @@ async def my_stream(
                         beat = loop.time()
                     first = False
                 left = _remaining(loop, started, max_seconds)
-                if left <= 0:
+                if left <= 0 or feed.ending:
                     return
                 woke = await sub.wait(min(left, HEARTBEAT - (loop.time() - beat)))
+                if feed.ending:
+                    return
                 if not woke and loop.time() - beat >= HEARTBEAT:
                     yield ": keep-alive\n\n"
                     beat = loop.time()
