@@ -122,9 +122,10 @@ def test_a_players_notifications_are_pushed_to_their_own_stream_as_their_setting
     monkeypatch: pytest.MonkeyPatch,
     read_batch: int,
 ) -> None:
-    """(Also with the feed reading two events and two notifications at a time, so that a
-    decision's events and the rows of one event for several players span pages.)"""
+    """(Also with the feed and the streams reading two at a time, so that a decision's
+    events, one event's rows for several players and a stream's backlog span pages.)"""
     monkeypatch.setattr(changefeed, "READ_BATCH", read_batch)
+    monkeypatch.setattr(streams, "PAGE", min(read_batch, streams.PAGE))
     push_only(services)
     table = Table(client, n=3)
     quiet = client.put(
@@ -151,6 +152,13 @@ def test_a_players_notifications_are_pushed_to_their_own_stream_as_their_setting
     assert [e.data["id"] for e in mine[0].events] == [n["id"] for n in expected], "each once, in order"
     assert all(e.event == "notification" and e.id == e.data["id"].split(":")[0] for e in got)
     assert mine[1].events == [], "the other player wants no 'your turn' and gets none"
+    backlog = view.outbox(table.players[0]["player_id"], limit=1000)
+    again = LiveStream(
+        client, f"{API}/me/stream", table.players[0]["token"], {"max_seconds": 120, "after": 0}
+    )
+    streams_open.append(again)
+    again.wait_for(lambda evs: len(evs) >= len(backlog))
+    assert [e.data["id"] for e in again.events] == [n["id"] for n in backlog], "the whole backlog, once"
 
 
 def test_idle_streams_read_nothing_from_the_store_and_keep_the_connection_alive(

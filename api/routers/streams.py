@@ -52,6 +52,7 @@ SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 HEARTBEAT = 15.0
 SEND_TIMEOUT = 10.0  # a client that takes no data for this long is dropped
 ENDED = ("finished", "abandoned")
+PAGE = 100  # notifications read at a time
 
 
 def sse(event: str, data: dict[str, Any], event_id: str | None = None) -> str:
@@ -220,7 +221,7 @@ async def my_stream(
         if refresh:
             services.refresh("notifications")
         kinds = wanted_kinds(services.ledger.get_player(player)) if not caller.is_admin else []
-        return view.outbox(player, after=position, kinds=kinds)  # type: ignore[no-any-return]
+        return view.outbox(player, after=position, kinds=kinds, limit=PAGE)  # type: ignore[no-any-return]
 
     async def events() -> AsyncIterator[str]:
         loop = asyncio.get_running_loop()
@@ -231,12 +232,13 @@ async def my_stream(
             started = beat = loop.time()
             woke, first = True, True
             while True:
-                if woke:  # the first read brings the notifications up to date; the feed does after
-                    for item in await run_in_threadpool(fetch, position, first):
+                while woke:  # the first read brings the notifications up to date; the feed does after
+                    items = await run_in_threadpool(fetch, position, first)
+                    for item in items:
                         position = max(position, int(item["id"].split(":", 1)[0]))
                         yield sse("notification", item, str(position))
                         beat = loop.time()
-                    first = False
+                    first, woke = False, len(items) == PAGE  # a full page: there may be more
                 left = _remaining(loop, started, max_seconds)
                 if left <= 0 or feed.ending:
                     return
