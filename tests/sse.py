@@ -12,9 +12,11 @@ Both parse the stream into ``Event`` records and can wait for one that satisfies
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import http.client
 import json
 import logging
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -166,6 +168,8 @@ class SseReader(_Collected):
         super().__init__()
         host, _, port = base_url.removeprefix("http://").partition(":")
         self.conn = http.client.HTTPConnection(host, int(port), timeout=60)
+        self.conn.connect()
+        self.sock = self.conn.sock
         self.conn.request("GET", path, headers={"Authorization": f"Bearer {token}", **(headers or {})})
         self.response = self.conn.getresponse()
         self.status = self.response.status
@@ -185,5 +189,7 @@ class SseReader(_Collected):
                 self.lock.notify_all()
 
     def close(self) -> None:
+        with contextlib.suppress(OSError):  # wakes the reading thread out of its blocking read
+            self.sock.shutdown(socket.SHUT_RDWR)
         self.conn.close()
         self.thread.join(10)
