@@ -17,6 +17,7 @@ class Caller:
     player_id: str
     name: str
     is_admin: bool = False
+    bot: bool = False  # a simulated player, played by a program
 
 
 def get_services(request: Request) -> Services:
@@ -56,7 +57,7 @@ def get_caller(
     if admin and hmac.compare_digest(token.encode(), admin.encode()):
         return Caller(player_id="admin", name="admin", is_admin=True)
     player = services.ledger.authenticate(token)
-    return Caller(player_id=str(player.id), name=player.name)
+    return Caller(player_id=str(player.id), name=player.name, bot=player.bot)
 
 
 CallerDep = Annotated[Caller, Depends(get_caller)]

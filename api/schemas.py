@@ -38,6 +38,7 @@ class PlayerOut(BaseModel):
     player_id: str
     name: str
     is_admin: bool = False
+    bot: bool = Field(default=False, description="A simulated player (gameledger simulate), played by a program.")
 
 
 class TitleOut(BaseModel):

@@ -63,6 +63,7 @@ class Services:
     digests: Any = None
     _signer: Any = None
     schema_pending: list[int] = field(default_factory=list)
+    changes: Any = None  # the live updates' change feed (api.changefeed), made at the first stream
 
     @classmethod
     def start(cls, settings: Settings, *, background: bool = False) -> Services:
@@ -292,6 +293,8 @@ class Services:
 
     def close(self) -> None:
         self._stop.set()
+        if self.changes is not None:
+            self.changes.close()
         for worker in self._workers:
             worker.join(timeout=10)
         if self._thread is not None:

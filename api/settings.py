@@ -12,7 +12,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 DEFAULT_DATA_DIR = "gameledger-data"
 
@@ -103,6 +103,16 @@ class Settings(BaseModel):
     decision_burst: int = Field(
         default=120, ge=1, description="Decisions allowed at once before the rate applies."
     )
+
+    @field_validator("database_url")
+    @classmethod
+    def _a_database_url(cls, url: str) -> str:
+        """Refused at start, not when the first request reaches for the database."""
+        from ledger.storage import parse_database_url
+
+        if url:
+            parse_database_url(url)  # a ValueError: an unknown scheme, a SQLite URL without a file
+        return url
 
     @model_validator(mode="after")
     def _production_needs_secrets(self) -> Settings:

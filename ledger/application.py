@@ -146,6 +146,7 @@ class Ledger(Application[UUID]):
         self.entropy = entropy or type(self).default_entropy
         self.vacation_days_per_year = vacation_days_per_year
         self._authenticated: dict[str, Player] = {}  # token hash -> its player, once verified
+        self.on_saved: list[Callable[[list[Any]], None]] = []  # told of every save (api.changefeed)
 
     def _take_snapshots(self, processing_event: Any) -> None:
         """Snapshot the aggregate just saved, in memory, whenever its new events cross a
@@ -164,6 +165,11 @@ class Ledger(Application[UUID]):
             aggregate = processing_event.aggregates[aggregate_id]
             self.snapshots.put([type(aggregate).Snapshot.take(aggregate)])
 
+    def _notify(self, recordings: list[Any]) -> None:
+        """After every save (the events are committed): tell whoever follows the ledger."""
+        for listener in self.on_saved:
+            listener(recordings)
+
     def snapshot_interval(self, aggregate: Any) -> int | None:
         if isinstance(aggregate, Game):
             return self.game_snapshot_intervals.get(aggregate.title, self.snapshotting_intervals[Game])
@@ -171,8 +177,9 @@ class Ledger(Application[UUID]):
 
     # -- players ------------------------------------------------------------
 
-    def register_player(self, name: str) -> tuple[UUID, str]:
-        """Register a player; returns the id and a bearer token shown only this once."""
+    def register_player(self, name: str, *, bot: bool = False) -> tuple[UUID, str]:
+        """Register a player (``bot``: played by a program); returns the id and a bearer token
+        shown only this once. The id and the token's secret come from ``entropy`` alone."""
         clean = unicodedata.normalize("NFC", name).strip()
         if not 1 <= len(clean) <= MAX_NAME or not clean.isprintable():
             raise InvalidRequestError(
@@ -181,7 +188,7 @@ class Ledger(Application[UUID]):
         player_id = uuid.UUID(bytes=self.entropy(16), version=4)
         secret = base64.urlsafe_b64encode(self.entropy(24)).decode().rstrip("=")
         token = f"gl_{player_id.hex}_{secret}"
-        self.save(Player.register(player_id, clean, _token_hash(token), self.clock()))
+        self.save(Player.register(player_id, clean, _token_hash(token), self.clock(), bot=bot))
         return player_id, token
 
     def authenticate(self, token: str) -> Player:
@@ -238,7 +245,10 @@ class Ledger(Application[UUID]):
         idempotency_key: str | None = None,
         league: str | None = None,
         time_control: dict[str, Any] | None = None,
+        seed: bytes | None = None,
     ) -> Game:
+        """``seed``: the game's draws from a given seed (a reproducible simulation), never
+        from a caller over the network; default: fresh entropy."""
         meta = registry.meta(title)
         clock = parse_time_control(time_control)
         league_agg = self._league_for_new_game(league, creator, title) if league else None
@@ -283,7 +293,7 @@ class Ledger(Application[UUID]):
             seat_count=count,
             seats=seat_list,
             created_by=creator,
-            seed=self.entropy(32),
+            seed=self.entropy(32) if seed is None else seed,
             timestamp=now,
             league=str(league_agg.id) if league_agg else None,
             time_control=clock,

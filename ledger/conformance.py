@@ -23,7 +23,7 @@ from typing import Any
 from ledger import registry
 from ledger.application import Ledger, derive_draw
 from ledger.engine import DrawOutcome, RulesEngine
-from ledger.export import export_lines
+from ledger.export import game_export
 from ledger.verify import verify_export
 
 
@@ -139,12 +139,17 @@ def ledger_playout(
     on_decision: Callable[[int], None] | None = None,
     league: str | None = None,
     greedy: bool = False,
+    game_seed: bytes | None = None,
 ) -> PlayoutResult:
-    """Play one game through the ledger (as the API does) and verify its record."""
+    """Play one game through the ledger (as the API does) and verify its record. ``seed``
+    picks the decisions, ``game_seed`` (default: the ledger's entropy) the draws; the players
+    are new, registered as bots, with the ledger's ids and tokens."""
     rnd = random.Random(seed)
     chooser = registry.bot(title) if greedy else None
-    ids = [str(app.register_player(f"bot {seed}-{i}")[0]) for i in range(players)]
-    game = app.create_game(creator=ids[0], title=title, options=options or {}, players=ids, league=league)
+    ids = [str(app.register_player(f"bot {seed}-{i}", bot=True)[0]) for i in range(players)]
+    game = app.create_game(
+        creator=ids[0], title=title, options=options or {}, players=ids, league=league, seed=game_seed
+    )
     result = PlayoutResult(title=title, players=players, game_id=str(game.id))
     while True:
         game = app.get_game(game.id)
@@ -168,7 +173,7 @@ def ledger_playout(
     }
     result.kinds |= {k.partition(":")[0] for k in result.kinds}
     result.draws = game.draws
-    report = verify_export(export_lines({"game": str(game.id)}, events, [], True, game.seed_bytes))
+    report = verify_export(game_export(app, game, []))
     if not report.ok:
         raise ConformanceError(f"stored record does not verify:\n{report.text()}")
     result.standings = game.standings

@@ -703,8 +703,14 @@ class Player(Aggregate):
 
     class Created(Aggregate.Created):
         TOPIC = "gameledger.player.registered"
+        class_version = 2
         name: str
         token_hash: str
+        bot: bool  # v2: a program plays this player (simulations); league statistics can leave it out
+
+        @staticmethod
+        def upcast_v1_v2(state: dict[str, Any]) -> None:
+            state["bot"] = False  # every player registered before v2 was a person
 
     class VacationStarted(Aggregate.Event):
         """The player's clocks stop in every active game until ``until`` (or an early end)."""
@@ -737,9 +743,10 @@ class Player(Aggregate):
             aggregate.webhook_url = self.webhook_url
             aggregate.webhook_secret = self.webhook_secret
 
-    def __init__(self, name: str, token_hash: str) -> None:
+    def __init__(self, name: str, token_hash: str, bot: bool) -> None:
         self.name = name
         self.token_hash = token_hash
+        self.bot = bot
         self.vacations: list[list[str]] = []  # [start, until] ISO times
         self.notify_kinds: list[str] | None = None  # None: the defaults
         self.webhook_url: str | None = None
@@ -780,10 +787,14 @@ class Player(Aggregate):
         )
 
     @classmethod
-    def register(cls, player_id: UUID, name: str, token_hash: str, timestamp: datetime) -> Player:
+    def register(
+        cls, player_id: UUID, name: str, token_hash: str, timestamp: datetime, *, bot: bool = False
+    ) -> Player:
         return cast(
             Player,
-            cls._create(cls.Created, id=player_id, name=name, token_hash=token_hash, timestamp=timestamp),
+            cls._create(
+                cls.Created, id=player_id, name=name, token_hash=token_hash, bot=bot, timestamp=timestamp
+            ),
         )
 
 

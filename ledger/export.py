@@ -9,10 +9,15 @@ private parts, and the seed (revealed by the ``finished`` event).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
 from ledger import records
+
+if TYPE_CHECKING:
+    from ledger.application import Ledger
+    from ledger.domain import Game
 
 EXPORT_FORMAT = "gameledger-export/1"
 
@@ -63,3 +68,27 @@ def export_lines(
     yield json.dumps({"format": EXPORT_FORMAT, **header}, sort_keys=True)
     for event in events:
         yield json.dumps(redact(event_record(event), seats, finished, seed), sort_keys=True)
+
+
+def export_header(game: Game, seats: Sequence[int], complete: bool = False) -> dict[str, Any]:
+    """What an export announces: its game, title, rules, status and last version (``gameledger
+    verify`` holds the events to these) and whose view it is (``full`` once nothing is hidden)."""
+    full = complete or game.over
+    return {
+        "game": str(game.id),
+        "title": game.title,
+        "rules_version": game.rules_version,
+        "status": game.status,
+        "version": game.version,
+        "audience": "full" if full else (",".join(f"seat:{s}" for s in seats) or "spectator"),
+        "exported_at": datetime.now(UTC).isoformat(),
+    }
+
+
+def game_export(ledger: Ledger, game: Game, seats: Sequence[int], complete: bool = False) -> Iterator[str]:
+    """A game's export as ``seats`` may see it (a spectator: no seats), or ``complete``: every
+    hidden part with its salt, for the operator. The events are read up to the game's version,
+    so that a decision written meanwhile cannot make the record longer than its header says."""
+    events = list(ledger.events.get(game.id, lte=game.version))
+    header = export_header(game, seats, complete)
+    return export_lines(header, events, seats, complete or game.over, game.seed_bytes)

@@ -2,6 +2,9 @@
 
 Checks, in order:
 
+0. the record is whole: exactly the events its header announces (a cut tail is named by its
+   missing versions), reaching the status the header announces (a finished game's record
+   holds its finished event);
 1. the hash chain: every event's hash recomputed from its body, each linked to
    the previous one, versions gapless from 1;
 2. every private part present in the export opens its commitment with the salt given;
@@ -35,9 +38,14 @@ ANNULLED = "gameledger.game.annulled"
 UNDONE = "gameledger.game.decision_undone"
 
 
+# the status a game reaches with each of these events (it is "waiting" before the first)
+STATUS_AFTER = {STARTED: "active", FINISHED: "finished", ABANDONED: "abandoned", ANNULLED: "annulled"}
+
+
 @dataclass
 class Report:
     checks: list[tuple[str, bool, str]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # what passed but deserves the reader's doubt
 
     def add(self, name: str, ok: bool, detail: str = "") -> bool:
         self.checks.append((name, ok, detail))
@@ -52,6 +60,7 @@ class Report:
             f"{'PASS' if ok else 'FAIL'}  {name}{(': ' + detail) if detail else ''}"
             for name, ok, detail in self.checks
         ]
+        lines += [f"WARNING  {w}" for w in self.warnings]
         lines.append("verified" if self.ok else "NOT verified")
         return "\n".join(lines)
 
@@ -90,6 +99,46 @@ def check_chain(events: list[dict[str, Any]]) -> tuple[bool, str, int | None]:
     return True, f"{len(events)} events", None
 
 
+def spans(versions: Iterable[int]) -> str:
+    """Versions as ranges: 3, 151-212."""
+    runs: list[list[int]] = []
+    for v in sorted(versions):
+        if runs and v == runs[-1][1] + 1:
+            runs[-1][1] = v
+        else:
+            runs.append([v, v])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
+def _versions(versions: list[int]) -> str:
+    return f"version {versions[0]} is" if len(versions) == 1 else f"versions {spans(versions)} are"
+
+
+def check_extent(header: dict[str, Any], events: list[dict[str, Any]]) -> tuple[bool, str]:
+    """The record holds exactly the events the header announces (versions 1 to its
+    ``version``) and they bring the game to the header's ``status``: a cut tail, a dropped
+    closing event or a record longer than announced fails, naming the versions."""
+    announced, status = header.get("version"), header.get("status")
+    if type(announced) is not int or announced < 1 or status not in ("waiting", *STATUS_AFTER.values()):
+        return False, "the header announces no version and status, so a cut record could not be told"
+    present = {e["version"] for e in events}
+    missing = [v for v in range(1, announced + 1) if v not in present]
+    extra = [v for v in present if v > announced]
+    problems = []
+    if missing:
+        problems.append(f"{_versions(missing)} missing (the header announces {announced} events)")
+    if extra:
+        problems.append(f"{_versions(extra)} beyond the header's {announced}")
+    reached = "waiting"
+    for e in events:
+        reached = STATUS_AFTER.get(e["type"], reached)
+    if reached != status:
+        problems.append(f"the header says {status} but the events end the game {reached}")
+    if problems:
+        return False, "; ".join(problems)
+    return True, f"{announced} events, {status}, as the header announces"
+
+
 def check_seeded_commitments(events: list[dict[str, Any]], seed: bytes) -> tuple[int, int, int | None]:
     """Every commitment opens with its private part and the seed-derived salt:
     (missing, mismatched, first bad version)."""
@@ -111,14 +160,27 @@ def verify_export(
 ) -> Report:
     report = Report()
     try:
+        _verify(report, lines, digest, public_key)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:  # not shaped like an export
+        report.add("format", False, f"malformed record ({type(exc).__name__}: {exc})")
+    return report
+
+
+def _verify(
+    report: Report, lines: Iterable[str], digest: dict[str, Any] | None, public_key: str | None
+) -> None:
+    try:
         header, events = parse(lines)
     except (ValueError, json.JSONDecodeError) as exc:
         report.add("format", False, str(exc))
-        return report
+        return
     report.add("format", header["format"] == "gameledger-export/1", header["format"])
     if not events or events[0]["type"] != CREATED:
         report.add("stream starts with game created", False)
-        return report
+        return
+
+    # 0. the whole record, as the header announces it
+    report.add("record complete", *check_extent(header, events))
 
     # 1. hash chain
     chain_ok, detail, _ = check_chain(events)
@@ -140,7 +202,7 @@ def verify_export(
     finished = [e for e in events if e["type"] in (FINISHED, ABANDONED, ANNULLED)]
     if not finished:
         report.add("game finished", True, "not finished: seed, draws and replay are checked once it ends")
-        return report
+        return
     created = events[0]["public"]
     seed = bytes.fromhex(finished[-1]["public"]["seed"])
     report.add(
@@ -156,7 +218,6 @@ def verify_export(
         f"{missing} missing, {mismatched} mismatched",
     )
     _replay(report, header, events, seed)
-    return report
 
 
 def check_digest(
@@ -166,29 +227,33 @@ def check_digest(
     the proof's version, which is the export's event at that version."""
     from ledger import digest as dg
 
-    report.add(
+    signed = report.add(
         "digest signature",
         dg.check_signature(digest, public_key),
         f"key {digest.get('key_id', '?')}" + (" (pinned)" if public_key else " (the digest's own key)"),
     )
+    if signed and not public_key:
+        report.warnings.append(
+            "the digest was checked against the key inside the digest file, which whoever made "
+            "the file chose: pin the ledger's key with --public-key (GET /api/v1/ledger/public-key)"
+        )
     proof = digest.get("proof")
     if not proof:
         report.add("game included in the digest", False, "the digest carries no proof for this game")
         return
-    entry = proof["leaf"]
-    game = events[0]["game"]
-    at = next((e for e in events if e["version"] == entry["version"]), None)
-    included = (
-        entry["game"] == game
-        and at is not None
-        and at["hash"] == entry["head"]
-        and dg.root_from_proof(entry, proof["path"]) == digest["root"]
-    )
-    report.add(
-        "game included in the digest",
-        included,
-        f"head of version {entry['version']} under root {digest['root'][:16]}…",
-    )
+    try:
+        entry = proof["leaf"]
+        at = next((e for e in events if e["version"] == entry["version"]), None)
+        included = (
+            entry["game"] == events[0]["game"]
+            and at is not None
+            and at["hash"] == entry["head"]
+            and dg.root_from_proof(entry, proof["path"]) == digest["root"]
+        )
+        detail = f"head of version {entry['version']} under root {str(digest['root'])[:16]}…"
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        included, detail = False, f"the digest's proof is malformed ({type(exc).__name__}: {exc})"
+    report.add("game included in the digest", included, detail)
 
 
 def _replay(

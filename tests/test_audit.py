@@ -17,7 +17,7 @@ from api.cli import main as cli
 from api.services import Services
 from ledger.audit import audit_game
 from ledger.conformance import ledger_playout
-from ledger.export import export_lines
+from ledger.export import game_export
 from ledger.verify import verify_export
 from tests.api_helpers import API, Table
 
@@ -29,9 +29,7 @@ def checks(result: dict[str, Any]) -> dict[str, tuple[bool, str]]:
 
 
 def full_export(services: Services, game_id: str) -> list[str]:
-    game = services.ledger.get_game(game_id)
-    events = list(services.ledger.events.get(game.id))
-    return list(export_lines({"game": game_id}, events, [], game.over, game.seed_bytes))
+    return list(game_export(services.ledger, services.ledger.get_game(game_id), []))
 
 
 def tamper(services: Services, statement: str, params: tuple[Any, ...]) -> None:

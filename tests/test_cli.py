@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ledger.application import Ledger
 from ledger.conformance import ledger_playout
-from ledger.export import export_lines
+from ledger.export import game_export
 
 BIN = Path(sys.executable).parent / "gameledger"
 
@@ -41,9 +41,7 @@ def test_simulate_plays_games_through_the_ledger_and_prints_a_summary() -> None:
 def test_verify_accepts_an_export_and_rejects_a_tampered_one(memory_ledger: Ledger, tmp_path: Path) -> None:
     result = ledger_playout(memory_ledger, "cotton-trade", 2, seed=3)
     game = memory_ledger.get_game(result.game_id)
-    lines = list(
-        export_lines({"game": str(game.id)}, memory_ledger.events.get(game.id), [], True, game.seed_bytes)
-    )
+    lines = list(game_export(memory_ledger, game, [], complete=True))
     good = tmp_path / "good.jsonl"
     good.write_text("\n".join(lines) + "\n")
     done = run("verify", str(good))

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from api.services import Services
 from ledger.audit import audit_game
 from ledger.conformance import ledger_playout
-from ledger.export import export_lines
+from ledger.export import game_export
 from ledger.verify import verify_export
 from tests.api_helpers import API, Table
 
@@ -31,9 +31,7 @@ def play(table: Table, n: int, rnd: random.Random) -> None:
 
 
 def verifies(services: Services, game_id: str) -> Any:
-    game = services.ledger.get_game(game_id)
-    events = list(services.ledger.events.get(game.id))
-    return verify_export(export_lines({"game": game_id}, events, [], True, game.seed_bytes))
+    return verify_export(game_export(services.ledger, services.ledger.get_game(game_id), [], complete=True))
 
 
 def test_a_dispute_is_an_event_and_the_administrator_adjudicates_it(client: TestClient, services: Services) -> None:

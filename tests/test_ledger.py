@@ -14,7 +14,7 @@ from api.storage import build_ledger, init_db
 from ledger.application import Ledger
 from ledger.domain import Game
 from ledger.errors import ConflictError, ForbiddenError, NotYourTurnError, StaleVersionError
-from ledger.export import event_record, export_lines
+from ledger.export import event_record, game_export
 from ledger.storage import parse_database_url
 from ledger.verify import verify_export
 
@@ -236,7 +236,7 @@ def ledger_url(ledger: Ledger) -> str:
 def test_every_event_survives_the_store_and_verifies(ledger: Ledger) -> None:
     game, ids = started_game(ledger)
     game = play_some(ledger, game, ids, 40)
-    lines = list(export_lines({"game": str(game.id)}, ledger.events.get(game.id), [], False, game.seed_bytes))
+    lines = list(game_export(ledger, ledger.get_game(game.id), []))
     report = verify_export(lines)
     assert report.ok, report.text()
 

@@ -21,7 +21,7 @@ from api.notify import MAX_ATTEMPTS, verify_signature
 from api.services import Services
 from ledger.domain import Game
 from ledger.errors import ConflictError, InvalidRequestError
-from ledger.export import export_lines
+from ledger.export import game_export
 from ledger.games.cotton_trade import rules as ct
 from ledger.verify import verify_export
 from tests.api_helpers import API
@@ -83,8 +83,7 @@ def topics(services: Services, game: Game) -> list[str]:
 
 
 def verifies(services: Services, game: Game) -> bool:
-    events = list(services.ledger.events.get(game.id))
-    report = verify_export(export_lines({"game": str(game.id)}, events, [], True, game.seed_bytes))
+    report = verify_export(game_export(services.ledger, services.ledger.get_game(game.id), [], complete=True))
     assert report.ok, report.text()
     return True
 

@@ -4,7 +4,6 @@ import csv
 import io
 import json
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Path, Query, status
@@ -40,7 +39,7 @@ from api.schemas import (
     VersionIn,
 )
 from ledger.errors import ForbiddenError, InvalidRequestError, NotFoundError
-from ledger.export import export_lines
+from ledger.export import game_export
 from ledger.preview import preview_decision
 
 router = APIRouter(prefix="/games", tags=["games"])
@@ -228,21 +227,10 @@ def export_game(game_id: GameId, caller: CallerDep, services: ServicesDep) -> St
     """The game's record as JSON lines for ``gameledger verify``: before the end hidden
     parts stay hidden (the caller's own parts come with their salts); after it, everything."""
     game = services.ledger.get_game(game_id)
-    my_seats = game.seats_of(caller.player_id)
-    finished = game.over
-    header = {
-        "game": str(game.id),
-        "title": game.title,
-        "rules_version": game.rules_version,
-        "status": game.status,
-        "version": game.version,
-        "audience": "full" if finished else (",".join(f"seat:{s}" for s in my_seats) or "spectator"),
-        "exported_at": datetime.now(UTC).isoformat(),
-    }
-    events = list(services.ledger.events.get(game.id))
+    lines = game_export(services.ledger, game, game.seats_of(caller.player_id))
 
     def body() -> Iterator[bytes]:
-        for line in export_lines(header, events, my_seats, finished, game.seed_bytes):
+        for line in lines:
             yield (line + "\n").encode()
 
     filename = json.dumps(f"{game.title}-{game.id}.jsonl")

@@ -27,7 +27,7 @@ def register_player(body: PlayerIn, services: ServicesDep) -> PlayerCreated:
 @router.get("/me", response_model=PlayerOut, responses={401: {"model": ErrorOut}})
 def me(caller: CallerDep) -> PlayerOut:
     """Who the bearer token belongs to."""
-    return PlayerOut(player_id=caller.player_id, name=caller.name, is_admin=caller.is_admin)
+    return PlayerOut(player_id=caller.player_id, name=caller.name, is_admin=caller.is_admin, bot=caller.bot)
 
 
 @router.get("/me/turns", responses={401: {"model": ErrorOut}})

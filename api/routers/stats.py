@@ -22,12 +22,14 @@ def player_stats(
     services: ServicesDep,
     position: Position = None,
 ) -> dict[str, Any]:
-    """Games, wins, average rank and average final value, overall, per title and per player count."""
+    """Games, wins, average rank and average final value, overall, per title and per player
+    count; ``bot``: a simulated player, played by a program."""
     if player_id == "me":
         player_id = caller.player_id
     player = services.ledger.get_player(player_id)
     services.wait_for("leaguestats", position)
-    return {"name": player.name, **services.view("leaguestats").player_stats(str(player.id))}
+    stats = services.view("leaguestats").player_stats(str(player.id))
+    return {"name": player.name, "bot": player.bot, **stats}
 
 
 @router.get("/titles/{title}/stats", responses=ERRORS)

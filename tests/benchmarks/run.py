@@ -17,6 +17,8 @@ floor and the service are measured on the same machine in the same minutes:
   read by a fresh server process) and warm, and in process from the snapshot;
 - rules engines in memory (decisions/s, replay µs/event), projection catch-up events/s,
   server RSS with 1,000 active games loaded;
+- live updates (``bench_streams``): a decision's event at every one of 200 watchers, on
+  SQLite and across two server processes on PostgreSQL, and what 2,000 idle streams cost;
 - the game table: the game page and the preview on the server at 10, 300 and 1,000 events,
   the page's weight, click-to-preview in Chromium (``bench_table``).
 
@@ -653,6 +655,12 @@ def memory_section(report: Report, pg_url: str, quick: bool) -> None:
     )
 
 
+def streams_section(report: Report, pg_url: str, quick: bool) -> None:
+    from tests.benchmarks.bench_streams import streams_section as section
+
+    section(report, pg_url, quick)
+
+
 def table_section(report: Report, pg_url: str, quick: bool) -> None:
     """The game page, the preview, the page's weight and click-to-preview (bench_table)."""
     from tests.benchmarks.bench_table import table_section as measure
@@ -668,6 +676,7 @@ SECTIONS = {
     "engines": lambda r, _url, q: engines_section(r, q),
     "projections": projections_section,
     "memory": memory_section,
+    "streams": streams_section,
     "table": table_section,
 }
 
