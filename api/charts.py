@@ -1,87 +1,178 @@
-"""A share-value line chart as plain SVG (no JavaScript, no external assets)."""
+"""A share-value line chart as plain SVG (no JavaScript, no external assets).
+
+The x-axis runs through the game by its periods — decades (and their cycles) for Water Frame,
+stages (and rounds) for the others — labelled so that no two labels overlap. Each company has
+its own colour from a palette safe for colour blindness, its own line style and point shape,
+its name at the end of its line, and every point tells its value, period and cause on hover.
+Lines that run together are drawn a little apart, so none hides another.
+"""
 
 from __future__ import annotations
 
 from html import escape
 from typing import Any
 
-PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
-WIDTH, HEIGHT = 760, 380
-LEFT, RIGHT, TOP, BOTTOM = 56, 150, 40, 48
+PALETTE = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9")  # Okabe-Ito
+DASHES = ("", "7 4", "2 3", "9 3 2 3", "4 2", "1 2")
+WIDTH, HEIGHT = 760, 360
+LEFT, RIGHT, TOP, BOTTOM = 50, 130, 34, 62
+MIN_LABEL_GAP = 44  # px between two period labels on the same line
+STYLE = (
+    "text{font:12px sans-serif;fill:#222}.ttl{font-size:14px;font-weight:bold}.grid{stroke:#e2e2e2}"
+    ".axis{stroke:#333}.period{stroke:#aaa;stroke-dasharray:3 3}.minor{font-size:10px;fill:#555}"
+    ".pt:hover circle,.pt:hover rect,.pt:hover polygon{stroke:#000;stroke-width:2}"
+)
+
+
+def period_label(period: dict[str, Any]) -> tuple[str, str]:
+    """(major, minor) names of a point's period: ("1780", "cycle 2") or ("stage II", "round 3")."""
+    if period.get("decade") is not None:
+        minor = f"cycle {period['cycle']}" if period.get("cycle") else ""
+        return str(period["decade"]), minor
+    if period.get("stage") is not None:
+        minor = f"round {period['round']}" if period.get("round") is not None else ""
+        return f"stage {period['stage']}", minor
+    return "start", ""
+
+
+def _marker(shape: int, x: float, y: float, color: str, tip: str) -> str:
+    title = f"<title>{escape(tip)}</title>"
+    if shape == 0:
+        body = f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5" fill="{color}"/>'
+    elif shape == 1:
+        body = f'<rect x="{x - 3.2:.1f}" y="{y - 3.2:.1f}" width="6.4" height="6.4" fill="{color}"/>'
+    elif shape == 2:
+        body = f'<polygon points="{x:.1f},{y - 4.5:.1f} {x + 4.5:.1f},{y:.1f} {x:.1f},{y + 4.5:.1f} {x - 4.5:.1f},{y:.1f}" fill="{color}"/>'
+    else:
+        body = f'<polygon points="{x:.1f},{y - 4.5:.1f} {x + 4.5:.1f},{y + 3.5:.1f} {x - 4.5:.1f},{y + 3.5:.1f}" fill="{color}"/>'
+    return f'<g class="pt">{title}{body}</g>'
 
 
 def share_value_svg(
-    title: str, points: list[dict[str, Any]], names: dict[int, str], head_version: int
+    title: str,
+    points: list[dict[str, Any]],
+    names: dict[int, str],
+    head_version: int,
+    *,
+    inline: bool = False,
 ) -> str:
-    """Each company's share value as a step line over the game's versions."""
-    series: dict[int, list[tuple[int, int]]] = {}
+    """Each company's share value as a step line through the game. ``inline``: to be drawn into
+    a page (scaled to its width) rather than served as an image of its own."""
+    series: dict[int, list[dict[str, Any]]] = {}
     for p in points:
-        series.setdefault(p["company"], []).append((p["version"], p["value_to"]))
-    x_max = max([head_version, *(p["version"] for p in points), 1])
-    y_max = max([1, *(p["value_to"] for p in points)])
+        series.setdefault(int(p["company"]), []).append(p)
+    x_min = min([p["version"] for p in points], default=0)
+    x_max = max([head_version, *(p["version"] for p in points), x_min + 1])
+    values = [p["value_to"] for p in points] + [
+        p["value_from"] for p in points if p.get("value_from") is not None
+    ]
+    y_max = max([1, *values])
+    y_min = min([y_max, *values]) if values else 0
+    y_min = max(0, y_min - 2)
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
     def x(v: float) -> float:
-        return LEFT + plot_w * v / x_max
+        return LEFT + plot_w * (v - x_min) / max(1, x_max - x_min)
 
     def y(v: float) -> float:
-        return TOP + plot_h * (1 - v / y_max)
+        return TOP + plot_h * (1 - (v - y_min) / max(1, y_max - y_min))
 
+    size = "" if inline else f' width="{WIDTH}" height="{HEIGHT}"'
+    label = f"{title}: {', '.join(names.get(c, f'Seat {c}') for c in sorted(series))}" if series else title
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
-        f'viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{escape(title)}">',
+        f'<svg xmlns="http://www.w3.org/2000/svg"{size} viewBox="0 0 {WIDTH} {HEIGHT}" '
+        f'role="img" aria-label="{escape(label)}" class="share-chart">',
         f"<title>{escape(title)}</title>",
-        "<style>text{font:12px sans-serif;fill:#333}.grid{stroke:#ddd}.axis{stroke:#333}"
-        ".period{stroke:#999;stroke-dasharray:4 3}</style>",
+        "" if inline else f"<style>{STYLE}</style>",  # a page's stylesheet styles it there (CSP)
         f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#fff"/>',
-        f'<text x="{LEFT}" y="22" style="font-size:15px;font-weight:bold">{escape(title)}</text>',
+        f'<text x="{LEFT}" y="20" class="ttl">{escape(title)}</text>',
     ]
-    step = max(1, y_max // 8 or 1)
-    for v in range(0, y_max + 1, step):
+    span = max(1, y_max - y_min)
+    step = max(1, round(span / 6))
+    for v in range(y_min - y_min % step, y_max + 1, step):
+        if v < y_min:
+            continue
         out.append(f'<line class="grid" x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y(v):.1f}" y2="{y(v):.1f}"/>')
-        out.append(f'<text x="{LEFT - 8}" y="{y(v) + 4:.1f}" text-anchor="end">{v}</text>')
-    last_period = None
-    for p in points:  # dashed lines where a new period (stage, decade) begins
-        label = p["period"].get("stage") or p["period"].get("decade")
-        if label is not None and label != last_period and last_period is not None:
-            px = x(p["version"])
-            out.append(f'<line class="period" x1="{px:.1f}" x2="{px:.1f}" y1="{TOP}" y2="{TOP + plot_h}"/>')
+        out.append(f'<text x="{LEFT - 6}" y="{y(v) + 4:.1f}" text-anchor="end">£{v}</text>')
+    # the periods: a dashed line where each major period begins, labels that never overlap
+    last_major = None
+    last_minor = None
+    placed: list[list[float]] = [[], []]
+    for p in points:
+        major, minor = period_label(p["period"] or {})
+        px = x(p["version"])
+        if major != last_major:
+            if last_major is not None:
+                out.append(
+                    f'<line class="period" x1="{px:.1f}" x2="{px:.1f}" y1="{TOP}" y2="{TOP + plot_h}"/>'
+                )
+            line = next((i for i in (0, 1) if all(abs(px - q) >= MIN_LABEL_GAP for q in placed[i])), None)
+            if line is not None:
+                placed[line].append(px)
+                out.append(
+                    f'<text x="{px:.1f}" y="{TOP + plot_h + 16 + 13 * line}" text-anchor="middle">{escape(major)}</text>'
+                )
+            last_major, last_minor = major, None
+        if minor and minor != last_minor:
+            last_minor = minor
             out.append(
-                f'<text x="{px + 3:.1f}" y="{TOP + 12}">{escape(str(label))} ({escape(p["currency"] or "")})</text>'
+                f'<line class="axis" x1="{px:.1f}" x2="{px:.1f}" y1="{TOP + plot_h}" y2="{TOP + plot_h + 4}"/>'
             )
-        last_period = label
+    axis = (
+        "decade (ticks: cycles)"
+        if any(p["period"].get("decade") for p in points)
+        else "stage (ticks: rounds)"
+    )
     out.append(f'<line class="axis" x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{TOP + plot_h}"/>')
     out.append(
         f'<line class="axis" x1="{LEFT}" x2="{LEFT + plot_w}" y1="{TOP + plot_h}" y2="{TOP + plot_h}"/>'
     )
     out.append(
-        f'<text x="{LEFT + plot_w / 2:.0f}" y="{HEIGHT - 12}" text-anchor="middle">game version</text>'
+        f'<text x="{LEFT + plot_w / 2:.0f}" y="{HEIGHT - 8}" text-anchor="middle" class="minor">{axis}</text>'
     )
-    out.append(
-        f'<text x="14" y="{TOP + plot_h / 2:.0f}" transform="rotate(-90 14 {TOP + plot_h / 2:.0f})"'
-        ' text-anchor="middle">share value</text>'
-    )
+    ends: list[tuple[float, int, str, str]] = []
+    count = len(series)
     for i, (company, pts) in enumerate(sorted(series.items())):
-        color = PALETTE[i % len(PALETTE)]
+        color = PALETTE[company % len(PALETTE)]
+        dash = DASHES[company % len(DASHES)]
+        nudge = (i - (count - 1) / 2) * 2.2  # equal lines side by side, never on top of each other
+        name = names.get(company, f"Seat {company}")
         path = []
-        prev_y = None
-        for version, value in pts:
-            if prev_y is not None:
-                path.append(f"L{x(version):.1f},{prev_y:.1f}")
-            path.append(f"{'M' if prev_y is None else 'L'}{x(version):.1f},{y(value):.1f}")
-            prev_y = y(value)
-        if prev_y is not None:
-            path.append(f"L{x(x_max):.1f},{prev_y:.1f}")
-        name = escape(names.get(company, f"Seat {company}"))
+        marks = []
+        first = pts[0]
+        start = first["value_from"] if first.get("value_from") is not None else first["value_to"]
+        prev_y = y(start) + nudge
+        path.append(f"M{x(x_min):.1f},{prev_y:.1f}")
+        for p in pts:
+            px, py = x(p["version"]), y(p["value_to"]) + nudge
+            path.append(f"L{px:.1f},{prev_y:.1f} L{px:.1f},{py:.1f}")
+            prev_y = py
+            major, minor = period_label(p["period"] or {})
+            when = f"{major}{', ' + minor if minor else ''}"
+            cause = str(p.get("cause") or "").replace("_", " ")
+            tip = f"{name}: £{p['value_to']} (space {p.get('space_to')}) in {when}, event {p['version']}: {cause}"
+            marks.append(_marker(company % 4, px, py, color, tip))
+        path.append(f"L{x(x_max):.1f},{prev_y:.1f}")
+        style = f' stroke-dasharray="{dash}"' if dash else ""
         out.append(
-            f'<path d="{" ".join(path)}" fill="none" stroke="{color}" stroke-width="2"><title>{name}</title></path>'
+            f'<path d="{" ".join(path)}" fill="none" stroke="{color}" stroke-width="2.2"{style}>'
+            f"<title>{escape(name)}</title></path>"
         )
-        ly = TOP + 16 + i * 18
+        out.extend(marks)
+        ends.append((prev_y, company, name, color))
+    # the names at the lines' ends, moved apart where they would overlap
+    ends.sort()
+    last = -1e9
+    for ey, company, name, color in ends:
+        ly = max(ey + 4, last + 14)
+        last = ly
+        dash = DASHES[company % len(DASHES)]
+        style = f' stroke-dasharray="{dash}"' if dash else ""
         out.append(
-            f'<line x1="{WIDTH - RIGHT + 14}" x2="{WIDTH - RIGHT + 34}" y1="{ly - 4}" y2="{ly - 4}" '
-            f'stroke="{color}" stroke-width="3"/>'
+            f'<line x1="{LEFT + plot_w + 6}" x2="{LEFT + plot_w + 26}" y1="{ly - 4:.1f}" y2="{ly - 4:.1f}" '
+            f'stroke="{color}" stroke-width="2.5"{style}/>'
         )
-        out.append(f'<text x="{WIDTH - RIGHT + 40}" y="{ly}">{name}</text>')
+        out.append(f'<text x="{LEFT + plot_w + 30}" y="{ly:.1f}">{escape(name)}</text>')
     if not points:
         out.append(f'<text x="{LEFT + 10}" y="{TOP + 20}">no share value yet</text>')
     out.append("</svg>")

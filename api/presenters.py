@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -10,6 +11,8 @@ from api.services import Services
 from ledger.domain import BOT, Game
 from ledger.errors import NotFoundError
 from ledger.export import event_record, redact, visible_effects
+from ledger.preview import Preview
+from projections.titles import reducer
 
 _NAMES: dict[str, str] = {}  # a player's name never changes: kept once read, per process
 _NAMES_MAX = 100_000
@@ -35,6 +38,17 @@ def names_for(services: Services, game: Game) -> dict[str, str]:
 
 def seat_names(game: Game, names: dict[str, str]) -> dict[int, str]:
     return {i: names.get(p or "", f"Seat {i}") for i, p in enumerate(game.seats)}
+
+
+def describer(services: Services, game: Game) -> Callable[[Mapping[str, Any]], str]:
+    """An effect in words: the title's own sentence, any code left in it said in the table's
+    words ("the food column", not "col:FOOD")."""
+    from api.web.table import renderer_for  # lazily: the web pages import this module
+
+    words = renderer_for(game.title).words
+    who = seat_names(game, names_for(services, game))
+    describe = game.engine.describe
+    return lambda effect: words.text(describe(effect, who))
 
 
 def game_out(services: Services, game: Game, caller: Caller) -> dict[str, Any]:
@@ -118,12 +132,106 @@ def events_out(
 ) -> list[dict[str, Any]]:
     my_seats = game.seats_of(caller.player_id)
     finished = game.over
-    who = seat_names(game, names_for(services, game))
-    describe = game.engine.describe
+    say = describer(services, game)
     out = []
     for event in services.ledger.events.get(game.id, gt=after, limit=limit):
         record = event_record(event)
         shown = redact(record, my_seats, finished, game.seed_bytes)
-        shown["log"] = [describe(e, who) for e in visible_effects(record, my_seats, finished)]
+        shown["log"] = [say(e) for e in visible_effects(record, my_seats, finished)]
         out.append(shown)
     return out
+
+
+def scoreboard_out(
+    services: Services, game: Game, after: list[dict[str, Any]] | None = None
+) -> dict[str, Any] | None:
+    """The game's scoreboard (public facts only), with each seat's name, best rank first;
+    ``after``: public effects not yet stored (a preview) reduced onto it the projection's way."""
+    view = services.view("scoreboard")
+    board: dict[str, Any] | None = view.board(str(game.id))
+    if after is not None and (board is None or board["version"] < game.version):
+        services.wait_for("scoreboard", None)  # a preview reads from the position it applies to
+        board = view.board(str(game.id))
+    if board is None:
+        return None
+    title = reducer(game.title)
+    if after and title is not None:
+        for effect in after:
+            title.apply(board, effect)
+        title.finish(board)
+    names = names_for(services, game)
+    for seat in board["seats"]:
+        pid = game.seats[seat["seat"]]
+        seat["player_id"], seat["name"] = pid, names.get(pid or "")
+    board["seats"].sort(key=lambda s: (s["rank"], s["seat"]))
+    for key in ("_version", "_at"):
+        board.pop(key, None)
+    return board
+
+
+def draw_text(kind: str, label: str, hidden: bool) -> str:
+    if kind == "shuffle":
+        secret = " (the order stays hidden)" if hidden else ""
+        return f"Then the {label} will be shuffled{secret}: the preview stops before that draw."
+    return f"Then the {label} will be drawn at random: the preview stops before that draw."
+
+
+def reveal_text(items: int) -> str:
+    what = "something hidden" if items == 1 else f"{items} hidden things"
+    return (
+        f"This decision turns up {what} (a card or a marker you cannot see now): the preview "
+        "stops before it, as before a draw, and shows none of its effects."
+    )
+
+
+def preview_out(services: Services, game: Game, preview: Preview) -> dict[str, Any]:
+    """A preview as the caller sees it: the cost, the effects in words, the draw it stops
+    before, and the share values and scoreboard after it."""
+    say = describer(services, game)
+    money = [e for e in preview.effects if e.get("kind") == "money_changed" and e.get("seat") == preview.seat]
+    change = sum(int(e.get("amount", 0)) for e in money)
+    before = scoreboard_out(services, game) or {"seats": []}
+    after = scoreboard_out(services, game, preview.public_effects) or {"seats": []}
+    values_before = {s["seat"]: s.get("share_value") for s in before["seats"]}
+    draw = None
+    if preview.draw is not None:
+        d = preview.draw
+        draw = {
+            "kind": d.kind,
+            "label": d.label,
+            "size": d.size,
+            "hidden": d.hidden,
+            "text": draw_text(d.kind, d.label, d.hidden),
+        }
+    view = game.engine.view(preview.state, preview.seat)
+    return {
+        "game_id": preview.game_id,
+        "version": preview.version,
+        "seat": preview.seat,
+        "decision": preview.decision,
+        "cost": {
+            "change": change,
+            "paid": max(0, -change),
+            "received": max(0, change),
+            "balance": int(money[-1]["balance"]) if money else None,
+            "currency": money[-1].get("currency") if money else None,
+        },
+        "effects": preview.effects,
+        "log": [say(e) for e in preview.effects],
+        "draw": draw,
+        "reveal": reveal_text(preview.reveal.items) if preview.reveal else None,
+        "awaiting": preview.awaiting,
+        "prompt": preview.prompt,
+        "finished": preview.finished,
+        "share_values": [
+            {
+                "seat": s["seat"],
+                "name": s.get("name"),
+                "before": values_before.get(s["seat"]),
+                "after": s.get("share_value"),
+            }
+            for s in sorted(after["seats"], key=lambda s: s["seat"])
+        ],
+        "scoreboard": after["seats"],
+        "state": view,
+    }

@@ -146,6 +146,53 @@ class DecisionOut(BaseModel):
     )
 
 
+class DrawOut(BaseModel):
+    kind: Literal["shuffle", "pick"]
+    label: str = Field(description="What will be drawn, in words")
+    size: int = Field(description="How many items the draw is made from")
+    hidden: bool = Field(description="Whether the outcome stays secret from every player")
+    text: str = Field(description="The draw in a sentence")
+
+
+class ShareValueOut(BaseModel):
+    seat: int
+    name: str | None = None
+    before: int | None
+    after: int | None
+
+
+class CostOut(BaseModel):
+    change: int = Field(description="The deciding seat's money change (negative: paid)")
+    paid: int
+    received: int
+    balance: int | None = Field(description="Money afterwards, when the decision moves money")
+    currency: str | None = None
+
+
+class PreviewOut(BaseModel):
+    game_id: str
+    version: int = Field(description="The version previewed; nothing is stored, it stays so")
+    seat: int
+    decision: dict[str, Any]
+    cost: CostOut
+    effects: list[dict[str, Any]] = Field(description="As the decision's own answer would show them to you")
+    log: list[str] = Field(description="The effects in words")
+    draw: DrawOut | None = Field(
+        None, description="The random draw the decision leads to: the preview stops before it"
+    )
+    reveal: str | None = Field(
+        None,
+        description="Set when the decision would turn up something hidden from you: the preview "
+        "stops before it and shows none of its effects",
+    )
+    awaiting: list[int] = Field(description="Whose decision the game would wait for next")
+    prompt: str
+    finished: bool
+    share_values: list[ShareValueOut] = Field(description="Every company's share value before and after")
+    scoreboard: list[dict[str, Any]] = Field(description="The scoreboard after the decision")
+    state: dict[str, Any] = Field(description="The position afterwards, as you would see it")
+
+
 class EventsOut(BaseModel):
     game_id: str
     version: int

@@ -38,10 +38,10 @@ from ledger.errors import (
     ForbiddenError,
     InvalidRequestError,
     NotFoundError,
-    NotYourTurnError,
     StaleVersionError,
 )
 from ledger.export import event_record, visible_effects
+from ledger.preview import checked_decision, first_error, seats_at
 
 IDEMPOTENCY_NAMESPACE = uuid.UUID("6f1d8c52-3c1a-4d0e-9a57-1e2b7c1f0a11")
 LEAGUE_NAMESPACE = uuid.UUID("0b7e3a1c-5d2f-4e8a-9c61-7f3d2b1a0e55")
@@ -256,7 +256,7 @@ class Ledger(Application[UUID]):
             opts = meta.options.model_validate(options or {})
         except ValidationError as exc:
             raise InvalidRequestError(
-                f"Invalid options for {meta.name}: {_first_error(exc)}", code="request/invalid_options"
+                f"Invalid options for {meta.name}: {first_error(exc)}", code="request/invalid_options"
             ) from None
         if players:
             seat_list: list[str | None] = [str(self.get_player(p).id) for p in players]
@@ -476,30 +476,9 @@ class Ledger(Application[UUID]):
                         code="request/idempotency_key_reused",
                     )
                 return self._replay_result(game, player, first_version=seen[1])
-        seats = self._seats_at(game, player, expected_version)
-        awaited = [s for s in seats if s in game.awaiting]
-        if seat is not None:
-            if seat not in seats:
-                raise ForbiddenError(f"Seat {seat} is not yours.", code="game/not_your_seat")
-            awaited = [seat] if seat in awaited else []
-        if not awaited:
-            raise NotYourTurnError("The game is not waiting for your decision.")
-        current = registry.meta(game.title).rules_version
-        if game.rules_version != current:
-            raise ConflictError(
-                f"This game runs under {game.rules_version}; this server has {current}. It waits until an "
-                "administrator migrates it after a re-simulation (gameledger resimulate / migrate).",
-                code="game/rules_version",
-            )
-        eng = game.engine
-        try:
-            parsed = eng.decision_adapter.validate_python(decision)
-        except ValidationError as exc:
-            raise InvalidRequestError(
-                f"Not a {eng.meta.name} decision: {_first_error(exc)}", code="request/invalid_decision"
-            ) from None
+        seats, deciding, parsed = checked_decision(game, player, expected_version, decision, seat)
         first = game.version + 1
-        game.record_decision(awaited[0], player, parsed, self.clock(), request)
+        game.record_decision(deciding, player, parsed, self.clock(), request)
         self._run_automatic(game)
         try:
             recordings = self._save_game(game)
@@ -777,7 +756,7 @@ class Ledger(Application[UUID]):
 
     # -- undo ----------------------------------------------------------------------
 
-    def _undo_target(self, game: Game, seat: int) -> int:
+    def undo_target(self, game: Game, seat: int) -> int:
         """The version of the seat's last decision still in force (the stream read backwards,
         a page at a time, only for a game restored from a snapshot older than its index)."""
         undoable = getattr(game, "undoable", None)
@@ -825,7 +804,7 @@ class Ledger(Application[UUID]):
         """Take back one's last decision: alone while nothing followed it and it revealed
         nothing hidden; otherwise only with everyone's consent (``request_undo``)."""
         game, seat = self._undo_game(game_id, player, expected_version)
-        target = self._undo_target(game, seat)
+        target = self.undo_target(game, seat)
         reason = self.undo_check(game, seat, target)
         if reason:
             raise ConflictError(
@@ -840,7 +819,7 @@ class Ledger(Application[UUID]):
         game, seat = self._undo_game(game_id, player, expected_version)
         if game.undo_request is not None:
             raise ConflictError("An undo request is already open.", code="undo/pending")
-        target = self._undo_target(game, seat)
+        target = self.undo_target(game, seat)
         game.request_undo(seat, target, self.clock())
         if not [s for s in range(game.seat_count) if game.seats[s] != player]:
             self._apply_undo(game, seat, target, [])  # nobody else to ask
@@ -867,23 +846,7 @@ class Ledger(Application[UUID]):
 
     def _undo_game(self, game_id: UUID | str, player: str, expected_version: int) -> tuple[Game, int]:
         game = self.get_game(game_id)
-        return game, self._seats_at(game, player, expected_version)[0]
-
-    @staticmethod
-    def _seats_at(game: Game, player: str, expected_version: int) -> list[int]:
-        """The player's seats in a running game seen at its current version (what a decision
-        and an undo both need), or the refusal that says which of these is not so."""
-        seats = game.seats_of(player)
-        if not seats:
-            raise ForbiddenError("You hold no seat in this game.", code="game/not_seated")
-        if game.status != ACTIVE:
-            raise ConflictError(f"The game is {game.status}.", code=f"game/{game.status}")
-        if expected_version != game.version:
-            raise StaleVersionError(
-                f"The game is at version {game.version}, not {expected_version}; reload and try again.",
-                current_version=game.version,
-            )
-        return seats
+        return game, seats_at(game, player, expected_version)[0]
 
     def _apply_undo(self, game: Game, seat: int, target: int, consent: list[int]) -> None:
         before = self.get_game(game.id, version=target - 1)
@@ -975,9 +938,3 @@ class Ledger(Application[UUID]):
 
 def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def _first_error(exc: ValidationError) -> str:
-    err = exc.errors()[0]
-    where = ".".join(str(x) for x in err.get("loc", ()))
-    return f"{where}: {err.get('msg', 'invalid')}" if where else str(err.get("msg", "invalid"))

@@ -45,6 +45,11 @@ class Table:
             headers=self.auth(seat) | headers,
         )
 
+    def awaited(self) -> tuple[int, dict[str, Any]]:
+        """The first awaited seat and its view (with its legal decisions)."""
+        seat = int(self.game()["awaiting"][0]["seat"])
+        return seat, self.game(seat)
+
     def step(self, rnd: random.Random) -> dict[str, Any] | None:
         """One random legal decision by whoever is awaited; None once finished."""
         g = self.game()

@@ -176,10 +176,10 @@ def test_the_undo_index_agrees_with_reading_the_record_backwards(ledger: Ledger)
         for seat in range(game.seat_count):
             indexed = scanned = None
             with contextlib.suppress(ConflictError):
-                indexed = ledger._undo_target(game, seat)
+                indexed = ledger.undo_target(game, seat)
             game.undoable = None
             with contextlib.suppress(ConflictError):
-                scanned = ledger._undo_target(game, seat)
+                scanned = ledger.undo_target(game, seat)
             game = ledger.get_game(game.id)
             assert indexed == scanned, (step, seat)
         seat = rnd.choice(game.awaiting)

@@ -80,6 +80,7 @@ POLICY: dict[tuple[str, str], str] = {
     ("GET", "/api/v1/games/{game_id}/stream"): "view",
     ("POST", "/api/v1/games/{game_id}/disputes"): "seated",
     ("POST", "/api/v1/games/{game_id}/decisions"): "act",
+    ("POST", "/api/v1/games/{game_id}/decisions/preview"): "act",  # the decision's own checks
     ("POST", "/api/v1/games/{game_id}/undo"): "act",
     ("POST", "/api/v1/games/{game_id}/undo/request"): "act",
     ("POST", "/api/v1/games/{game_id}/undo/answer"): "act",
@@ -195,11 +196,16 @@ def _call_for(m: Matrix, method: str, template: str, role: str) -> Call:
         .replace("{number}", str(m.dispute))
     )
     version = m.services.ledger.get_game(m.game_id).version
-    legal = m.table.game(m.awaited())["legal_decisions"] if template.endswith("/decisions") else [{}]
+    decides = template.endswith(("/decisions", "/decisions/preview"))
+    legal = m.table.game(m.awaited())["legal_decisions"] if decides else [{}]
     bodies: dict[str, Any] = {
         "/api/v1/players": {"name": "Newcomer"},
         "/api/v1/games": {"title": "cotton-trade", "seats": 3},
         "/api/v1/games/{game_id}/decisions": {
+            "expected_version": version,
+            "decision": legal[0],
+        },
+        "/api/v1/games/{game_id}/decisions/preview": {
             "expected_version": version,
             "decision": legal[0],
         },
@@ -353,7 +359,7 @@ def expect(m: Matrix, method: str, template: str, policy: str, role: str) -> Non
         assert 400 <= r.status_code < 500, (where, r.status_code, r.text[:200])
         assert_error_shape(r, where)
         assert m.written() == before, f"{where} wrote to the store"
-        if template.endswith("/decisions"):
+        if template.endswith(("/decisions", "/decisions/preview")):
             code = assert_error_shape(r, where)
             assert code == ("game/not_your_turn" if role == "other_seat" else "game/not_seated"), where
     elif policy in ("admin", "organiser"):
@@ -429,6 +435,12 @@ def test_the_authorisation_matrix(client: TestClient) -> None:
     owner = m.awaited()
     decision = m.table.game(owner)["legal_decisions"][0]
     version = m.services.ledger.get_game(m.game_id).version
+    seen = client.post(
+        f"{API}/games/{m.game_id}/decisions/preview",
+        json={"expected_version": version, "decision": decision},
+        headers=m.table.auth(owner),
+    )
+    assert seen.status_code == 200 and seen.json()["version"] == version, seen.text
     assert m.table.decide(owner, decision, version).status_code == 200
     org = bearer(str(m.token("organiser")))
     league = client.post(f"{API}/leagues", json={"name": "Second"}, headers=org).json()["league_id"]

@@ -17,7 +17,7 @@ The endpoints: the game view, its events, its state now and after every event, t
 audit, the game's SSE stream, the player's notifications (list, SSE and the webhook payloads
 actually sent), and everything the game's stream and the player's stream pushed while the game
 was played (held open from the start, as a browser tab would be), scoreboard, share values (JSON, CSV, SVG), disputes, the lobby, my turns, the
-digests, statistics, a refused fork, the decisions' own answers, and the web pages (game page,
+digests, statistics, a refused fork, the decisions' own answers and previews, and the web pages (game page,
 replay after every event, lobby).
 
 So that the search can fail, each hidden item is then shown to be findable: the peeker sees the
@@ -244,6 +244,15 @@ def walk(scene: Scene, viewer: int | None) -> list[tuple[str, str]]:
     if viewer is not None:
         get("notifications", f"{API}/me/notifications")
         get("notification stream", f"{API}/me/stream", after=0, max_seconds=0.05, interval=0.1)
+    # previews: the awaited seat's of its listed decisions (what each would do, as it would be
+    # shown), everyone else's of the awaited seat's decisions (refused)
+    game = scene.game()
+    awaited = game.awaiting[0]
+    legal = scene.table.game(awaited)["legal_decisions"]
+    for decision in legal[:: max(1, len(legal) // 12)] if viewer == awaited else legal[:1]:
+        r = c.post(g + "/decisions/preview", json={"expected_version": version, "decision": decision}, headers=h)
+        assert r.status_code == (200 if viewer == awaited else 403), (r.status_code, r.text[:200])
+        out.append(("decision previews", r.text))
     refused = c.post(g + "/forks", json={"version": version}, headers=h)
     assert refused.status_code == 409, refused.text  # a running game that hides something
     out.append(("refused fork", refused.text))

@@ -1,10 +1,13 @@
-"""The web pages in headless Chromium: three people sign up, play Cotton Trade to the end and
-a Water Frame game through its first decade through the pages (each told on their page when it
-is their turn), take a decision back alone and with consent, replay the game, and run a
-members-only league.
+"""The web pages in headless Chromium: three people sign up, play Cotton Trade and Water Frame
+to the end through the pages (each told on their page when it is their turn) by clicking only
+the elements that carry a listed decision (data-decision, data-decision-template) and
+confirming each after its preview, take a decision back alone and with consent, replay the
+game, and run a members-only league. axe-core checks every kind of page for serious and
+critical accessibility problems, and the table is played by keyboard too.
 
 Runs the real server (``gameledger serve``, SQLite in a temporary directory) and Debian's
-Chromium through Python Playwright. Screenshots of each page go to test-artifacts/screenshots/.
+Chromium through Python Playwright; axe-core comes from the npm registry (``npm ci --prefix
+tests``, as .ci/run does). Screenshots of each page go to test-artifacts/screenshots/.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import pytest
 
 try:
     from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
 except ImportError:  # the test extra brings it; without it this module is skipped
     sync_playwright = None  # type: ignore[assignment]
 
@@ -42,6 +46,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+AXE = ROOT / "tests" / "node_modules" / "axe-core" / "axe.min.js"
+CHOICES = "#live [data-decision], #live [data-decision-template]"
 GAME_URL = re.compile(r".*/games/[0-9a-f-]{36}$")
 
 pytestmark = pytest.mark.browser
@@ -227,7 +233,7 @@ def create_and_fill(people: list[Person], title: str, preset: str | None = None)
 def awaited(people: list[Person]) -> Person | None:
     """A person whose page offers decisions now (their page is up to date by the live updates)."""
     for person in people:
-        if person.page.query_selector("#live button.legal, #live form.decision"):
+        if person.page.query_selector(CHOICES):
             return person
     return None
 
@@ -243,34 +249,87 @@ def next_to_move(people: list[Person], timeout: float = 20) -> Person:
     raise AssertionError("no page offers a decision")
 
 
-def open_form(page: Page, type_: str) -> None:
-    """Forms next to one-click buttons sit in a closed <details>: open it as a person would."""
-    if page.query_selector(f"#type-{type_} details:not([open])"):
-        page.click(f"#type-{type_} summary")
+def entry_points(page: Page) -> list[Any]:
+    """What a person can click to choose: the marked things on the board (one decision each, or
+    a menu of them) and the buttons of the list in words."""
+    board = page.query_selector_all("#live .board-svg .act")
+    listed = page.query_selector_all(
+        "#live .choices [data-decision], #live .choices [data-decision-template]"
+    )
+    return [*board, *listed]
 
 
-def play_one(person: Person, rnd: random.Random, use_form: bool = False) -> None:
-    """Click one of the listed decisions (or submit a pre-filled form) and wait for the result."""
+def choose(person: Person, rnd: random.Random, keyboard: bool = False) -> str | None:
+    """Pick one of the offered elements as a person would, open its preview, set its number if
+    it has one; returns what was chosen (its accessible name), or None when the game had moved
+    on meanwhile (the preview is refused as stale and the page shows the new position)."""
     page = person.page
     before = person.version
-    buttons = page.query_selector_all("#live button.legal")
-    forms = page.query_selector_all("#live form.decision")
-    if forms and (use_form or not buttons):
-        type_ = str(rnd.choice(forms).get_attribute("data-type"))
-        open_form(page, type_)
-        page.click(f"#live form.decision[data-type='{type_}'] button[type=submit]")
+    target = rnd.choice(entry_points(page))
+    # a long list in words is folded away: open it, as a person would
+    target.evaluate("e => { const d = e.closest('details'); if (d) d.open = true; }")
+    if keyboard:
+        target.focus()
+        page.keyboard.press("Enter")
     else:
-        rnd.choice(buttons).click()
+        target.click()
+    if "menu" in (target.get_attribute("class") or ""):
+        menu = page.wait_for_selector(".menu-pop:not([hidden])")
+        assert menu is not None
+        items = menu.query_selector_all("[data-decision], [data-decision-template]")
+        target = rnd.choice(items)
+        if keyboard:
+            target.focus()
+            page.keyboard.press("Enter")
+        else:
+            target.click()
+    shown = "#preview"
+    template = target.get_attribute("data-values")
+    if template:
+        value = rnd.choice(template.split(","))
+        page.fill("#preview-amount", value)
+        shown = f"#preview[data-amount='{value}']"  # the preview of the number chosen
     page.wait_for_selector(
-        f"#live:not([data-version='{before}']), #live .error:not(:empty)", state="attached"
+        f"{shown} [data-confirm]:not([disabled]), #preview .error:not(:empty), #live:not([data-version='{before}'])",
+        state="attached",
+    )
+    if person.version != before:
+        return None
+    return str(target.get_attribute("aria-label") or target.inner_text())
+
+
+def play_one(person: Person, rnd: random.Random, keyboard: bool = False) -> float | None:
+    """Choose, read the preview, confirm (Enter or the button) and wait for the result; returns
+    the milliseconds from the click to the preview shown, as the page measured them (None: the
+    page was behind the game, nothing was decided)."""
+    page = person.page
+    before = person.version
+    chosen = choose(person, rnd, keyboard)
+    if chosen is None:
+        return None
+    error = page.query_selector("#preview .error:not(:empty)")
+    assert error is None, f"the preview of {chosen!r} was refused: {error.inner_text() if error else ''}"
+    shown = float(page.get_attribute("#preview", "data-preview-ms") or "nan")
+    if keyboard:
+        page.keyboard.press("Enter")
+    else:
+        try:
+            page.click("#preview [data-confirm]", timeout=5000)
+        except PlaywrightTimeout:
+            if person.version != before:  # the game moved on meanwhile (an undo taking effect)
+                return None
+            raise
+    page.wait_for_selector(
+        f"#live:not([data-version='{before}']), #preview .error:not(:empty)", state="attached"
     )
     errors = [e.inner_text() for e in page.query_selector_all("#live .error") if e.inner_text().strip()]
-    assert not errors or "stale_version" in errors[0], errors
+    assert not errors or "stale_version" in errors[0], (chosen, errors)
+    return shown
 
 
 def decade(person: Person) -> int:
     """The Water Frame decade the person's page shows."""
-    found = re.search(r"Decade\s+(\d{4})", person.page.inner_text("#live .board"))
+    found = re.search(r"(\d{4}) · level", person.page.inner_text("#live .board"))
     assert found, "the board shows the decade"
     return int(found.group(1))
 
@@ -282,9 +341,11 @@ def play(
     until_finished: bool,
     steps: int = 10_000,
     until: Callable[[], bool] | None = None,
+    times: list[float] | None = None,
+    seconds: float = 600,
 ) -> int:
     made = 0
-    deadline = time.monotonic() + 300
+    deadline = time.monotonic() + seconds
     while made < steps and time.monotonic() < deadline:
         if until_finished and people[0].page.query_selector("#live[data-status='finished']"):
             break
@@ -294,9 +355,33 @@ def play(
         if person is None:
             time.sleep(0.05)
             continue
-        play_one(person, rnd, use_form=made % 7 == 3)  # now and then through the form
+        shown = play_one(person, rnd, keyboard=made % 5 == 2)  # now and then by keyboard
+        if shown is None:
+            continue
+        if times is not None:
+            times.append(shown)
         made += 1
     return made
+
+
+def check_accessibility(person: Person, name: str) -> int:
+    """axe-core on the page as it stands: no serious or critical violation. Returns the number
+    of rules that passed."""
+    if not AXE.exists():
+        problem = f"axe-core is not installed at {AXE} (npm ci --prefix tests)"
+        if IN_CI:
+            pytest.fail(f"the accessibility checks are mandatory under CI: {problem}")
+        pytest.skip(problem)
+    page = person.page
+    page.evaluate(AXE.read_text())
+    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    bad = [
+        (v["id"], v["impact"], v["help"], [n["target"] for n in v["nodes"]][:3])
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert not bad, f"{name}: {bad}"
+    return len(result.get("passes", []))
 
 
 def test_three_people_play_cotton_trade_to_the_end_and_replay_it(people: list[Person]) -> None:
@@ -307,7 +392,8 @@ def test_three_people_play_cotton_trade_to_the_end_and_replay_it(people: list[Pe
     ann.shot("cotton-trade-game-start")
     rnd = random.Random(1800)
 
-    # a refused decision: a number out of range, sent through a form, shows the API's error
+    # a decision the engine refuses, written in the power users' form: its preview shows the
+    # API's error and nothing can be confirmed
     refused = False
     while not refused:
         person = next_to_move(people)
@@ -315,16 +401,20 @@ def test_three_people_play_cotton_trade_to_the_end_and_replay_it(people: list[Pe
         if number is None:
             play_one(person, rnd)
             continue
-        type_ = str(number.evaluate("i => i.form.dataset.type"))
-        open_form(person.page, type_)
+        form = number.evaluate_handle("i => i.form").as_element()
+        assert form is not None
+        person.page.click("#live details.power summary")
         number.fill("999")
         before = person.version
-        person.page.click(f"#live form.decision[data-type='{type_}'] button[type=submit]")
-        error = person.page.wait_for_selector(f"#type-{type_} .error:not(:empty)")
+        form.query_selector("button[type=submit]").click()  # type: ignore[union-attr]
+        error = person.page.wait_for_selector("#preview .error:not(:empty)")
         assert error is not None
         assert re.match(r"^[a-z]+/[\w/-]+: .+", error.inner_text()), error.inner_text()
+        assert person.page.is_disabled("#preview [data-confirm]"), "nothing to confirm"
         assert person.version == before, "nothing was written"
         person.shot("cotton-trade-refused-decision", full_page=False)
+        person.page.keyboard.press("Escape")
+        person.page.wait_for_selector("#preview", state="hidden")
         refused = True
 
     made = play(people, rnd, until_finished=True)
@@ -338,7 +428,7 @@ def test_three_people_play_cotton_trade_to_the_end_and_replay_it(people: list[Pe
     assert len(told_the_end) >= len(people) - 1, told_the_end
     standings = ann.page.inner_text(".standings")
     assert all(p.name in standings for p in people)
-    assert ann.page.query_selector("img.chart")
+    assert ann.page.query_selector(".chart svg.share-chart")
     ann.shot("cotton-trade-game-finished")
     ann.shot("cotton-trade-game-finished-top", full_page=False)
 
@@ -371,34 +461,42 @@ def test_three_people_play_cotton_trade_to_the_end_and_replay_it(people: list[Pe
     print(f"cotton trade: {made} decisions through the pages, {time.monotonic() - started:.0f} s")  # noqa: T201
 
 
-def test_water_frame_for_a_decade_with_clock_notes_undo_and_consent(people: list[Person]) -> None:
+def test_three_people_play_water_frame_to_the_end_on_its_board(people: list[Person]) -> None:
+    """Undo alone and with consent on the way; the table checked by axe-core at the start, in the
+    middle and at the end, with screenshots of each moment; every decision only by clicking (or
+    pressing Enter on) an element the page marked as a listed decision, after its preview."""
     game_id = create_and_fill(people, "water-frame", preset="24h+4h")
     ann = people[0]
-    assert "Clocks" in ann.page.inner_text("#live")
+    assert "left" in ann.page.inner_text("#live .seats"), "the clocks run"
     rnd = random.Random(1769)
-    play(people, rnd, until_finished=False, steps=12)
+    times: list[float] = []
+    for person in people:
+        person.page.set_viewport_size({"width": 1366, "height": 900})
+    first = next_to_move(people)
+    first.shot("water-frame-table-start", full_page=False)
+    check_accessibility(first, "the game page (1760)")
+    play(people, rnd, until_finished=False, steps=12, times=times)
 
-    # undo alone: right after one's own decision, nothing else having happened
+    # undo alone: offered right after one's own decision while nothing else happened; taken
     undone = False
-    for _ in range(40):
+    for _ in range(60):
         person = next_to_move(people)
         play_one(person, rnd)
-        if person.page.query_selector("#live button.legal, #live form.decision"):  # still their turn
-            before = person.version
-            person.page.click("#live button[data-api-post$='/undo']")
-            person.page.wait_for_selector(
-                f"#live:not([data-version='{before}']), .undo .error:not(:empty)", state="attached"
-            )
-            message = person.page.inner_text(".undo")
-            if person.version != before:
-                undone = True
-                break
-            assert "undo/needs_consent" in message, message
+        button = person.page.query_selector("#live button[data-api-post$='/undo']")
+        if button is None:
+            continue
+        before = person.version
+        button.click()
+        person.page.wait_for_selector(f"#live:not([data-version='{before}'])", state="attached")
+        assert not person.page.query_selector("#live .undo .error:not(:empty)")
+        undone = True
+        break
     assert undone, "no decision could be taken back alone"
 
     # a take-back with consent: the last to decide asks; the others accept on their own pages
     asker = next_to_move(people)
-    play_one(asker, rnd)
+    while play_one(asker, rnd) is None:  # the page was behind: choose again on the new position
+        asker = next_to_move(people)
     others = [p for p in people if p is not asker]
     asker.page.click("#live button[data-api-post$='/undo/request']")
     for person in others:
@@ -414,26 +512,57 @@ def test_water_frame_for_a_decade_with_clock_notes_undo_and_consent(people: list
     for person in people:
         person.page.wait_for_selector("#live button.undo-accept", state="detached")
 
-    # on to the end of the first decade (the 1760 preparation round, then 1770's four cycles)
+    # on to 1790, then to the end of the game
     started = time.monotonic()
-    made = play(people, rnd, until_finished=False, until=lambda: decade(ann) >= 1780)
-    assert decade(ann) == 1780, f"a whole decade through the pages ({made} decisions)"
+    made = play(people, rnd, until_finished=False, until=lambda: decade(ann) >= 1790, times=times)
+    middle = next_to_move(people)
+    middle.shot("water-frame-table-middle", full_page=False)
+    check_accessibility(middle, "the game page (1790)")
+    made += play(people, rnd, until_finished=True, times=times, seconds=900)
+    assert ann.page.query_selector("#live[data-status='finished']"), f"the game ended ({made} decisions)"
     for person in people:
-        if person.page.query_selector("#live button.legal, #live form.decision"):
-            person.shot("water-frame-game")
-            break
-    else:
-        ann.shot("water-frame-game")
-    # each of the three was told on their page when it was their turn, and the notifications
-    # read model has their "your turn" notes for this game
-    for person in people:
+        person.page.wait_for_selector("#standings-heading")
         assert any(n.startswith("Your turn") for n in person.notes()), (person.name, person.notes())
         mine = person.api("/me/notifications?limit=200")["notifications"]
         assert any(n["kind"] == "your_turn" and n["game_id"] == game_id for n in mine), person.name
-    print(f"water frame: to 1780 in {made} more decisions, {time.monotonic() - started:.0f} s")  # noqa: T201
+    ann.shot("water-frame-table-end", full_page=False)
+    ann.shot("water-frame-table-end-full")
+    check_accessibility(ann, "the finished game page")
+    times.sort()
+    median = times[len(times) // 2] if times else float("nan")
+    print(  # noqa: T201
+        f"water frame: {made} more decisions through the board in {time.monotonic() - started:.0f} s, "
+        f"click to preview shown: median {median:.0f} ms, slowest {times[-1] if times else 0:.0f} ms"
+    )
     board = ann.page.inner_text("#live .board")
-    for words in ("Markets", "Factories", "Administration", "Special markers"):
+    for words in ("English market", "Job market", "Administration", "Special markers mat", "Share value"):
         assert words in board
+
+    # the replay: the same board, the event's decision marked
+    page = ann.go(f"/games/{game_id}/replay?v=40")
+    assert page.query_selector("#replay-live .board-svg")
+    check_accessibility(ann, "the replay page")
+    for v in range(40, 80):
+        page = ann.go(f"/games/{game_id}/replay?v={v}")
+        if page.query_selector("#replay-live .board-svg .highlight"):
+            ann.shot("water-frame-replay", full_page=False)
+            break
+    else:
+        raise AssertionError("no replayed decision is marked on the board")
+
+
+def test_every_kind_of_page_passes_the_accessibility_check(people: list[Person]) -> None:
+    ann = people[0]
+    checked = 0
+    for path in ("/lobby", "/games/new?title=water-frame", "/leagues", "/settings"):
+        ann.go(path)
+        checked += check_accessibility(ann, path) >= 0
+    page = ann.go("/lobby")
+    link = page.query_selector("#mine-heading ~ .table-wrap a[href^='/games/']")
+    assert link is not None
+    ann.go(str(link.get_attribute("href")))
+    checked += check_accessibility(ann, "a game page") >= 0
+    assert checked == 5
 
 
 def test_the_game_page_and_the_settings_on_a_phone(
@@ -446,27 +575,37 @@ def test_the_game_page_and_the_settings_on_a_phone(
     # without the server-sent events (as on a server that lacks them) the page polls instead
     phone.context.route("**/api/v1/games/*/stream*", lambda route: route.fulfill(status=404, body="{}"))
     try:
-        lobby = phone.go("/lobby")
-        lobby.click("#mine-heading ~ .table-wrap a:has-text('Water Frame')")
-        lobby.wait_for_url(GAME_URL)
+        finished = phone.go("/lobby")
+        finished.click("#mine-heading ~ .table-wrap a:has-text('Water Frame')")
+        finished.wait_for_url(GAME_URL)
+        finished.wait_for_selector(".scoreboard")
+        width = finished.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390 + 1, (
+            f"the page (its scoreboard, its chart) scrolls sideways on a phone ({width}px)"
+        )
+        phone.shot("phone-finished-game")
+        game_id = create_and_fill(people, "water-frame")
+        lobby = phone.go(f"/games/{game_id}")
         width = lobby.evaluate("document.documentElement.scrollWidth")
         assert width <= 390 + 1, f"the page scrolls sideways on a phone ({width}px)"
         phone.shot("phone-game", full_page=False)
         lobby.wait_for_selector("#game-page[data-live='polling']", state="attached")
         before = phone.version
-        play_one(next_to_move(people), random.Random(1))
+        while play_one(next_to_move(people), random.Random(1)) is None:
+            pass
         lobby.wait_for_selector(f"#live:not([data-version='{before}'])", state="attached", timeout=15_000)
 
         settings = phone.go("/settings")
         settings.click("[data-toggle-token]")
         assert settings.input_value("#my-token").startswith("gl_")
         if settings.query_selector("#vacation-form"):
+            assert not settings.query_selector("button[data-api-delete$='/me/vacation']"), "not on vacation"
             settings.fill("#vacation-days", "1")
             settings.click("#vacation-form button[type=submit]")
-            settings.wait_for_selector("#vacation-form [data-ok]:not(:empty)")
-            if settings.query_selector("button[data-api-delete$='/me/vacation']"):
-                settings.click("button[data-api-delete$='/me/vacation']")
-                settings.wait_for_selector("[data-vacation-status]:has-text('not on vacation')")
+            settings.wait_for_selector("button[data-api-delete$='/me/vacation']")
+            assert not settings.query_selector("#vacation-form"), "on vacation: only ending it is offered"
+            settings.click("button[data-api-delete$='/me/vacation']")
+            settings.wait_for_selector("[data-vacation-status]:has-text('not on vacation')")
         if settings.query_selector("#notification-form"):
             settings.wait_for_selector("#notification-form input[data-kind=notification]")
             settings.uncheck("#notify-kind-0")
@@ -499,6 +638,7 @@ def test_an_organiser_runs_a_members_only_league_from_the_pages(people: list[Per
     page.wait_for_selector("html[data-ready]", state="attached")
     assert "Bob" in page.inner_text(".members")
     ann.shot("league-organiser", full_page=False)
+    check_accessibility(ann, "a league page")
 
     # Cid, not a member, is refused a game in the league on the create page; Bob may open one
     for person, refused in ((cid, True), (bob, False)):

@@ -11,7 +11,15 @@ from fastapi.responses import Response, StreamingResponse
 
 from api.charts import share_value_svg
 from api.deps import CallerDep, ServicesDep
-from api.presenters import events_out, game_out, names_for, seat_names
+from api.presenters import (
+    describer,
+    events_out,
+    game_out,
+    names_for,
+    preview_out,
+    scoreboard_out,
+    seat_names,
+)
 from api.schemas import (
     MAX_INDEX,
     AbandonIn,
@@ -24,6 +32,7 @@ from api.schemas import (
     GameIn,
     GameListOut,
     GameOut,
+    PreviewOut,
     ResolveIn,
     StateOut,
     UndoAnswerIn,
@@ -31,6 +40,7 @@ from api.schemas import (
 )
 from ledger.errors import ForbiddenError, InvalidRequestError, NotFoundError
 from ledger.export import game_export
+from ledger.preview import preview_decision
 
 router = APIRouter(prefix="/games", tags=["games"])
 
@@ -149,16 +159,28 @@ def decide(
         idempotency_key=idempotency_key,
     )
     game = result.game or services.ledger.get_game(game_id)  # only the seats and the rules are read
-    who = seat_names(game, names_for(services, game))
+    say = describer(services, game)
     return {
         "game_id": str(result.game_id),
         "version": result.version,
         "first_version": result.first_version,
         "effects": result.effects,
-        "log": [game.engine.describe(e, who) for e in result.effects],
+        "log": [say(e) for e in result.effects],
         "replayed": result.replayed,
         "position": result.position,
     }
+
+
+@router.post("/{game_id}/decisions/preview", response_model=PreviewOut, responses=ERRORS)
+def preview(game_id: GameId, body: DecisionIn, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
+    """What a decision would do, stored nowhere: refused exactly as the decision would be (the
+    same seat, turn, version and rule checks), otherwise its cost, its effects as its own answer
+    would show them to you (in words too), the share values and scoreboard after it, and your
+    view of the position afterwards. A decision that leads to a random draw is previewed up to
+    the draw, which is named but never made."""
+    game = services.ledger.get_game(game_id)
+    result = preview_decision(game, caller.player_id, body.expected_version, body.decision, body.seat)
+    return preview_out(services, game, result)
 
 
 @router.get("/{game_id}/events", response_model=EventsOut, responses=ERRORS)
@@ -241,17 +263,9 @@ def scoreboard(
 ) -> dict[str, Any]:
     """Every seat's cash, shares, share value, portfolio value, loans and rank (public facts only)."""
     _require_board(services, "scoreboard", game_id, position)
-    board = services.view("scoreboard").board(game_id)
+    board = scoreboard_out(services, services.ledger.get_game(game_id))
     if board is None:
         raise NotFoundError("This game has no scoreboard.", code="game/no_scoreboard")
-    game = services.ledger.get_game(game_id)
-    names = names_for(services, game)
-    for seat in board["seats"]:
-        pid = game.seats[seat["seat"]]
-        seat["player_id"], seat["name"] = pid, names.get(pid or "")
-    board["seats"].sort(key=lambda s: (s["rank"], s["seat"]))
-    for key in ("_version", "_at"):
-        board.pop(key, None)
     return board
 
 

@@ -47,7 +47,7 @@ def _player(caller: Caller) -> str:
     return caller.player_id
 
 
-def _vacation_out(services: Any, player_id: str) -> dict[str, Any]:
+def vacation_out(services: Any, player_id: str) -> dict[str, Any]:
     p = services.ledger.get_player(player_id)
     now = services.ledger.clock()
     current = p.on_vacation(now)
@@ -66,7 +66,7 @@ def _vacation_out(services: Any, player_id: str) -> dict[str, Any]:
 @router.get("/me/vacation", responses=ERRORS)
 def get_vacation(caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
     """Whether your clocks are paused, and the vacation days left this year."""
-    return _vacation_out(services, _player(caller))
+    return vacation_out(services, _player(caller))
 
 
 @router.post("/me/vacation", responses=ERRORS)
@@ -75,7 +75,7 @@ def start_vacation(body: VacationIn, caller: CallerDep, services: ServicesDep) -
     player = _player(caller)
     services.ledger.start_vacation(player, body.days)
     services.follow_vacation(player)
-    return _vacation_out(services, player)
+    return vacation_out(services, player)
 
 
 @router.delete("/me/vacation", responses=ERRORS)
@@ -84,7 +84,7 @@ def end_vacation(caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
     player = _player(caller)
     services.ledger.end_vacation(player)
     services.follow_vacation(player)
-    return _vacation_out(services, player)
+    return vacation_out(services, player)
 
 
 def _settings_out(services: Any, player_id: str, secret: str | None = None) -> dict[str, Any]:

@@ -290,12 +290,17 @@ def decision_form(
     )
 
 
-def decision_forms(schema: Mapping[str, Any], legal: list[dict[str, Any]]) -> list[DecisionForm]:
-    """One form per decision type among ``legal``, in the order the types first appear."""
+def decision_forms(
+    schema: Mapping[str, Any],
+    legal: list[dict[str, Any]],
+    schemas: Mapping[str, dict[str, Any]] | None = None,
+) -> list[DecisionForm]:
+    """One form per decision type among ``legal``, in the order the types first appear
+    (``schemas``: ``decision_schemas(schema)``, when the caller keeps it)."""
     by_type: dict[str, list[dict[str, Any]]] = {}
     for d in legal:
         by_type.setdefault(str(d.get("type")), []).append(d)
-    schemas = decision_schemas(schema)
+    schemas = schemas if schemas is not None else decision_schemas(schema)
     defs = schema.get("$defs", {})
     return [
         decision_form(t, schemas.get(t, {"properties": {}}), defs, decisions)

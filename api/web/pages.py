@@ -19,21 +19,24 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import ChainableUndefined, Environment, FileSystemLoader, select_autoescape
 
+from api.charts import share_value_svg
 from api.deps import Caller, get_caller
-from api.presenters import events_out, game_out, names_for, seat_names
-from api.routers.games import scoreboard as scoreboard_of
+from api.presenters import events_out, game_out, names_for, scoreboard_out, seat_names
 from api.routers.leagues import league_out, organiser_name
+from api.routers.players import vacation_out
 from api.services import Services
+from api.web import table as tables
 from api.web.features import features
-from api.web.forms import decision_forms, human, option_fields, value_text
-from ledger.errors import AuthError, LedgerError, NotFoundError
+from api.web.forms import decision_forms, decision_schemas, human, option_fields, value_text
+from ledger.domain import Game
+from ledger.errors import AuthError, ConflictError, LedgerError, NotFoundError
 from ledger.registry import TITLES
 from ledger.registry import engine as title_engine
 
 HERE = Path(__file__).parent
 STATIC_DIR = HERE / "static"
-LOG_EVENTS = 40  # the game page's log: the latest events (the replay has them all)
-BOARDS = {"cotton-trade", "water-frame"}  # the others: boards/generic.html
+LOG_EVENTS = 15  # the game page's log: the latest events (the replay has them all)
+BOARDS = {"cotton-trade"}  # HTML boards of the titles without a drawn one yet; the others: generic.html
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
         "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -170,7 +173,10 @@ def new_game(request: Request, title: str = "cotton-trade") -> Response:
     caller = page_caller(request)
     if caller is None:
         return _sign_up_first(request)
-    titles = [{"meta": meta, "fields": option_fields(meta.options_schema())} for meta in TITLES.values()]
+    titles = [
+        {"meta": meta, "fields": tables.options.in_words(meta.id, option_fields(meta.options_schema()))}
+        for meta in TITLES.values()
+    ]
     services = _services(request)
     services.wait_for("leaguestats", None)
     leagues = services.view("leaguestats").leagues()
@@ -218,16 +224,13 @@ def _log(events: list[dict[str, Any]], names: dict[int, str]) -> list[dict[str, 
         lines = list(event.get("log") or [])
         seat = public.get("seat")
         if not lines:
-            kind = str(event.get("type", "")).rsplit(".", 1)[-1]
-            if isinstance(public.get("decision"), dict):
-                kind = str(public["decision"].get("type", kind))
-            who = names.get(seat, "") if isinstance(seat, int) else ""
-            lines = [f"{who}: {human(kind).lower()}." if who else f"{human(kind)}."]
+            lines = [_event_words(event, names)]
         out.append(
             {
                 "version": event["version"],
                 "at": event.get("timestamp"),
                 "who": names.get(seat) if isinstance(seat, int) else None,
+                "seat": seat if isinstance(seat, int) else None,
                 "decision": public.get("decision"),
                 "lines": lines,
             }
@@ -235,11 +238,98 @@ def _log(events: list[dict[str, Any]], names: dict[int, str]) -> list[dict[str, 
     return out
 
 
-def _scoreboard(services: Services, game_id: str, caller: Caller) -> dict[str, Any] | None:
-    try:
-        return scoreboard_of(game_id, caller, services, None)
-    except NotFoundError:
+EVENT_WORDS = {
+    "created": "The game was created.",
+    "seat_claimed": "{who} took a seat.",
+    "started": "The game started.",
+    "finished": "The game is over.",
+    "timed_out": "{who}'s clock ran out.",
+    "clock_paused": "{who}'s clock was paused (vacation).",
+    "clock_resumed": "{who}'s clock runs again.",
+    "undo_requested": "{who} asked to take back a decision.",
+    "undo_answered": "{who} answered the take-back request.",
+    "decision_undone": "A decision was taken back.",
+    "abandoned": "The game was abandoned.",
+    "dispute_opened": "{who} opened a dispute.",
+    "dispute_resolved": "A dispute was resolved.",
+    "rules_migrated": "The game moved to the current rules.",
+    "annulled": "The game was annulled.",
+}
+
+
+def _event_words(event: dict[str, Any], names: dict[int, str]) -> str:
+    """An event without the title's own sentences: what it was, in words."""
+    public = event.get("public", {})
+    seat = public.get("seat")
+    who = names.get(seat, "A player") if isinstance(seat, int) else "A player"
+    kind = str(event.get("type", "")).rsplit(".", 1)[-1]
+    if kind == "draw_recorded" or "label" in public:
+        label = public.get("label", "a draw")
+        if public.get("kind") == "shuffle":
+            return f"The {label} were shuffled." if label.endswith("s") else f"The {label} was shuffled."
+        return f"The {label} was drawn."
+    if isinstance(public.get("decision"), dict):
+        return f"{who}: {human(public['decision'].get('type')).lower()}."
+    snake = re.sub(r"(?<!^)([A-Z])", r"_\1", kind).lower()
+    return EVENT_WORDS.get(snake, f"{human(kind)}.").format(who=who)
+
+
+UNDO_CHECKS: dict[tuple[str, int, int], str | None] = {}  # (game, version, seat) -> why not alone
+UNDO_CHECKS_MAX = 10_000
+
+
+def _undo_offer(services: Services, game: Game, caller: Caller) -> dict[str, Any] | None:
+    """What the caller may take back now: alone (nothing followed, nothing hidden revealed),
+    only with everyone's consent, or nothing. The ledger's judgement of a position never
+    changes: it is kept, so that only the first page of a version pays for it (it reads the
+    position before the decision)."""
+    seats = game.seats_of(caller.player_id)
+    if game.status != "active" or not seats:
         return None
+    try:
+        target = services.ledger.undo_target(game, seats[0])
+    except ConflictError:
+        return {"alone": False, "ask": False, "reason": "you have no decision to take back"}
+    key = (str(game.id), game.version, seats[0])
+    if key not in UNDO_CHECKS:
+        if len(UNDO_CHECKS) >= UNDO_CHECKS_MAX:
+            UNDO_CHECKS.clear()
+        UNDO_CHECKS[key] = services.ledger.undo_check(game, seats[0], target)
+    reason = UNDO_CHECKS[key]
+    return {"alone": reason is None, "ask": True, "reason": reason, "target": target}
+
+
+def _board(
+    game: Game,
+    view: dict[str, Any] | None,
+    names: dict[int, str],
+    me: int | None,
+    decisions: list[dict[str, Any]],
+    actor: int | None,
+    *,
+    mode: tables.base.Mode = "play",
+    private: dict[str, Any] | None = None,
+) -> tables.Drawn | None:
+    if view is None:
+        return None
+    return tables.render_board(
+        tables.renderer_for(game.title),
+        title=game.title,
+        view=view,
+        names=names,
+        me=me,
+        awaiting=list(game.awaiting) if game.state is not None else [],
+        decisions=decisions,
+        mode=mode,
+        actor=actor,
+        private=private,
+    )
+
+
+def _chart(services: Services, game: Game, names: dict[int, str]) -> str:
+    """The share-value chart drawn into the page (so that its points tell their values on hover)."""
+    points = services.view("sharevalues").points(str(game.id))
+    return share_value_svg(f"{game.engine.meta.name}: share values", points, names, game.version, inline=True)
 
 
 def _game_context(request: Request, caller: Caller, game_id: str) -> dict[str, Any]:
@@ -249,12 +339,21 @@ def _game_context(request: Request, caller: Caller, game_id: str) -> dict[str, A
     names = seat_names(game, names_for(services, game))
     schema = decision_schema(game.title)
     events = events_out(services, game, caller, max(0, game.version - LOG_EVENTS), LOG_EVENTS)
+    mine = out["my_seats"]
+    actor = next((s for s in mine if s in game.awaiting), None) if game.state is not None else None
+    me = actor if actor is not None else (mine[0] if mine else None)
+    words = tables.renderer_for(game.title).words
     return {
         "game": out,
         "names": names,
-        "forms": decision_forms(schema, out["legal_decisions"]),
+        "drawn": _board(game, out["state"], names, me, out["legal_decisions"], actor, private=out["private"]),
+        "forms": [
+            words.form(f) for f in decision_forms(schema, out["legal_decisions"], type_schemas(game.title))
+        ],
         "log": list(reversed(_log(events, names))),
-        "scoreboard": _scoreboard(services, game_id, caller) if game.state is not None else None,
+        "scoreboard": scoreboard_out(services, game) if game.state is not None else None,
+        "chart": _chart(services, game, names) if game.state is not None else None,
+        "undo": _undo_offer(services, game, caller),
         "free_seats": sum(1 for s in game.seats if s is None),
     }
 
@@ -292,11 +391,24 @@ def replay_page(request: Request, game_id: str, v: int | None = None) -> Respons
     names = seat_names(current, names_for(services, current))
     state = None
     prompt = "waiting for players to join"
+    me = my_seats[0] if my_seats else None
     if game.state is not None:
-        state = game.engine.view(game.state, my_seats[0] if my_seats else None)
+        state = game.engine.view(game.state, me)
         state.pop("private", None)
         prompt = game.engine.pending(game.state).prompt
     event = _log(events_out(services, current, caller, version - 1, 1), names)
+    shown = event[0] if event else None
+    # the board after the event, with the event's decision highlighted where it acted
+    before = None
+    if shown and shown["decision"] and shown["seat"] is not None and version > 1:
+        before = services.ledger.get_game(game_id, version=version - 1)
+    drawn = None
+    if before is not None and before.state is not None and shown is not None:
+        then = before.engine.view(before.state, me)
+        then.pop("private", None)
+        drawn = _board(before, then, names, me, [shown["decision"]], shown["seat"], mode="replay")
+    if drawn is None or not drawn.highlighted:  # a draw, or a decision on nothing drawn
+        drawn = _board(game, state, names, me, [], None, mode="replay")
     return render(
         request,
         "replay.html",
@@ -310,10 +422,12 @@ def replay_page(request: Request, game_id: str, v: int | None = None) -> Respons
         },
         version=version,
         state=state,
+        drawn=drawn,
+        decided_on=drawn is not None and drawn.highlighted > 0,
         status_then=game.status,
         awaiting_then=list(game.awaiting) if game.state is not None else [],
         prompt=prompt,
-        event=event[0] if event else None,
+        event=shown,
         names=names,
         my_seats=my_seats,
         standings=game.standings or None,
@@ -325,10 +439,17 @@ def settings_page(request: Request) -> Response:
     caller = page_caller(request)
     if caller is None:
         return _sign_up_first(request)
-    return render(request, "settings.html", caller)
+    vacation = None if caller.is_admin else vacation_out(_services(request), caller.player_id)
+    return render(request, "settings.html", caller, vacation=vacation)
 
 
 @cache
 def decision_schema(title: str) -> dict[str, Any]:
     """A title's decision union as JSON schema (the forms' source; computed once per title)."""
     return title_engine(title).decision_adapter.json_schema()  # type: ignore[no-any-return]
+
+
+@cache
+def type_schemas(title: str) -> dict[str, dict[str, Any]]:
+    """The schema of each of a title's decision types (computed once per title)."""
+    return decision_schemas(decision_schema(title))

@@ -18,7 +18,9 @@ floor and the service are measured on the same machine in the same minutes:
 - rules engines in memory (decisions/s, replay µs/event), projection catch-up events/s,
   server RSS with 1,000 active games loaded;
 - live updates (``bench_streams``): a decision's event at every one of 200 watchers, on
-  SQLite and across two server processes on PostgreSQL, and what 2,000 idle streams cost.
+  SQLite and across two server processes on PostgreSQL, and what 2,000 idle streams cost;
+- the game table: the game page and the preview on the server at 10, 300 and 1,000 events,
+  the page's weight, click-to-preview in Chromium (``bench_table``).
 
 Nothing here asserts a time: the goals are printed beside the figures.
 """
@@ -659,6 +661,13 @@ def streams_section(report: Report, pg_url: str, quick: bool) -> None:
     section(report, pg_url, quick)
 
 
+def table_section(report: Report, pg_url: str, quick: bool) -> None:
+    """The game page, the preview, the page's weight and click-to-preview (bench_table)."""
+    from tests.benchmarks.bench_table import table_section as measure
+
+    measure(report, pg_url, quick)
+
+
 SECTIONS = {
     "floor": floor_section,
     "latency": latency_section,
@@ -668,6 +677,7 @@ SECTIONS = {
     "projections": projections_section,
     "memory": memory_section,
     "streams": streams_section,
+    "table": table_section,
 }
 
 

@@ -167,6 +167,10 @@
         var doc = new DOMParser().parseFromString(html, "text/html");
         var before = document.getElementById(id);
         var oldVersion = before && before.dataset.version;
+        var incoming = doc.getElementById(id);
+        // the same version again (a second refresh asked for meanwhile): keep what the reader
+        // is doing on the page (a preview, an open menu)
+        if (oldVersion && incoming && incoming.dataset.version === oldVersion) { ownMove = false; return; }
         var fresh = swap(doc, id);
         document.title = doc.title;
         if (fresh && fresh.dataset.version && fresh.dataset.version !== oldVersion && !ownMove) announce(fresh);
@@ -198,32 +202,12 @@
     live.setAttribute("aria-busy", busy ? "true" : "false");
     live.querySelectorAll("button").forEach(function (b) { b.disabled = busy; });
   }
-  function decide(gameId, decision, origin) {
-    clearError(origin);
-    setBusy(true);
-    return api("POST", "/api/v1/games/" + gameId + "/decisions", { expected_version: liveVersion(), decision: decision })
-      .then(function (r) {
-        if (!r.ok) {
-          setBusy(false);
-          showError(origin, r.data);
-          var box = errorBox(origin);
-          if (box) box.focus();
-          if (r.status === 409) refresh();
-          return;
-        }
-        ownMove = true;
-        return refresh().then(function () {
-          var heading = document.getElementById("now-heading");
-          if (heading && (!document.activeElement || document.activeElement === document.body)) heading.focus();
-        });
-      });
-  }
   function watchGame(page) {
     var stream = page.dataset.streamUrl;
     var pollUrl = page.dataset.pollUrl;
     var timer = null;
     function changed(version, status) {
-      if (version !== liveVersion()) refresh();
+      if (version > liveVersion()) refresh();  // a late message about an older version changes nothing
       return status === "finished" || status === "abandoned";
     }
     function poll() {
@@ -403,8 +387,6 @@
     });
     var out = document.querySelector("[data-sign-out]");
     if (out) out.addEventListener("click", function () { forgetToken(); location.assign("/signup"); });
-    var status = document.querySelector("[data-vacation-status]");
-    if (status) loadVacation(status);
     var vacation = document.getElementById("vacation-form");
     if (vacation) vacation.addEventListener("submit", function (ev) {
       ev.preventDefault();
@@ -412,20 +394,11 @@
       var parts = vacation.dataset.apiForm.split(" ");
       api(parts[0], parts[1], collect(vacation)).then(function (r) {
         if (!r.ok) { showError(vacation, r.data); return; }
-        vacation.querySelector("[data-ok]").textContent = r.data.until ? "Your clocks are paused until " + r.data.until + "." : "Saved.";
-        if (status) loadVacation(status);
+        location.reload();  // on vacation now: the page offers to end it instead
       });
     });
     var notifications = document.getElementById("notification-form");
     if (notifications) initNotificationSettings(notifications);
-  }
-  function loadVacation(status) {
-    api("GET", status.dataset.vacationStatus).then(function (r) {
-      if (!r.ok) { status.textContent = ""; return; }
-      var d = r.data;
-      status.textContent = (d.on_vacation ? "You are on vacation until " + d.until + ". " : "You are not on vacation. ") +
-        (d.days_left_this_year !== undefined ? d.days_left_this_year + " of " + d.days_per_year + " vacation days left this year." : "");
-    });
   }
   function initNotificationSettings(form) {
     var url = form.dataset.settingsUrl;
@@ -498,11 +471,7 @@
   document.addEventListener("click", function (ev) {
     var el = ev.target.closest("button");
     if (!el || el.disabled) return;
-    var page = document.getElementById("game-page");
-    if (el.dataset.decision && page) {
-      ev.preventDefault();
-      decide(page.dataset.gameId, JSON.parse(el.dataset.decision), el);
-    } else if (el.dataset.join) {
+    if (el.dataset.join) {
       ev.preventDefault();
       clearError(el);
       el.disabled = true;
@@ -544,18 +513,6 @@
       });
       return;
     }
-    var page = document.getElementById("game-page");
-    if (!form.classList.contains("decision") || !page) return;
-    ev.preventDefault();
-    var decision;
-    try {
-      decision = collect(form);
-    } catch (e) {
-      showError(form, { code: "request/invalid", message: "A field does not hold valid JSON: " + e.message });
-      return;
-    }
-    decision.type = form.dataset.type;
-    decide(page.dataset.gameId, decision, form);
   });
 
   function watchMe(url) {
@@ -589,6 +546,11 @@
     if (document.body.dataset.meStream) watchMe(document.body.dataset.meStream);
     document.documentElement.dataset.ready = "true";
   }
+  // what the game table's script (table.js) shares with this one
+  window.gameledger = {
+    api: api, refresh: refresh, liveVersion: liveVersion, setBusy: setBusy, collect: collect,
+    errorText: errorText, markOwnMove: function () { ownMove = true; }
+  };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
 })();

@@ -1,0 +1,371 @@
+"""The game table's framework: the seat's legal decisions placed on a drawn board.
+
+A title's renderer draws its board from the seat's view (the same view the API returns,
+never the engine's state) and, wherever it draws something a decision acts on, *claims*
+those decisions from the table: ``table.claim(match)`` hands over the listed decisions that
+match and no other drawing may claim them again. ``table.target(...)`` then draws the thing
+as one clickable element per decision (``data-decision``: the decision's JSON exactly as
+``legal_decisions`` lists it), or, for several decisions on one thing, as a button that opens
+a small menu of them on the board. Whatever no drawing claimed stands in the short list in
+words under the board. So every listed decision is on the page exactly once, and the page
+never composes one the engine has not listed.
+
+A decision that takes a number (a price, a count, a bid) is one element carrying
+``data-decision-template`` (the decision with that field at its default), ``data-field`` and
+``data-values`` (every value the engine lists for it, so ``data-min``/``data-max`` are its
+bounds); the page fills the number in and previews it before anything is sent.
+
+The same drawing serves the replay: there the table's "legal decisions" are the event's own
+decision, and a claimed target is drawn highlighted instead of clickable.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from html import escape
+from typing import Any, Literal
+
+from api.web.forms import DecisionForm, Field, human
+
+SPEC_ID = re.compile(r"^(?:[A-Z]{1,2}-\d+(?:/[A-Z]{1,2}-\d+)*(?: [A-Z]+)?:\s*)")  # "D-10 REUSE: "
+
+Decision = dict[str, Any]
+Mode = Literal["play", "replay"]
+
+
+def decision_json(decision: Mapping[str, Any]) -> str:
+    """A decision as the page carries it: the JSON of ``legal_decisions``, keys in their order."""
+    return json.dumps(decision, separators=(",", ":"), ensure_ascii=False)
+
+
+def canonical_decision(decision: Mapping[str, Any]) -> str:
+    """One text per decision whatever the key order (the comparison the tests make)."""
+    return json.dumps(decision, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One clickable element: a listed decision, or a number to choose among listed values."""
+
+    label: str  # its accessible name, in words
+    decision: Decision  # the listed decision (a template: with ``field`` at its default)
+    field: str | None = None  # the number the person chooses
+    values: tuple[int, ...] = ()  # every value the engine lists for it
+    amount_label: str = ""  # what the number is, in words ("Price (£)")
+
+    @property
+    def is_template(self) -> bool:
+        return self.field is not None
+
+    def expanded(self) -> list[Decision]:
+        """The listed decisions this element stands for."""
+        if self.field is None:
+            return [self.decision]
+        return [{**self.decision, self.field: v} for v in self.values]
+
+    def attributes(self) -> str:
+        """The element's data attributes, for HTML or SVG: the board's elements and the list's
+        buttons carry the same."""
+        if self.field is None:
+            return f"data-decision='{quoted(decision_json(self.decision))}'"
+        values = ",".join(str(v) for v in self.values)
+        return (
+            f"data-decision-template='{quoted(decision_json(self.decision))}' "
+            f'data-field="{escape(self.field)}" data-values="{values}" '
+            f'data-min="{min(self.values)}" data-max="{max(self.values)}" '
+            f'data-amount-label="{escape(self.amount_label)}"'
+        )
+
+
+class Words:
+    """How a title names its decisions and things; the generic words of any title.
+
+    A title's words subclass this: ``label`` is a decision in a player's words, ``amount``
+    what the number of a template is, ``group`` the heading a decision stands under in the
+    list in words, ``name`` any code the view holds (a good, a marker, a tile, a phase)."""
+
+    amount_fields: frozenset[str] = frozenset({"count", "price", "amount", "bid", "payment"})
+    code: re.Pattern[str] = re.compile(r"\b[A-Z][A-Z0-9]*(?:[_:-][A-Z0-9]+)*\b")  # how a code looks
+
+    def name(self, code: Any) -> str:
+        return human(code)
+
+    def label(self, decision: Mapping[str, Any], table: Table) -> str:
+        details = [
+            f"{human(k).lower()} {self.name(v) if isinstance(v, str) else v}"
+            for k, v in decision.items()
+            if k != "type" and v not in (None, False, [], (), "")
+        ]
+        title = human(decision.get("type"))
+        return f"{title}: {', '.join(details)}" if details else title
+
+    def template_label(self, decision: Mapping[str, Any], field: str, table: Table) -> str:
+        return self.label({k: v for k, v in decision.items() if k != field}, table)
+
+    def amount(self, decision: Mapping[str, Any], field: str) -> str:
+        return human(field)
+
+    def default_amount(self, decision: Mapping[str, Any], field: str, values: Sequence[int]) -> int:
+        return 0 if 0 in values else values[0]
+
+    def group(self, decision: Mapping[str, Any]) -> str:
+        return human(decision.get("type"))
+
+    def known(self, code: str) -> bool:
+        """Whether ``code`` is one of the title's codes (not a word that happens to be in capitals)."""
+        return any(c in code for c in "_:")
+
+    def text(self, sentence: str) -> str:
+        """A sentence of the engine's (a log line, a schema's description) with its codes in words."""
+        sentence = SPEC_ID.sub("", sentence)
+
+        def word(m: re.Match[str]) -> str:
+            code = m.group(0)
+            return self.name(code) if self.known(code) else code
+
+        return self.code.sub(word, sentence)
+
+    def form(self, f: DecisionForm) -> DecisionForm:
+        """The power users' form of a decision type with its choices and hints in words."""
+        return dataclasses.replace(
+            f, description=self.text(f.description), fields=tuple(self._field(x) for x in f.fields)
+        )
+
+    def _field(self, f: Field) -> Field:
+        options = tuple(
+            dataclasses.replace(o, label=self.name(json.loads(o.value)) if o.value.startswith('"') else o.label)
+            for o in f.options
+        )
+        parts = tuple(self._field(p) for p in f.parts)
+        return dataclasses.replace(f, description=self.text(f.description), options=options, parts=parts)
+
+
+def choices_of(decisions: Sequence[Decision], words: Words, table: Table) -> list[Choice]:
+    """The elements for these decisions: one per decision, except that decisions differing
+    only in one amount field (``words.amount_fields``) become one element choosing it."""
+    out: list[Choice] = []
+    taken: set[int] = set()
+    for i, d in enumerate(decisions):
+        if i in taken:
+            continue
+        best: list[int] = [i]
+        best_field: str | None = None
+        for f, v in d.items():
+            if f not in words.amount_fields or isinstance(v, bool) or not isinstance(v, int):
+                continue
+            rest = {k: x for k, x in d.items() if k != f}
+            group = [
+                j
+                for j, e in enumerate(decisions)
+                if j not in taken
+                and isinstance(e.get(f), int)
+                and not isinstance(e.get(f), bool)
+                and {k: x for k, x in e.items() if k != f} == rest
+            ]
+            if len(group) > len(best):
+                best, best_field = group, f
+        taken.update(best)
+        if best_field is None:
+            out.append(Choice(label=words.label(d, table), decision=d))
+            continue
+        values = tuple(sorted({int(decisions[j][best_field]) for j in best}))
+        default = words.default_amount(d, best_field, values)
+        template = {**d, best_field: default}
+        out.append(
+            Choice(
+                label=words.template_label(template, best_field, table),
+                decision=template,
+                field=best_field,
+                values=values,
+                amount_label=words.amount(template, best_field),
+            )
+        )
+    return out
+
+
+# --- drawing ------------------------------------------------------------------------------
+
+
+def quoted(value: str) -> str:
+    """Text for a single-quoted attribute: JSON's double quotes stay as they are (a third of
+    the bytes of a decision escaped for a double-quoted one)."""
+    return value.replace("&", "&amp;").replace("'", "&#39;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def attr(value: Any) -> str:
+    return escape(str(value), quote=True)
+
+
+def text(value: Any) -> str:
+    return escape(str(value), quote=False)
+
+
+@dataclass
+class Menu:
+    """Several decisions on one drawn thing: a button on the board opening this list."""
+
+    id: str
+    label: str
+    choices: list[Choice]
+
+    def short(self, choice: Choice) -> str:
+        """A choice's label without the words every choice of the menu begins with (the menu's
+        title says them): "£4 space" rather than "Place your workers marker on the £4 space"."""
+        words = [c.label.split(" ") for c in self.choices]
+        common = 0
+        while all(len(w) > common + 1 and w[common] == words[0][common] for w in words):
+            common += 1
+        rest = " ".join(choice.label.split(" ")[common:])
+        return rest[:1].upper() + rest[1:] if common else choice.label
+
+
+@dataclass
+class Table:
+    """What a renderer draws from, and the decisions it places.
+
+    ``view``: the seat's view (what the API returns as ``state``); ``me``: the seat looking
+    (None: a spectator); ``names``: seat -> name; ``pool``: the decisions still to place —
+    the seat's legal decisions (play), or the event's decision (replay)."""
+
+    title: str
+    view: dict[str, Any]
+    names: Mapping[int, str]
+    me: int | None
+    awaiting: Sequence[int]
+    words: Words
+    pool: list[Decision]
+    mode: Mode = "play"
+    actor: int | None = None  # the seat whose decisions the pool holds
+    private: dict[str, Any] | None = None
+    menus: list[Menu] = field(default_factory=list)
+    highlighted: int = 0  # replay: how many targets show the event's decision
+    _ids: int = 0
+
+    def who(self, seat: Any) -> str:
+        if isinstance(seat, int):
+            return self.names.get(seat, f"Seat {seat}")
+        return ""
+
+    def claim(self, match: Callable[[Decision], bool]) -> list[Decision]:
+        """The decisions still unplaced that act on the thing being drawn (now placed)."""
+        mine = [d for d in self.pool if match(d)]
+        if mine:
+            self.pool = [d for d in self.pool if not match(d)]
+        return mine
+
+    def claim_types(self, *types: str, **fields: Any) -> list[Decision]:
+        """``claim`` of the decisions of these types whose fields have these values."""
+        return self.claim(lambda d: d.get("type") in types and all(d.get(k) == v for k, v in fields.items()))
+
+    def next_id(self, prefix: str) -> str:
+        self._ids += 1
+        return f"{prefix}-{self._ids}"
+
+    def target(
+        self,
+        decisions: Sequence[Decision],
+        shape: str,
+        label: str,
+        *,
+        css: str = "",
+        tip: str = "",
+    ) -> str:
+        """``shape`` (SVG markup of the thing) as the element(s) for these decisions: clickable
+        (one decision or template), a menu button (several), highlighted (replay), or as drawn
+        (none). ``label`` names the thing; ``tip`` adds details shown on hover."""
+        title = f"<title>{text(tip or label)}</title>"
+        if not decisions:
+            return f'<g class="{attr(css)}">{title}{shape}</g>' if css or tip else shape
+        if self.mode == "replay":
+            self.highlighted += 1
+            return f'<g class="highlight {attr(css)}">{title}{shape}</g>'
+        options = choices_of(decisions, self.words, self)
+        if len(options) == 1:
+            c = options[0]
+            name = c.label if not c.is_template else f"{c.label} (choose the {c.amount_label.lower()})"
+            return (
+                f'<g class="act {attr(css)}" role="button" tabindex="0" aria-label="{attr(name)}" '
+                f"{c.attributes()}><title>{text(name)}</title>{shape}</g>"
+            )
+        menu = Menu(self.next_id("menu"), label, options)
+        self.menus.append(menu)
+        name = f"{label}: {len(options)} choices"
+        return (
+            f'<g class="act menu {attr(css)}" role="button" tabindex="0" aria-haspopup="true" '
+            f'aria-expanded="false" aria-controls="{menu.id}" aria-label="{attr(name)}">'
+            f"<title>{text(name)}</title>{shape}</g>"
+        )
+
+    def rest(self) -> list[Choice]:
+        """The decisions no drawing claimed: the list in words (play only)."""
+        if self.mode == "replay":
+            return []
+        return choices_of(self.pool, self.words, self)
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A board as the page shows it."""
+
+    svg: str  # the drawing ('' when the title has no drawn board yet)
+    menus: list[Menu]
+    rest: list[Choice]  # the list in words
+    groups: list[tuple[str, list[Choice]]]  # the same, under their headings
+    highlighted: int = 0
+
+
+class Renderer:
+    """A title's board. ``draw`` returns one ``<svg>`` (with its ``viewBox``) drawn with
+    ``table.target`` for every thing a decision acts on; the framework does the rest. The base
+    class draws nothing: the title's HTML board and every decision in the list in words.
+    Renderers are shared by every request: keep what a drawing needs in ``table``."""
+
+    words: Words = Words()
+
+    def draw(self, table: Table) -> str:
+        return ""
+
+
+def render_board(
+    renderer: Renderer,
+    *,
+    title: str,
+    view: dict[str, Any],
+    names: Mapping[int, str],
+    me: int | None,
+    awaiting: Sequence[int],
+    decisions: Sequence[Decision],
+    mode: Mode = "play",
+    actor: int | None = None,
+    private: dict[str, Any] | None = None,
+) -> Drawn:
+    """The board of a position with ``decisions`` placed on it (play: the seat's legal
+    decisions; replay: the event's decision, highlighted)."""
+    table = Table(
+        title=title,
+        view=view,
+        names=names,
+        me=me,
+        awaiting=list(awaiting),
+        words=renderer.words,
+        pool=[dict(d) for d in decisions],
+        mode=mode,
+        actor=actor,
+        private=private,
+    )
+    svg = renderer.draw(table)
+    rest = table.rest()
+    groups: dict[str, list[Choice]] = {}
+    for c in rest:
+        groups.setdefault(renderer.words.group(c.decision), []).append(c)
+    return Drawn(
+        svg=svg,
+        menus=table.menus,
+        rest=rest,
+        groups=list(groups.items()),
+        highlighted=table.highlighted,
+    )

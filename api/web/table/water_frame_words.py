@@ -1,0 +1,534 @@
+"""Arkwright: Water Frame in players' words: goods, markers, ships, tiles, events, phases,
+options, and every decision as a player would say it at the table.
+
+Tile effects follow the rulebooks' own summaries (R16 §II.1-§III.5; spec §6.12); where only
+the player's book holds the full text, the summary is all there is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from api.web.table.base import Table, Words
+
+GOODS = ("FOOD", "CLOTHES", "CUTLERY", "LAMPS")
+GOOD = {"FOOD": "food", "CLOTHES": "clothes", "CUTLERY": "cutlery", "LAMPS": "lamps"}
+ACTION = {
+    "FACTORY": "factory",
+    "WORKERS": "workers",
+    "MACHINERY": "machinery",
+    "QUALITY": "quality",
+    "DISTRIBUTION": "distribution",
+    "STOCK_EXCHANGE": "stock exchange",
+    "PRODUCTION": "production",
+    "SHIP": "ship",
+}
+SHADE = {"OWN": "own", "LIGHT": "light grey", "DARK": "dark grey"}
+ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
+
+PHASE = {
+    "setup": "setting up",
+    "first_foundation": "1760: first factories",
+    "second_foundation": "1760: second factories",
+    "start_shares": "1760: start-up capital",
+    "start_special": "1760: first special marker",
+    "predetermined_tile": "set-up: development tiles",
+    "pay_factories": "paying for factories",
+    "economy": "economy phase",
+    "action": "action phase",
+    "school": "production phase: the school",
+    "sale": "production phase: the sale",
+    "patron": "production phase: patrons",
+    "after_sale": "production phase: wages",
+    "shipping": "production phase: shipment",
+    "storage": "production phase: storage",
+    "end_of_cycle": "end of the cycle",
+    "charisma": "end of the cycle: charisma",
+    "return_markers": "end of the decade: markers return",
+    "harbour_wages": "event phase: harbour wages",
+    "release": "event phase: releases",
+    "event": "event phase",
+    "broker": "event phase: broker",
+    "start_player": "event phase: the next start player",
+    "obsolescence": "obsolescence",
+    "final_stock_exchange": "the final stock exchange",
+    "scoring": "final scoring",
+    "finished": "the game is over",
+}
+
+# (name, effect in words, what happens to it after use) — R16 §II.1-§III.5 as spec §6.12 sums them up
+TILES: dict[str, tuple[str, str, str]] = {
+    "ACCOUNTANT": (
+        "Accountant",
+        "Pay up to £2 less or more for any placement of an action marker; a ship may then sit on a "
+        "cheaper space if what you pay still covers its capacity.",
+        "kept",
+    ),
+    "ADMINISTRATOR": (
+        "Administrator",
+        "No £2 fee when you re-use a marker, and you may use the £2 space under Bureaucracy.",
+        "kept",
+    ),
+    "AGENT_IN_THE_COLONIES": (
+        "Agent in the colonies",
+        "When you ship, one contract may be delivered with one good more or one fewer.",
+        "kept",
+    ),
+    "BROKER": (
+        "Broker",
+        "Instead of a special marker, return it to buy 1 or 2 of your shares at half price; in every "
+        "event phase you may sell stored goods and buy or sell shares.",
+        "kept; returned when you buy at half price",
+    ),
+    "CHARISMA": (
+        "Charisma",
+        "Wins ties for the bonus steps of the share value; may be returned to choose the start player.",
+        "kept; returned when it chooses the start player",
+    ),
+    "DEVELOPER": (
+        "Developer",
+        "£5 off each factory built or modernised in one factory action (once per factory).",
+        "returned after use",
+    ),
+    "ENGINEER": (
+        "Engineer",
+        "Quality may reach +5 and +6, and in the quality action you choose how much to pay.",
+        "kept",
+    ),
+    "ENGINEERING_WORKS": (
+        "Engineering works",
+        "£1 from the bank for every machine another player buys.",
+        "kept",
+    ),
+    "EXTRA_SHIFTS": (
+        "Extra shifts",
+        "One more good: in a sale, at the first call after your production is sold, or in a production action.",
+        "returned after use",
+    ),
+    "FOREMAN": (
+        "Foreman",
+        "Serves one of your factories: up to 4 of its workers cost £2 less each (at least £1).",
+        "kept; may move to another factory",
+    ),
+    "INVENTOR": (
+        "Inventor",
+        "Modernise one level beyond the current one, or take a grey marker or a ship from the next row "
+        "of the mat; after each use return it or pay £5.",
+        "returned, or kept for £5",
+    ),
+    "OFFICE": ("Office", "£5 more for every ship transport.", "kept"),
+    "PATENT": (
+        "Patent",
+        "Distribution action: £2 more budget (kept), or return it for two free +1 raises.",
+        "kept, or returned for two raises",
+    ),
+    "PATRON_FOOD": (
+        "Food patron",
+        "After the sale of food, sell one more food at your price; it counts as sold.",
+        "kept",
+    ),
+    "PATRON_CLOTHES": (
+        "Clothes patron",
+        "After the sale of clothes, sell one more at your price; it counts as sold.",
+        "kept",
+    ),
+    "PATRON_CUTLERY": (
+        "Cutlery patron",
+        "After the sale of cutlery, sell one more at your price; it counts as sold.",
+        "kept",
+    ),
+    "PATRON_LAMPS": (
+        "Lamps patron",
+        "After the sale of lamps, sell one more lamp at your price; it counts as sold.",
+        "kept",
+    ),
+    "SCHOOL": (
+        "School",
+        "Workers replaced by machines may move to free slots; in a production phase your last occupied "
+        "row may stay closed (no output, no costs).",
+        "kept",
+    ),
+    "SMALL_WAREHOUSE": (
+        "Small warehouse",
+        "Stores up to 5 goods of any kind without workers, at the top of the price scale.",
+        "kept",
+    ),
+    "WORKSHOP": (
+        "Workshop",
+        "Machinery action: £3 more budget for free; its factory's machines cost a flat £1.",
+        "kept; may move to another factory",
+    ),
+}
+TILE_COST = "Free to take as the special marker after a workers, machinery, stock exchange or ship action."
+
+EVENTS: dict[str, tuple[str, str]] = {
+    "END_OF_THE_GAME": ("End of the game", "The final stock exchange, then the final scoring."),
+    "BUREAUCRACY": (
+        "Bureaucracy",
+        "From now on only players with the administrator may use the £2 space.",
+    ),
+    "NAVIGATION_ACTS": ("Navigation Acts", "Its effect is only in the player's book: none here."),
+    "ECONOMIC_CRISIS": ("Economic crisis", "Its effect is only in the player's book: none here."),
+    "HAMBURG_CREDIT_CRISIS": ("Hamburg credit crisis", "Its effect is only in the player's book: none here."),
+    "OPIUM_WAR": ("Opium War", "Its effect is only in the player's book: none here."),
+    "LOBBY": ("Lobby", "Its effect is only in the player's book: none here."),
+    "WAR_ON_THE_CONTINENT": ("War on the Continent", "Its effect is only in the player's book: none here."),
+    "WORLD_EXHIBITION": ("World Exhibition", "Its effect is only in the player's book: none here."),
+}
+
+# option -> (label, one sentence in players' words, rulebook section, {value: words})
+OPTIONS: dict[str, tuple[str, str, str, dict[str, str]]] = {
+    "edition": (
+        "Rulebook edition",
+        "Which rulebook the game follows: the 2016 Capstone edition or the 2014 Spielworxx edition.",
+        "Rulebook 2016 and 2014, cover",
+        {"2016": "2016 (Capstone)", "2014": "2014 (Spielworxx)"},
+    ),
+    "predetermined_setup": (
+        "Predetermined set-up",
+        "Start in 1770 with the factories, shares, events and tiles the rulebook prescribes, "
+        "instead of the 1760 preparation round.",
+        "Rulebook 2016, §4.1 (Predetermined Set Up)",
+        {},
+    ),
+    "predetermined_events_shuffled": (
+        "Shuffle the prescribed events",
+        "With the predetermined set-up: Lobby, War on the Continent and World Exhibition go to "
+        "1770, 1780 and 1800 at random.",
+        "Rulebook 2016, §4.1 (Predetermined Set Up)",
+        {},
+    ),
+    "patron_variant": (
+        "Patrons on display",
+        "For first games: the four patron tiles lie on the display from the start.",
+        "Rulebook 2016, §4.1 III",
+        {},
+    ),
+    "importer_top_up": (
+        "The importer sells to the end",
+        "In a sale the importer keeps selling down to the lowest appeal, even after every player "
+        "has sold out (as the 2014 rulebooks say; the 2016 one leaves it out).",
+        "Rulebook 2016, §III.1 (the sale)",
+        {},
+    ),
+    "emergency_digit_mode": (
+        "Emergency sales on low spaces",
+        "How far a share value below 10 falls for each share sold in an emergency.",
+        "Rulebook 2016, §7.0 (emergency share sale)",
+        {
+            "leading": "by the space's own number (space 9: 9 spaces)",
+            "tens": "by its tens digit (space 9: no spaces)",
+        },
+    ),
+}
+
+
+# decisions said the same way whatever their fields
+SAID = {
+    "skip_special_marker": "Take no special marker",
+    "use_extra_shifts": "Return the extra shifts tile for one more good",
+    "finish_main_action": "Finish the main action",
+    "end_turn": "End your turn",
+    "stop_selling": "Stop selling",
+    "done": "Done",
+}
+# where goods come from when they are sold or shipped
+SOURCES = {"surplus": "this production", "large": "the large warehouse", "small": "the small warehouse"}
+
+
+def good(code: Any) -> str:
+    return GOOD.get(str(code), str(code).lower())
+
+
+def ship_name(ship: Any) -> str:
+    """``SHIP-2A`` -> ``2-goods ship A``; ``SHIP-10`` -> ``10-goods ship``."""
+    s = str(ship).removeprefix("SHIP-")
+    digits = "".join(ch for ch in s if ch.isdigit())
+    letter = s[len(digits) :]
+    return f"{digits}-goods ship{' ' + letter if letter else ''}" if digits else s.lower()
+
+
+def marker_name(marker: Any) -> str:
+    """``OWN:QUALITY`` -> ``quality marker``; ``LIGHT:PRODUCTION`` -> ``light grey production
+    marker``; ``SHIP:SHIP-6A`` -> ``6-goods ship A``."""
+    shade, _, action = str(marker).partition(":")
+    if shade == "SHIP":
+        return ship_name(action)
+    if shade == "OWN":
+        return f"{ACTION.get(action, action.lower())} marker"
+    return f"{SHADE.get(shade, shade.lower())} {ACTION.get(action, action.lower())} marker"
+
+
+def tile_name(tile: Any) -> str:
+    return TILES[str(tile)][0] if str(tile) in TILES else str(tile).replace("_", " ").capitalize()
+
+
+def tile_tip(tile: Any) -> str:
+    name, effect, kept = TILES.get(str(tile), (tile_name(tile), "", ""))
+    return f"{name}: {effect} ({kept}). {TILE_COST}"
+
+
+def event_name(event: Any) -> str:
+    code = str(event)
+    if code in EVENTS:
+        return EVENTS[code][0]
+    digits = "".join(ch for ch in code if ch.isdigit())
+    return f"Unnamed event {digits}" if digits else code.replace("_", " ").capitalize()
+
+
+def event_tip(event: Any) -> str:
+    code = str(event)
+    if code in EVENTS:
+        return f"{EVENTS[code][0]}: {EVENTS[code][1]}"
+    return f"{event_name(code)}: a marker the rulebooks do not name; no effect here."
+
+
+def edge_name(edge: Any) -> str:
+    kind, _, what = str(edge).partition(":")
+    return f"the {good(what)} column" if kind == "col" else f"row {what}"
+
+
+def phase_name(phase: Any) -> str:
+    return PHASE.get(str(phase), str(phase).replace("_", " "))
+
+
+def economy_text(advance: int, workers: int) -> str:
+    return f"importer +{advance}, {workers} worker{'s' if workers != 1 else ''} back"
+
+
+def _inventor(use: Any) -> str:
+    return {"return": " with the inventor (then return it)", "pay": " with the inventor (then pay £5)"}.get(
+        str(use), ""
+    )
+
+
+def _per_good(values: Sequence[int]) -> str:
+    held = [f"{n} {good(g)}" for g, n in zip(GOODS, values, strict=False) if n]
+    return ", ".join(held) or "nothing"
+
+
+class WaterFrameWords(Words):
+    amount_fields = frozenset({"price", "count", "accountant", "engineer_payment", "rows"})
+    code = re.compile(r"\b(?:col|row):[A-Z0-9]+\b|\b[A-Z][A-Z0-9]*(?:[_:-][A-Z0-9]+)*\b")
+
+    def name(self, code: Any) -> str:
+        c = str(code)
+        if c in GOOD:
+            return good(c)
+        if c in ACTION:
+            return ACTION[c]
+        if c in SHADE:
+            return c.lower()
+        if c in TILES:
+            return tile_name(c)
+        if c.startswith("SHIP-"):
+            return ship_name(c)
+        if ":" in c:
+            return edge_name(c) if c.startswith(("col:", "row:")) else marker_name(c)
+        if c in PHASE:
+            return phase_name(c)
+        return super().name(code)
+
+    def known(self, code: str) -> bool:
+        return (
+            code in GOOD
+            or code in ACTION
+            or code in SHADE
+            or code in TILES
+            or code.startswith(("SHIP-", "col:", "row:"))
+            or super().known(code)
+        )
+
+    def label(self, d: Mapping[str, Any], table: Table) -> str:
+        t = d.get("type")
+        if t in SAID:
+            return SAID[str(t)]
+        g = good(d.get("good"))
+        if t == "found_factory":
+            return f"Found your {g} factory at £{d['price']}"
+        if t == "sell_start_shares":
+            return f"Sell {d['count']} start-up shares at £10 each"
+        if t in ("place_marker", "reuse_marker"):
+            marker = (
+                ship_name(d["ship"])
+                if d.get("ship")
+                else marker_name(f"{d.get('shade', 'OWN')}:{d.get('action')}")
+            )
+            where = f"on the £{d['space']} space" if t == "place_marker" else "again (its cost plus the fee)"
+            verb = "Place your" if t == "place_marker" else "Re-use your"
+            extra = ""
+            if d.get("accountant"):
+                extra += f", paying £{abs(d['accountant'])} {'more' if d['accountant'] > 0 else 'less'}"
+            if d.get("engineer_payment") is not None:
+                extra += f", paying £{d['engineer_payment']} for quality"
+            return f"{verb} {marker} {where}{extra}"
+        if t == "build_factory":
+            return f"{_building(d)}, priced £{d['price']}"
+        if t == "modernize_factory":
+            dev = " with the developer (£5 off)" if d.get("developer") else ""
+            return f"Modernise the {g} factory{dev}{_inventor(d.get('inventor'))}"
+        if t == "close_factory":
+            return f"Close the {g} factory"
+        if t == "hire_workers":
+            return f"Hire {d['count']} worker{'s' if d['count'] != 1 else ''} into {g} row {d['row']}"
+        if t == "fire_workers":
+            return f"Fire {d['count']} worker{'s' if d['count'] != 1 else ''} of the {g} factory"
+        if t == "hire_warehouse_worker":
+            return f"Hire a warehouse worker for {edge_name(d['edge'])}"
+        if t == "move_warehouse_worker":
+            return f"Move the warehouse worker from {edge_name(d['from_edge'])} to {edge_name(d['to_edge'])}"
+        if t == "release_warehouse_worker":
+            return f"Release the warehouse worker of {edge_name(d['edge'])}"
+        if t == "place_machine":
+            school = ""
+            if d.get("school_to_good"):
+                school = f"; the worker moves to {good(d['school_to_good'])} row {d.get('school_to_row')}"
+            return f"Place a machine in {g} row {d['row']}{school}"
+        if t == "raise_quality":
+            return f"Raise the quality of the {g} factory"
+        if t == "raise_distribution":
+            return f"Raise the distribution of the {g} factory"
+        if t == "adjust_price":
+            return f"Set the price of {g} to £{d['price']}"
+        if t == "use_patent":
+            return (
+                "Keep the patent: £2 more to spend"
+                if d.get("option") == "extra_budget"
+                else "Return the patent for two free raises"
+            )
+        if t == "produce_goods":
+            shift = ", with one extra shift" if d.get("extra_shift") else ""
+            rows = d["rows"]
+            return f"Produce {g} with row{'s 1 to ' + str(rows) if rows > 1 else ' 1'}{shift}"
+        if t == "deliver_contract":
+            return f"Deliver the {g} contract{_agent(d.get('agent', 0))}"
+        if t == "place_contract":
+            return f"Put your {g} contract on the {d['space']} space"
+        if t == "buy_shares":
+            return f"Buy {d['count']} share{'s' if d['count'] != 1 else ''}"
+        if t == "sell_shares":
+            return f"Sell {d['count']} share{'s' if d['count'] != 1 else ''}"
+        if t == "repay_loans":
+            return f"Repay {d['count']} loan{'s' if d['count'] != 1 else ''}"
+        if t == "sell_stored_goods":
+            return f"Sell {d['count']} stored {g}"
+        if t == "take_tile":
+            assign = f" for your {good(d['assign'])} factory" if d.get("assign") else ""
+            back = f", giving back the {tile_name(d['give_back']).lower()}" if d.get("give_back") else ""
+            return f"Take the {tile_name(d['tile']).lower()} tile{assign}{back}"
+        if t == "take_grey_marker":
+            row = ROMAN.get(d["row"], d["row"])
+            return f"Take the {marker_name(d['marker'])} from row {row}{_inventor(d.get('inventor'))}"
+        if t == "take_ship":
+            back = f", giving back the {ship_name(d['give_back'])}" if d.get("give_back") else ""
+            return f"Take the {ship_name(d['ship'])}{back}{_inventor(d.get('inventor'))}"
+        if t == "use_broker":
+            return (
+                f"Return the broker and buy {d['count']} share{'s' if d['count'] != 1 else ''} at half price"
+            )
+        if t == "reassign_tile":
+            return f"Move the {tile_name(d['tile']).lower()} to your {g} factory"
+        if t == "close_last_row":
+            return "Close your last occupied row (school)" if d.get("close") else "Keep every row producing"
+        if t == "patron_sale":
+            if d.get("source") is None:
+                return "No patron sale"
+            return f"Sell one more to your patron, from {SOURCES.get(d['source'], d['source'])}"
+        if t == "ship_contract":
+            if not d.get("fulfil"):
+                return "Do not ship now: the contract escalates"
+            parts = [f"{d['from_' + k]} from {name}" for k, name in SOURCES.items() if d.get("from_" + k)]
+            sources = f" ({', '.join(parts)})" if parts else ""
+            return f"Ship the contract now{sources}{_agent(d.get('agent', 0))}"
+        if t == "store_goods":
+            small = f"; small warehouse: {_per_good(d['small'])}" if any(d.get("small") or ()) else ""
+            return f"Keep in the large warehouse: {_per_good(d['large'])}{small}"
+        if t == "release_ship":
+            return f"Release the {ship_name(d['ship'])} with its crew"
+        if t == "use_charisma":
+            if d.get("seat") is None:
+                return "Keep the charisma tile"
+            return f"Return the charisma tile: {table.who(d['seat'])} starts"
+        if t == "choose_start_player":
+            return f"{table.who(d['seat'])} starts the next decade"
+        if t == "sell_from_warehouse":
+            return f"Sell one from the {d.get('warehouse', 'large')} warehouse"
+        return super().label(d, table)
+
+    def template_label(self, d: Mapping[str, Any], field: str, table: Table) -> str:
+        t = d.get("type")
+        g = good(d.get("good"))
+        if t == "found_factory":
+            return f"Found your {g} factory"
+        if t == "build_factory":
+            return _building(d)
+        if t == "adjust_price":
+            return f"Set the price of {g}"
+        if t in ("place_marker", "reuse_marker") and field == "accountant":
+            return (
+                self.label({**d, "accountant": 0}, table) + ", the accountant changing the cost if you like"
+            )
+        if field == "count":
+            words = {
+                "sell_start_shares": "Sell start-up shares at £10 each",
+                "hire_workers": f"Hire workers into {g} row {d.get('row')}",
+                "fire_workers": f"Fire workers of the {g} factory",
+                "buy_shares": "Buy shares",
+                "sell_shares": "Sell shares",
+                "repay_loans": "Repay loans",
+                "sell_stored_goods": f"Sell stored {g}",
+                "use_broker": "Return the broker and buy shares at half price",
+            }
+            if str(t) in words:
+                return words[str(t)]
+        if t == "produce_goods":
+            shift = ", with one extra shift" if d.get("extra_shift") else ""
+            return f"Produce {g}{shift}"
+        return self.label(d, table)
+
+    def amount(self, d: Mapping[str, Any], field: str) -> str:
+        return {
+            "price": "Price (£)",
+            "count": {
+                "hire_workers": "Workers",
+                "fire_workers": "Workers",
+                "repay_loans": "Loans",
+                "sell_stored_goods": "Goods",
+            }.get(str(d.get("type")), "Shares"),
+            "accountant": "Accountant: £ more to pay (negative: less)",
+            "engineer_payment": "Paid for quality (£)",
+            "rows": "Rows producing",
+        }.get(field, super().amount(d, field))
+
+    def default_amount(self, d: Mapping[str, Any], field: str, values: Sequence[int]) -> int:
+        if field == "rows":
+            return max(values)
+        return super().default_amount(d, field, values)
+
+    def group(self, d: Mapping[str, Any]) -> str:
+        t = str(d.get("type"))
+        if t in ("buy_shares", "sell_shares", "repay_loans", "sell_stored_goods", "use_broker"):
+            return "Stock exchange"
+        if t in ("take_tile", "take_grey_marker", "take_ship", "reassign_tile", "skip_special_marker"):
+            return "Special marker"
+        if t in ("finish_main_action", "end_turn", "done", "stop_selling"):
+            return "Go on"
+        return "Decide"
+
+
+def _building(d: Mapping[str, Any]) -> str:
+    dev = " with the developer (£5 off)" if d.get("developer") else ""
+    return f"Build a level-{ROMAN.get(d['level'], d['level'])} {good(d.get('good'))} factory{dev}"
+
+
+def _agent(agent: Any) -> str:
+    if agent == 1:
+        return ", one good more (agent in the colonies)"
+    if agent == -1:
+        return ", one good fewer (agent in the colonies)"
+    return ""
+
+
+WORDS = WaterFrameWords()

@@ -1,0 +1,275 @@
+"""The game table without a browser (issue 18): every legal decision exactly once on the page,
+on the board where it acts on something drawn; nothing for a seat that is not awaited; words
+where a person reads; only the controls that apply; the replay on the same board."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.web.table import Table, Words, choices_of, render_board, renderer_for
+from api.web.table.water_frame_words import TILES, event_name, marker_name, ship_name
+from ledger.errors import ConflictError
+from ledger.registry import TITLES
+from tests.api_helpers import API
+from tests.api_helpers import Table as Players
+from tests.table_helpers import TablePage, legal, offered
+
+
+def page(client: TestClient, token: str, path: str) -> str:
+    client.cookies.clear()
+    client.cookies.set("gl_token", token)
+    try:
+        r = client.get(path)
+        assert r.status_code == 200, (path, r.status_code)
+        return r.text
+    finally:
+        client.cookies.clear()
+
+
+def positions(client: TestClient, n: int, players: int, seed: int) -> Any:
+    """Play a Water Frame game with random legal decisions, stopping at each position on the way:
+    yields (table, awaited seat, its view)."""
+    t = Players(client, players, "water-frame")
+    rnd = random.Random(seed)
+    for _ in range(n):
+        g = t.game()
+        if g["status"] != "active":
+            return
+        seat = g["awaiting"][0]["seat"]
+        mine = t.game(seat)
+        yield t, seat, mine
+        r = t.decide(seat, rnd.choice(mine["legal_decisions"]), mine["version"])
+        assert r.status_code == 200, r.text
+
+
+def test_each_legal_decision_is_exactly_one_element_at_200_random_water_frame_positions(
+    client: TestClient,
+) -> None:
+    checked = on_board = others = 0
+    types: Counter[str] = Counter()
+    for players, seed, steps in ((3, 1, 120), (4, 2, 50), (2, 3, 50)):
+        for t, seat, mine in positions(client, steps, players, seed):
+            html = page(client, t.players[seat]["token"], f"/games/{t.game_id}")
+            assert offered(html) == legal(mine["legal_decisions"]), (mine["prompt"], mine["version"])
+            on_board += sum(TablePage(html, within="board").offered().values())
+            types.update(d["type"] for d in mine["legal_decisions"])
+            checked += 1
+            if checked % 4 == 0:  # a seat that is not awaited sees no decision at all
+                other = next(s for s in range(players) if s not in [a["seat"] for a in t.game()["awaiting"]])
+                assert offered(page(client, t.players[other]["token"], f"/games/{t.game_id}")) == Counter()
+                others += 1
+    assert checked == 220 and others >= 50, (checked, others)
+    assert on_board > 100, "the decisions are on the board, not only in the list"
+    assert {"place_marker", "found_factory", "hire_workers", "take_tile"} <= set(types), types
+
+
+def test_decisions_acting_on_drawn_things_are_on_the_board() -> None:
+    """Placing a marker, hiring into a row, taking a tile: each on the thing it acts on."""
+    from ledger.registry import engine
+
+    eng = engine("water-frame")
+    rnd = random.Random(4)
+    state = eng.new_game(TITLES["water-frame"].options(), 3)
+    from tests import draws
+
+    state, _ = draws.settle_draws(eng, state, 0)
+    where: dict[str, set[str]] = {}
+    for _ in range(400):
+        pending = eng.pending(state)
+        if pending.finished:
+            break
+        if pending.draw is not None:
+            state, _ = draws.settle_draws(eng, state, 0)
+            continue
+        seat = pending.seats[0]
+        decisions = [d.model_dump(mode="json") for d in eng.legal_decisions(state, seat)]
+        drawn = render_board(
+            renderer_for("water-frame"),
+            title="water-frame",
+            view=eng.view(state, seat),
+            names={0: "Ann", 1: "Bob", 2: "Cid"},
+            me=seat,
+            awaiting=list(pending.seats),
+            decisions=decisions,
+            actor=seat,
+        )
+        in_words = {c.decision["type"] for c in drawn.rest}
+        on_board = {d["type"] for d in decisions} - in_words
+        for kind in on_board:
+            where.setdefault(kind, set()).add("board")
+        for kind in in_words:
+            where.setdefault(kind, set()).add("words")
+        state, _ = eng.apply(state, seat, eng.decision_adapter.validate_python(rnd.choice(decisions)))
+    for kind in (
+        "place_marker",
+        "found_factory",
+        "hire_workers",
+        "take_tile",
+        "raise_quality",
+        "adjust_price",
+    ):
+        if kind in where:
+            assert where[kind] == {"board"}, (kind, where[kind])
+    assert where.get("end_turn") == {"words"}, "what acts on nothing drawn stands in the list in words"
+
+
+def test_numbers_become_one_element_choosing_among_the_values_the_engine_lists() -> None:
+    decisions = [{"type": "adjust_price", "good": "FOOD", "price": p} for p in (5, 6, 7, 9, 10)] + [
+        {"type": "adjust_price", "good": "LAMPS", "price": 8},
+        {"type": "end_turn"},
+    ]
+    table = Table(
+        title="water-frame",
+        view={},
+        names={},
+        me=0,
+        awaiting=[0],
+        words=renderer_for("water-frame").words,
+        pool=[],
+    )
+    choices = choices_of(decisions, table.words, table)
+    assert [c.field for c in choices] == ["price", None, None]
+    food = choices[0]
+    assert food.values == (5, 6, 7, 9, 10), "exactly the listed values: 8 is not listed"
+    assert sorted(food.expanded(), key=lambda d: d["price"]) == decisions[:5]
+    assert 'data-values="5,6,7,9,10"' in food.attributes() and 'data-min="5"' in food.attributes()
+    generic = choices_of(decisions, Words(), table)
+    assert [c.field for c in generic] == ["price", None, None], "any title: a price is a number"
+
+
+def test_a_spectator_and_a_waiting_seat_see_the_board_without_choices(client: TestClient) -> None:
+    t = Players(client, 3, "water-frame")
+    spectator = client.post(f"{API}/players", json={"name": "Eve"}).json()
+    html = page(client, spectator["token"], f"/games/{t.game_id}")
+    assert "<svg" in html and 'class="board-svg"' in html
+    assert offered(html) == Counter() and 'class="act' not in html
+
+
+def test_water_frame_pages_show_words_where_a_person_reads(client: TestClient) -> None:
+    """No code (FOOD, LIGHT:MACHINERY, SHIP-2A, EVENT_X5, an ambiguity's spec id) in the
+    visible text, tooltips or accessible names of the Water Frame game, replay and create pages."""
+    found: list[tuple[str, str, str, str]] = []
+    seen = 0
+    gid = ""
+    token = ""
+    for t, seat, _ in positions(client, 160, 3, 7):
+        gid, token = t.game_id, t.players[seat]["token"]
+        if seen % 8 == 0:
+            for path in (f"/games/{gid}", f"/games/{gid}/replay"):
+                html = page(client, token, path)
+                found += [(path, *c) for c in TablePage(html, within="main").codes()]
+        seen += 1
+    html = page(client, token, "/games/new?title=water-frame")
+    options = TablePage(html, within="new-game-form")
+    found += [("/games/new", *c) for c in options.codes()]
+    assert seen >= 150
+    assert not found, found[:10]
+
+
+def test_every_tile_marker_ship_and_event_has_a_name_in_words() -> None:
+    for tile, (name, effect, kept) in TILES.items():
+        assert name and effect and kept and "_" not in name, tile
+    assert marker_name("LIGHT:MACHINERY") == "light grey machinery marker"
+    assert marker_name("OWN:STOCK_EXCHANGE") == "stock exchange marker"
+    assert ship_name("SHIP-2A") == "2-goods ship A" and ship_name("SHIP-10") == "10-goods ship"
+    assert (
+        event_name("EVENT_X5") == "Unnamed event 5"
+        and event_name("HAMBURG_CREDIT_CRISIS") == "Hamburg credit crisis"
+    )
+
+
+def _undo_shown(html: str) -> tuple[bool, bool]:
+    return ('/undo" data-with-version' in html, '/undo/request" data-with-version' in html)
+
+
+def test_undo_alone_is_offered_only_when_the_engine_would_take_it_back_alone(client: TestClient) -> None:
+    ledger = client.app.state.services.ledger  # type: ignore[attr-defined]
+    alone_seen = ask_only = nothing_seen = 0
+    for t, _, _ in positions(client, 60, 3, 11):
+        game = ledger.get_game(t.game_id)
+        for s in range(3):
+            alone, ask = _undo_shown(page(client, t.players[s]["token"], f"/games/{t.game_id}"))
+            try:
+                reason = ledger.undo_check(game, s, ledger.undo_target(game, s))
+            except ConflictError:  # nothing to take back
+                assert not alone and not ask
+                nothing_seen += 1
+                continue
+            assert ask, "asking the others is always possible while there is something to take back"
+            assert alone == (reason is None), (s, reason)
+            alone_seen += alone
+            ask_only += not alone
+    assert alone_seen >= 5 and ask_only >= 20 and nothing_seen >= 1, (alone_seen, ask_only, nothing_seen)
+    # and the offer holds: where the page offers to undo alone, the undo is taken
+    t = Players(client, 3, "water-frame")
+    rnd = random.Random(2)
+    for _ in range(40):
+        seat, mine = t.awaited()
+        t.decide(seat, rnd.choice(mine["legal_decisions"]), mine["version"])
+        alone, _ = _undo_shown(page(client, t.players[seat]["token"], f"/games/{t.game_id}"))
+        if alone:
+            version = t.game(seat)["version"]
+            r = client.post(
+                f"{API}/games/{t.game_id}/undo", json={"expected_version": version}, headers=t.auth(seat)
+            )
+            assert r.status_code == 200, r.text
+            return
+    raise AssertionError("no position offered an undo alone")
+
+
+def test_vacation_controls_follow_the_vacation(client: TestClient) -> None:
+    me = client.post(f"{API}/players", json={"name": "Vic"}).json()
+    before = page(client, me["token"], "/settings")
+    assert 'id="vacation-form"' in before and "End my vacation now" not in before
+    r = client.post(
+        f"{API}/me/vacation", json={"days": 2}, headers={"Authorization": f"Bearer {me['token']}"}
+    )
+    assert r.status_code == 200, r.text
+    during = page(client, me["token"], "/settings")
+    assert "End my vacation now" in during and 'id="vacation-form"' not in during
+
+
+def test_join_is_offered_only_where_a_seat_is_free(client: TestClient) -> None:
+    t = Players(client, 3, "water-frame")
+    stranger = client.post(f"{API}/players", json={"name": "Stranger"}).json()
+    assert "data-join" not in page(client, stranger["token"], f"/games/{t.game_id}"), "the table is full"
+    waiting = client.post(f"{API}/games", json={"title": "water-frame", "seats": 2}, headers=t.auth(0)).json()
+    assert "data-join" in page(client, stranger["token"], f"/games/{waiting['game_id']}")
+    assert "data-join" not in page(client, t.players[0]["token"], f"/games/{waiting['game_id']}"), "own seat"
+
+
+def test_the_replay_marks_each_decision_on_the_board_it_was_made_on(client: TestClient) -> None:
+    t = Players(client, 3, "water-frame")
+    rnd = random.Random(6)
+    for _ in range(30):
+        t.step(rnd)
+    events = client.get(f"{API}/games/{t.game_id}/events", headers=t.auth(0)).json()["events"]
+    marked = 0
+    started = next(e["version"] for e in events if e["type"].endswith(".started"))
+    for e in events:
+        decision = e["public"].get("decision")
+        html = page(client, t.players[0]["token"], f"/games/{t.game_id}/replay?v={e['version']}")
+        assert ("<svg" in html) == (e["version"] >= started), e["version"]
+        if decision and decision["type"] in ("found_factory", "place_marker", "take_tile", "hire_workers"):
+            assert 'class="highlight' in html, (e["version"], decision)
+            assert "The board as the decision was made" in html
+            marked += 1
+        assert offered(html.replace('id="replay-live"', 'id="live"')) == Counter(), "a replay offers nothing"
+    assert marked >= 8
+
+
+@pytest.mark.parametrize("title", list(TITLES))
+def test_every_title_offers_its_decisions_on_the_table(client: TestClient, title: str) -> None:
+    """The titles without a drawn board yet: their HTML board, every decision in the list."""
+    t = Players(client, 3, title)
+    rnd = random.Random(9)
+    for _ in range(25):
+        seat, mine = t.awaited()
+        html = page(client, t.players[seat]["token"], f"/games/{t.game_id}")
+        assert offered(html) == legal(mine["legal_decisions"])
+        t.decide(seat, rnd.choice(mine["legal_decisions"]), mine["version"])
