@@ -1,9 +1,10 @@
-"""The web pages: sign up, lobby, create a game, a game seen by its seat, replay, settings.
+"""The web pages: sign up and in, lobby, create a game, a game seen by its seat, replay, settings.
 
 Pages are rendered on the server from the same presenters as the REST API (a plain
 reload always shows the current position); the small script in static/app.js sends
-the state-changing calls to the REST API with the Authorization header and swaps in
-the re-rendered parts when the game changes (server-sent events, or polling).
+the state-changing calls to the REST API, signed in by the HttpOnly session cookie with
+the page's anti-forgery proof (``X-CSRF-Token``, from the page's ``csrf-token`` meta), and
+swaps in the re-rendered parts when the game changes (server-sent events, or polling).
 """
 
 from __future__ import annotations
@@ -21,11 +22,13 @@ from jinja2 import ChainableUndefined, Environment, FileSystemLoader, select_aut
 
 from api.deps import Caller, get_caller
 from api.presenters import events_out, game_out, names_for, seat_names
+from api.routers.accounts import account_out
 from api.routers.games import scoreboard as scoreboard_of
 from api.routers.leagues import league_out, organiser_name
 from api.services import Services
 from api.web.features import features
 from api.web.forms import decision_forms, human, option_fields, value_text
+from ledger.accounts import PlayerAccounts
 from ledger.errors import AuthError, LedgerError, NotFoundError
 from ledger.registry import TITLES
 from ledger.registry import engine as title_engine
@@ -90,7 +93,8 @@ def _services(request: Request) -> Services:
 
 
 def page_caller(request: Request) -> Caller | None:
-    """The signed-in player from the ``gl_token`` cookie (a GET: the API's own rule), or None."""
+    """The signed-in player from the session cookie (or the older pages' ``gl_token`` cookie: a
+    GET, the API's own rule), or None."""
     try:
         return get_caller(request, _services(request), None)
     except AuthError:
@@ -325,7 +329,30 @@ def settings_page(request: Request) -> Response:
     caller = page_caller(request)
     if caller is None:
         return _sign_up_first(request)
-    return render(request, "settings.html", caller)
+    services = _services(request)
+    account = tokens = sessions = None
+    if services.accounts is not None:
+        sessions = services.accounts.sessions_of(caller.player_id, caller.session_id)
+        if not caller.is_admin:
+            account = account_out(services, caller.player_id)
+            tokens = [
+                t | {"current": t["token_id"] == caller.token_id}
+                for t in PlayerAccounts.tokens_of(services.ledger.get_player(caller.player_id))
+            ]
+    return render(request, "settings.html", caller, account=account, tokens=tokens, sessions=sessions)
+
+
+@router.get("/account/confirm")
+def confirm_page(request: Request) -> Response:
+    """A mailed link confirming an address lands here; its token (after #) never reaches the server
+    until the person presses the button (a mail scanner that opens links confirms nothing)."""
+    return render(request, "account_link.html", page_caller(request), kind="confirm", heading="Confirm your address")
+
+
+@router.get("/account/recover")
+def recover_page(request: Request) -> Response:
+    """A mailed sign-in link lands here; the button signs this browser in, once."""
+    return render(request, "account_link.html", page_caller(request), kind="recover", heading="Sign in with your link")
 
 
 @cache
