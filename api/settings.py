@@ -23,7 +23,7 @@ class Settings(BaseModel):
     environment: Literal["development", "production"] = Field(
         default="development",
         description="production refuses to start without a PostgreSQL URL, an admin token of 24+ "
-        "characters and a signing key, or with the templates' placeholder secrets (change-me).",
+        "characters, a signing key and the public URL, or with the templates' placeholder secrets (change-me).",
     )
     data_dir: Path = Field(
         default=Path(DEFAULT_DATA_DIR), description="Where the embedded SQLite files live."
@@ -227,13 +227,13 @@ class Settings(BaseModel):
                 raise ValueError("production needs GAMELEDGER_DATABASE_URL pointing at PostgreSQL")
             if not self.signing_key:
                 raise ValueError("production needs GAMELEDGER_SIGNING_KEY (32 bytes, base64) to sign digests")
+            for name in ("admin_token", "signing_key", "smtp_url"):
+                if any(p in getattr(self, name).lower() for p in PLACEHOLDERS):
+                    raise ValueError(f"production refuses the template's placeholder in {ENV[name]}: set a real secret")
             if not self.public_url:
                 raise ValueError(
                     "production needs GAMELEDGER_PUBLIC_URL (https://your.host): the links in mails point there"
                 )
-            for name in ("admin_token", "signing_key"):
-                if any(p in getattr(self, name).lower() for p in PLACEHOLDERS):
-                    raise ValueError(f"production refuses the template's placeholder in {ENV[name]}: set a real secret")
         return self
 
     @property

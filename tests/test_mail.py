@@ -86,6 +86,17 @@ def test_smtp_urls_are_read_and_bad_ones_refused_at_start() -> None:
     with pytest.raises(ValidationError):
         Settings(public_url="play.example.org")
     assert Settings(public_url="https://play.example.org/").public_url == "https://play.example.org"
+    production = {
+        "environment": "production",
+        "admin_token": "a" * 30,
+        "signing_key": "k" * 44,
+        "database_url": "postgresql://gameledger@db/gameledger",
+    }
+    with pytest.raises(ValidationError, match="GAMELEDGER_PUBLIC_URL"):
+        Settings(**production)  # mailed links would point wherever a request said it was
+    with pytest.raises(ValidationError, match="placeholder in GAMELEDGER_SMTP_URL"):
+        Settings(**production, public_url="https://play.example.org", smtp_url="smtp://u:change-me@mail.example.org")
+    assert Settings(**production, public_url="https://play.example.org").environment == "production"
 
 
 def test_a_mail_refuses_line_breaks_in_its_headers() -> None:
