@@ -9,6 +9,7 @@ Chromium through Python Playwright. Screenshots of each page go to test-artifact
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import re
@@ -74,13 +75,13 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``gameledger serve`` on a free port, SQLite in a temporary directory."""
-    data = tmp_path_factory.mktemp("web-browser")
+@contextlib.contextmanager
+def serving(data: Path, **settings: str) -> Iterator[str]:
+    """``gameledger serve`` on a free port, SQLite in ``data``, with these GAMELEDGER_* settings."""
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("GAMELEDGER_")}
     env["GAMELEDGER_DATA_DIR"] = str(data)
+    env.update({k.replace("{port}", str(port)): v.replace("{port}", str(port)) for k, v in settings.items()})
     log = (data / "server.log").open("w")
     proc = subprocess.Popen(
         [
@@ -115,6 +116,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``gameledger serve`` on a free port, SQLite in a temporary directory."""
+    with serving(tmp_path_factory.mktemp("web-browser")) as base:
+        yield base
 
 
 # Every note the page shows a person in its notification area (each replaces the last and fades
