@@ -122,19 +122,25 @@ class AccountStore(SqlView):
         "CREATE INDEX IF NOT EXISTS accounts_attempts_key ON {attempts} (key, at)",
     )
 
+    def _insert(self, c: Any, table: str, row: dict[str, Any]) -> None:
+        cols = list(row)
+        self.execute(
+            c,
+            f"INSERT INTO {self.t(table)} ({', '.join(cols)}) VALUES ({', '.join(['%s'] * len(cols))})",
+            [row[k] for k in cols],
+        )
+
+    def _one(self, table: str, key: str, value: str) -> dict[str, Any] | None:
+        rows = self.rows(f"SELECT * FROM {self.t(table)} WHERE {key} = %s", [value])
+        return rows[0] if rows else None
+
     # sessions
     def add_session(self, row: dict[str, Any]) -> None:
-        cols = list(row)
         with self.datastore.transaction(commit=True) as c:
-            self.execute(
-                c,
-                f"INSERT INTO {self.t('sessions')} ({', '.join(cols)}) VALUES ({', '.join(['%s'] * len(cols))})",
-                [row[k] for k in cols],
-            )
+            self._insert(c, "sessions", row)
 
     def session(self, session_id: str) -> dict[str, Any] | None:
-        rows = self.rows(f"SELECT * FROM {self.t('sessions')} WHERE session_id = %s", [session_id])
-        return rows[0] if rows else None
+        return self._one("sessions", "session_id", session_id)
 
     def seen(self, session_id: str, at: str, expires_at: str) -> None:
         with self.datastore.transaction(commit=True) as c:
@@ -182,18 +188,12 @@ class AccountStore(SqlView):
 
     def add_link(self, row: dict[str, Any]) -> None:
         """A new link: the player's unused links of the same kind stop working."""
-        cols = list(row)
         with self.datastore.transaction(commit=True) as c:
             self._cancel(c, row["player_id"], row["kind"], "replaced " + row["created_at"])
-            self.execute(
-                c,
-                f"INSERT INTO {self.t('links')} ({', '.join(cols)}) VALUES ({', '.join(['%s'] * len(cols))})",
-                [row[k] for k in cols],
-            )
+            self._insert(c, "links", row)
 
     def link(self, link_id: str) -> dict[str, Any] | None:
-        rows = self.rows(f"SELECT * FROM {self.t('links')} WHERE link_id = %s", [link_id])
-        return rows[0] if rows else None
+        return self._one("links", "link_id", link_id)
 
     def use_link(self, link: dict[str, Any], at: str) -> bool:
         """Mark the link used, and the player's other unused links of its kind; False if it was already."""
@@ -356,18 +356,26 @@ class AccountService:
         )
         return value, expires
 
-    def _send(self, kind: str, player: Any, email: str, subject: str, text: str, *, secret: bool) -> None:
+    def _mail_link(
+        self, kind: str, player: Any, email: str, lifetime: timedelta, client: Client, subject: str, text: str
+    ) -> datetime:
+        """A one-time link of this kind mailed to ``email`` (in ``text`` at ``{url}``); the mail
+        counts against the address's hourly mails and leaves the outbox once sent."""
+        value, expires = self._link(kind, str(player.id), email, lifetime)
+        page = "confirm" if kind == CONFIRM else "recover"
+        url = f"{self.link_base(client)}/account/{page}#token={value}"
         self._note("mail:" + _sha256(email), window=HOUR)
         self.mail.queue(
             Mail(
                 kind=f"account/{kind}",
                 to=email,
                 subject=subject,
-                text=text,
+                text=f"Hello {player.name},\n\n" + text.replace("{url}", url),
                 player_id=str(player.id),
-                keep_text=not secret,
+                keep_text=False,
             )
         )
+        return expires
 
     def send_confirmation(self, player: Any, email: str, client: Client) -> datetime | None:
         """Mail a link that confirms ``email`` for the player (unless the address had its mails
@@ -375,33 +383,25 @@ class AccountService:
         if not self._mail_allowed(email):
             return None
         hours = self.settings.confirm_link_hours
-        value, expires = self._link(CONFIRM, str(player.id), email, timedelta(hours=hours))
-        url = f"{self.link_base(client)}/account/confirm#token={value}"
         text = (
-            f"Hello {player.name},\n\n"
             f"to confirm that {email} is the address of your gameledger account, open this link "
-            f"within {hours} hours (it works once):\n\n{url}\n\n"
+            f"within {hours} hours (it works once):\n\n{{url}}\n\n"
             "With a confirmed address you can sign in with your password and get back into your account "
             "if you lose access to it. If you did not ask for this, ignore this mail: nothing changes.\n"
         )
-        self._send(
-            "confirm_email", player, email, "Confirm your email address for gameledger", text, secret=True
-        )
-        return expires
+        subject = "Confirm your email address for gameledger"
+        return self._mail_link(CONFIRM, player, email, timedelta(hours=hours), client, subject, text)
 
     def _send_recovery(self, player: Any, email: str, client: Client) -> None:
         minutes = self.settings.recovery_link_minutes
-        value, _ = self._link(RECOVER, str(player.id), email, timedelta(minutes=minutes))
-        url = f"{self.link_base(client)}/account/recover#token={value}"
         text = (
-            f"Hello {player.name},\n\n"
             f"someone (we hope you) asked to sign in to the gameledger account of {email} without a "
             f"password or token. Open this link within {minutes} minutes to sign in (it works once):\n\n"
-            f"{url}\n\n"
+            "{url}\n\n"
             "Once signed in you can set a new password and issue new tokens in your settings. If you did not "
             "ask for this, ignore this mail: nobody can use the link without reading your mail.\n"
         )
-        self._send("recover", player, email, "Sign in to gameledger", text, secret=True)
+        self._mail_link(RECOVER, player, email, timedelta(minutes=minutes), client, "Sign in to gameledger", text)
 
     def _tell(self, player: Any, email: str, subject: str, text: str) -> None:
         """A notice about the account (no link in it): sent whatever the hourly limit."""

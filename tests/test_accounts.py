@@ -172,6 +172,17 @@ def test_signing_up_with_an_address_and_a_password_at_once(world: World) -> None
     assert world.sign_in(email="ann@example.org", password="correct horse battery").status_code == 201
 
 
+def test_any_valid_address_and_any_name_are_mailed_as_written(world: World) -> None:
+    """Braces are valid in an address (RFC 5322 atext), markup in a name: plain text either way."""
+    name = "{url} <b>Dee</b>"
+    world.sign_up(name, email="dee{1}@example.org")
+    (mail,) = world.mails_to("dee{1}@example.org")
+    assert text_of(mail).startswith(f"Hello {name},") and "dee{1}@example.org is the address" in text_of(mail)
+    assert mail.get_content_type() == "text/plain"
+    token = world.link("dee{1}@example.org", "confirm")
+    assert world.client.post(f"{API}/players/confirm-email", json={"token": token}).json()["email"] == "dee{1}@example.org"
+
+
 def test_a_secure_cookie_under_https(account_settings: Settings, smtp: SmtpServer) -> None:
     services = Services.start(account_settings.model_copy(update={"public_url": "https://play.example.org"}))
     try:
