@@ -50,6 +50,9 @@ HOUR = timedelta(hours=1)
 HASHING_AT_ONCE = 2  # argon2 hashes computed at once per process (64 MiB each)
 CACHE_SECONDS = 2.0  # a verified session is trusted this long before the store is asked again
 SEEN_EVERY = timedelta(minutes=5)  # last use (and the sliding expiry) written at most this often
+RECOVERY_GRACE = timedelta(hours=1)  # a recovery sign-in sets a new password without the old one this long
+KEEP_ENDED = timedelta(days=30)  # ended sessions and expired links are forgotten after this
+PRUNE_EVERY = 50  # writes to the store between two prunings
 
 
 def _sha256(text: str) -> str:
@@ -237,6 +240,17 @@ class AccountStore(SqlView):
         with self.datastore.transaction(commit=True) as c:
             self.execute(c, f"DELETE FROM {self.t('attempts')} WHERE key = %s", [key])
 
+    def prune(self, attempts_before: str, ended_before: str) -> None:
+        """Forget attempts past every window, and sessions and links long ended."""
+        with self.datastore.transaction(commit=True) as c:
+            self.execute(c, f"DELETE FROM {self.t('attempts')} WHERE at <= %s", [attempts_before])
+            self.execute(
+                c,
+                f"DELETE FROM {self.t('sessions')} WHERE expires_at <= %s OR revoked_at <= %s",
+                [ended_before, ended_before],
+            )
+            self.execute(c, f"DELETE FROM {self.t('links')} WHERE expires_at <= %s", [ended_before])
+
 
 def rowcount(c: Any) -> int:
     from api.mail import rowcount as count
@@ -292,6 +306,7 @@ class AccountService:
         self._passwords = passwords
         self._cache: dict[str, tuple[Session, float]] = {}  # session token hash -> (session, until)
         self._lock = threading.Lock()
+        self._writes = 0
 
     @property
     def passwords(self) -> Passwords:
@@ -327,6 +342,17 @@ class AccountService:
     def _note(self, *keys: str, window: timedelta) -> None:
         now = self.now()
         self.store.note(list(keys), now.isoformat(), (now - window).isoformat())
+        self._wrote()
+
+    def _wrote(self) -> None:
+        """Every ``PRUNE_EVERY`` writes, forget what no window or list needs any more."""
+        self._writes += 1
+        if self._writes % PRUNE_EVERY == 0:
+            self.prune()
+
+    def prune(self) -> None:
+        now = self.now()
+        self.store.prune((now - HOUR).isoformat(), (now - KEEP_ENDED).isoformat())
 
     def _mail_allowed(self, email: str) -> bool:
         limit = self.settings.account_mails_per_hour
@@ -495,13 +521,20 @@ class AccountService:
     def remove_email(self, player_id: str) -> Any:
         return self.players.remove_email(player_id)
 
+    def recovering(self, caller: Any) -> bool:
+        """Signed in by a recovery link within the hour: a new password needs no old one."""
+        if caller.opened_with != "recovery" or caller.session_id is None:
+            return False
+        row = self.store.session(caller.session_id)
+        return row is not None and self.now() - datetime.fromisoformat(row["created_at"]) < RECOVERY_GRACE
+
     def set_password(self, caller: Any, password: str, current: str | None) -> Any:
-        """Set or change the caller's password. A change needs the current password, except in a
-        session opened by a recovery link; the player's other sessions end."""
+        """Set or change the caller's password. A change needs the current password, except within
+        an hour of a sign-in by a recovery link; the player's other sessions end."""
         player = self.ledger.get_player(caller.player_id)
         check_password(password, name=player.name, email=getattr(player, "email", None))
         has = getattr(player, "password_hash", None)
-        if has is not None and caller.opened_with != "recovery":
+        if has is not None and not self.recovering(caller):
             if not current:
                 raise ForbiddenError("Give your current password to change it.", code="auth/current_password")
             self._over(
@@ -627,6 +660,7 @@ class AccountService:
                 "client": client.address[:100],
             }
         )
+        self._wrote()
         session = self.session(token)
         assert session is not None
         return token, session

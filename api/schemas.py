@@ -274,7 +274,7 @@ class PasswordIn(Request):
     current_password: str | None = Field(
         None,
         max_length=200,
-        description="Needed to change a password (not in a session opened by a recovery link)",
+        description="Needed to change a password (not within an hour of a sign-in by a recovery link)",
     )
 
 

@@ -221,7 +221,12 @@ def test_a_recovery_link_signs_in_once_and_the_answer_never_tells_who_has_an_acc
     replay = world.sign_in(link=token)
     assert (replay.status_code, assert_error_shape(replay)) == (409, "link/used")
 
-    # in the session a recovery link opened, a new password needs no old one; other sessions end
+    # within the hour of a sign-in by a recovery link, a new password needs no old one; other
+    # sessions end (later, the old password is asked for as anywhere else)
+    later(world, minutes=61)
+    late = c.put(f"{API}/me/password", json={"password": "a brand new password"}, headers=session)
+    assert (late.status_code, assert_error_shape(late)) == (403, "auth/current_password")
+    later(world, minutes=-61)
     other = world.sign_in(email="ann@example.org", password="a good password").json()["token"]
     r = c.put(f"{API}/me/password", json={"password": "a brand new password"}, headers=session)
     assert r.status_code == 200, r.text
@@ -582,6 +587,31 @@ def test_the_operator_signs_in_on_the_pages_until_the_operator_token_changes(wor
     world.accounts.settings = account_settings.model_copy(update={"admin_token": "another-admin-token-0123456789"})
     world.accounts._cache.clear()
     assert world.client.get(f"{API}/me", headers=bearer(session)).status_code == 401
+
+
+def test_old_attempts_and_long_ended_sessions_and_links_are_forgotten(world: World) -> None:
+    from api.accounts import PRUNE_EVERY
+
+    ann = world.confirmed("Ann", "ann@example.org")
+    live = world.sign_in(token=ann["token"]).json()
+    ended = world.sign_in(token=ann["token"]).json()
+    world.client.delete(f"{API}/me/sessions/{ended['session_id']}", headers=bearer(live["token"]))
+    for i in range(3):
+        world.sign_in(email=f"x{i}@example.org", password="wrong password")
+    store = world.accounts.store
+
+    def count(table: str) -> int:
+        return int(store.rows(f"SELECT COUNT(*) AS n FROM {store.t(table)}")[0]["n"])
+
+    assert (count("attempts"), count("sessions"), count("links")) == (3 * 2 + 1, 2, 1)  # address and client; a mail
+    later(world, days=29)
+    world.accounts.prune()
+    assert (count("attempts"), count("sessions"), count("links")) == (0, 2, 1), "a session in use stays"
+    later(world, days=4)  # the link expired 48 hours after it was mailed: 30 days ago now
+    for _ in range(PRUNE_EVERY):  # the store prunes itself as it is written to
+        world.sign_in(token=ann["token"])
+    assert count("links") == 0 and ended["session_id"] not in str(store.rows(f"SELECT session_id FROM {store.t('sessions')}"))
+    assert world.client.get(f"{API}/me", headers=bearer(ann["token"])).status_code == 200
 
 
 # -- secrets -------------------------------------------------------------------------------------

@@ -175,7 +175,7 @@ def remove_email(caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
 @router.put("/me/password", responses=ERRORS)
 def set_password(body: PasswordIn, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
     """Set or change your password (argon2id; 8 to 200 characters). A change needs the current
-    password, except in a session opened by a recovery link. Your other sessions end."""
+    password, except within an hour of a sign-in by a recovery link. Your other sessions end."""
     _player(caller)
     _accounts(services).set_password(caller, body.password, body.current_password)
     return account_out(services, caller.player_id)

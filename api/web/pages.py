@@ -339,7 +339,10 @@ def settings_page(request: Request) -> Response:
                 t | {"current": t["token_id"] == caller.token_id}
                 for t in PlayerAccounts.tokens_of(services.ledger.get_player(caller.player_id))
             ]
-    return render(request, "settings.html", caller, account=account, tokens=tokens, sessions=sessions)
+    recovering = services.accounts is not None and services.accounts.recovering(caller)
+    return render(
+        request, "settings.html", caller, account=account, tokens=tokens, sessions=sessions, recovering=recovering
+    )
 
 
 @router.get("/account/confirm")
