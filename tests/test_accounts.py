@@ -6,6 +6,7 @@ unknown, expired and replayed links and sessions, password guessing, an address 
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Iterator
@@ -576,6 +577,22 @@ def test_sessions_are_listed_ended_one_by_one_and_expire_after_days_unused(world
     for forged in ("gls_" + "0" * 32 + "_x", second["token"][:-1] + "x", "gls_nothing"):
         r = c.get(f"{API}/me", headers=bearer(forged))
         assert r.status_code == 401 and assert_error_shape(r).startswith("auth/"), forged
+
+
+def test_a_form_on_another_site_cannot_sign_a_browser_in(world: World) -> None:
+    """Login forgery: a cross-site form can send a body only as a form or text/plain, never as
+    JSON without the browser asking first (CORS, which this server does not allow): refused,
+    and no cookie set."""
+    ann = world.sign_up("Ann")
+    body = json.dumps({"token": ann["token"]})
+    for content_type in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"):
+        r = world.client.post(f"{API}/sessions", content=body, headers={"Content-Type": content_type})
+        assert r.status_code == 422 and "set-cookie" not in r.headers, (content_type, r.status_code)
+    preflight = world.client.options(
+        f"{API}/sessions", headers={"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"}
+    )
+    assert "access-control-allow-origin" not in preflight.headers
+    world.client.cookies.clear()
 
 
 def test_the_operator_signs_in_on_the_pages_until_the_operator_token_changes(world: World, account_settings: Settings) -> None:
