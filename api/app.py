@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from api import errors, web
+from api.changefeed import end_streams_on_exit
 from api.limits import BodyLimits
 from api.observability import RequestContext
 from api.observability import router as metrics_router
@@ -26,7 +27,9 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        restore = end_streams_on_exit(services)  # a shutdown ends the live updates at once
         yield
+        restore()
         if owned:
             services.close()
 

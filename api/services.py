@@ -70,6 +70,7 @@ class Services:
     accounts: AccountService | None = None  # sessions, links, passwords
     _signer: Any = None
     schema_pending: list[int] = field(default_factory=list)
+    changes: Any = None  # the live updates' change feed (api.changefeed), made at the first stream
 
     @classmethod
     def start(cls, settings: Settings, *, background: bool = False) -> Services:
@@ -319,6 +320,8 @@ class Services:
         self._stop.set()
         if self.mail is not None:
             self.mail.wake.set()  # the mail drain waits on it
+        if self.changes is not None:
+            self.changes.close()
         for worker in self._workers:
             worker.join(timeout=10)
         if self._thread is not None:

@@ -149,6 +149,7 @@ class Ledger(Application[UUID]):
         self.vacation_days_per_year = vacation_days_per_year
         # token hash -> (its player, the token's id, until when the verification holds)
         self._authenticated: dict[str, tuple[Player, str, float]] = {}
+        self.on_saved: list[Callable[[list[Any]], None]] = []  # told of every save (api.changefeed)
 
     def _take_snapshots(self, processing_event: Any) -> None:
         """Snapshot the aggregate just saved, in memory, whenever its new events cross a
@@ -166,6 +167,11 @@ class Ledger(Application[UUID]):
         for aggregate_id in crossed:
             aggregate = processing_event.aggregates[aggregate_id]
             self.snapshots.put([type(aggregate).Snapshot.take(aggregate)])
+
+    def _notify(self, recordings: list[Any]) -> None:
+        """After every save (the events are committed): tell whoever follows the ledger."""
+        for listener in self.on_saved:
+            listener(recordings)
 
     def snapshot_interval(self, aggregate: Any) -> int | None:
         if isinstance(aggregate, Game):

@@ -15,7 +15,8 @@ Hidden items, each searched by its distinctive id:
 
 The endpoints: the game view, its events, its state now and after every event, the export, the
 audit, the game's SSE stream, the player's notifications (list, SSE and the webhook payloads
-actually sent), scoreboard, share values (JSON, CSV, SVG), disputes, the lobby, my turns, the
+actually sent), and everything the game's stream and the player's stream pushed while the game
+was played (held open from the start, as a browser tab would be), scoreboard, share values (JSON, CSV, SVG), disputes, the lobby, my turns, the
 digests, statistics, a refused fork, the decisions' own answers, and the web pages (game page,
 replay after every event, lobby).
 
@@ -39,6 +40,7 @@ from ledger import records
 from ledger.conformance import shown, strings
 from ledger.export import event_record
 from tests.api_helpers import API, Table
+from tests.sse import LiveStream
 from tests.trust_world import ADMIN_TOKEN, bearer
 
 
@@ -106,6 +108,7 @@ class Scene:
     decisions: int = 0
     answers: dict[int, list[str]] = field(default_factory=dict)  # seat -> decision answers seen
     webhooks: list[tuple[str, bytes]] = field(default_factory=list)
+    pushed: dict[int | None, list[tuple[str, LiveStream]]] = field(default_factory=dict)  # open streams
     _states: list[Any] = field(default_factory=list)
 
     @property
@@ -126,6 +129,11 @@ class Scene:
             self._states = [self.game(k).state for k in range(1, version + 1)]
         return self._states
 
+    def stop_streams(self) -> None:
+        for held in self.pushed.values():
+            for _, stream in held:
+                stream.stop()
+
     def token(self, viewer: int | None) -> str:
         return str(self.spectator["token"] if viewer is None else self.table.players[viewer]["token"])
 
@@ -145,6 +153,13 @@ def set_up(client: TestClient, scenario: Scenario) -> Scene:
             headers=bearer(scene.token(viewer)),
         )
         assert r.status_code == 200, r.text
+        held = [("pushed game stream", f"{API}/games/{table.game_id}/stream", {})]
+        if viewer is not None:  # from the first notification on, then what is pushed
+            held.append(("pushed notification stream", f"{API}/me/stream", {"after": 0}))
+        scene.pushed[viewer] = [
+            (name, LiveStream(client, path, scene.token(viewer), {"max_seconds": 600, **params}))
+            for name, path, params in held
+        ]
     return scene
 
 
@@ -233,6 +248,11 @@ def walk(scene: Scene, viewer: int | None) -> list[tuple[str, str]]:
     assert refused.status_code == 409, refused.text  # a running game that hides something
     out.append(("refused fork", refused.text))
     out.extend(("decision answers", text) for text in scene.answers.get(viewer if viewer is not None else -1, []))
+    for name, stream in scene.pushed.get(viewer, []):
+        text = stream.stop()
+        if name == "pushed game stream":
+            assert text.count("event: game") > 1, "the stream was pushed the game's changes"
+        out.append((name, text))
     out.extend(("webhook payloads", body.decode()) for url, body in scene.webhooks if url == scene.url(viewer))
     c.cookies.set("gl_token", scene.token(viewer))
     try:
@@ -275,8 +295,11 @@ def refusals_reveal_nothing(scene: Scene) -> int:
 
 
 @pytest.mark.parametrize("name", list(SCENARIOS))
-def test_hidden_items_reach_no_other_seat_and_no_spectator(client: TestClient, name: str) -> None:
+def test_hidden_items_reach_no_other_seat_and_no_spectator(
+    client: TestClient, name: str, request: pytest.FixtureRequest
+) -> None:
     scene = set_up(client, SCENARIOS[name])
+    request.addfinalizer(scene.stop_streams)
     play_to_hidden_position(scene)
     run = client.post(f"{API}/admin/webhooks/run", headers=bearer(ADMIN_TOKEN))
     assert run.status_code == 200 and scene.webhooks, "webhooks were sent to search"
@@ -286,6 +309,7 @@ def test_hidden_items_reach_no_other_seat_and_no_spectator(client: TestClient, n
     kinds: Counter[str] = Counter()
     endpoints: set[str] = set()
     everything: dict[str, str] = {}
+    notified = 0
     for viewer in [*range(players), None]:
         items = hidden_items(scene, viewer)
         everything.update(items)
@@ -294,6 +318,7 @@ def test_hidden_items_reach_no_other_seat_and_no_spectator(client: TestClient, n
         if viewer is None:
             spectator_view = dict(answers)["game view"]
         endpoints |= {n for n, _ in answers}
+        notified += sum(t.count("event: notification") for n, t in answers if n == "pushed notification stream")
         leaks = []
         for item, kind in items.items():
             rx = pattern(item)
@@ -301,6 +326,8 @@ def test_hidden_items_reach_no_other_seat_and_no_spectator(client: TestClient, n
         assert not leaks, f"{name}: viewer {viewer} was shown hidden items: {leaks[:5]}"
         checked += len(items) * len({n for n, _ in answers})
     print(f"{name}: {len(everything)} hidden items x {len(endpoints)} endpoints, {checked} item-endpoint checks")
+
+    assert notified, "the players' streams were pushed notifications to search"
 
     oracles = refusals_reveal_nothing(scene)
     print(f"{name}: {oracles} decisions naming hidden items refused alike")

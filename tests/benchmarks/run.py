@@ -16,7 +16,9 @@ floor and the service are measured on the same machine in the same minutes:
 - load time of a game by length (100, 1,000, 10,000 events) through the API, cold (first
   read by a fresh server process) and warm, and in process from the snapshot;
 - rules engines in memory (decisions/s, replay µs/event), projection catch-up events/s,
-  server RSS with 1,000 active games loaded.
+  server RSS with 1,000 active games loaded;
+- live updates (``bench_streams``): a decision's event at every one of 200 watchers, on
+  SQLite and across two server processes on PostgreSQL, and what 2,000 idle streams cost.
 
 Nothing here asserts a time: the goals are printed beside the figures.
 """
@@ -651,6 +653,12 @@ def memory_section(report: Report, pg_url: str, quick: bool) -> None:
     )
 
 
+def streams_section(report: Report, pg_url: str, quick: bool) -> None:
+    from tests.benchmarks.bench_streams import streams_section as section
+
+    section(report, pg_url, quick)
+
+
 SECTIONS = {
     "floor": floor_section,
     "latency": latency_section,
@@ -659,6 +667,7 @@ SECTIONS = {
     "engines": lambda r, _url, q: engines_section(r, q),
     "projections": projections_section,
     "memory": memory_section,
+    "streams": streams_section,
 }
 
 

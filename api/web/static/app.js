@@ -243,6 +243,7 @@
         var d = JSON.parse(e.data);
         if (changed(d.version, d.status)) es.close();
       });
+      es.onopen = function () { failures = 0; };  // a stream ended by the server reconnects: no failure
       es.onerror = function () {
         failures += 1;
         if (es.readyState === EventSource.CLOSED || failures > 3) { es.close(); poll(); }
@@ -660,6 +661,7 @@
       if (!onThisGame) notify(d.text || d.kind, d.game_id ? "/games/" + d.game_id : null);
       if (document.getElementById("lobby")) refresh("lobby");
     });
+    es.onopen = function () { failures = 0; };
     es.onerror = function () {
       failures += 1;
       if (es.readyState === EventSource.CLOSED || failures > 5) es.close();
