@@ -410,7 +410,7 @@ def cmd_projections(args: argparse.Namespace) -> int:
         configure_logging(settings.log_format, settings.log_level)
         worker_log = logging.getLogger("gameledger.worker")
         if not args.once:
-            services.start_workers()  # clocks, webhooks, digests: the servers leave them to the worker
+            services.start_workers()  # clocks, webhooks, digests, mail: the servers leave them to the worker
         worker_log.info("projections worker: %s (%s)", ", ".join(names), services.db.kind)
         print(f"projections worker: {', '.join(names)} ({services.db.kind}); Ctrl-C to stop", flush=True)
         from api.services import STOP_CHECK_BATCHES
@@ -546,7 +546,13 @@ def _offline_services(args: argparse.Namespace, *, existing: bool = True) -> Any
     from api.services import Services
 
     settings = _settings(args).model_copy(
-        update={"projections": "off", "clock_interval": 0, "webhook_interval": 0, "digest_interval": 0}
+        update={
+            "projections": "off",
+            "clock_interval": 0,
+            "webhook_interval": 0,
+            "digest_interval": 0,
+            "mail_interval": 0,
+        }
     )
     if existing:
         _existing_ledger(settings)
@@ -730,12 +736,11 @@ def cmd_backup(args: argparse.Namespace) -> int:
         )
     import sqlite3
 
-    from api.services import PROJECTIONS
-    from projections.digests import DigestsView
+    from api.services import PROJECTIONS, STORES
 
     _existing_ledger(settings)
     ledger_file = Path(db.sqlite_path)
-    views = [view.view_name for _, view in PROJECTIONS.values()] + [DigestsView.view_name]
+    views = [view.view_name for _, view in PROJECTIONS.values()] + [store.view_name for store in STORES]
     files = [Path(db.view_sqlite_path(v)) for v in views]
     files = [f for f in files if f.exists()] + [ledger_file]  # the ledger last
     for source in files:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import hmac
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Header, Request
 
+from api.accounts import SESSION_PREFIX
 from api.services import Services
-from ledger.errors import AuthError
+from ledger.errors import AuthError, ForbiddenError
 
 
 @dataclass(frozen=True)
@@ -18,6 +19,10 @@ class Caller:
     name: str
     is_admin: bool = False
     bot: bool = False  # a simulated player, played by a program
+    session_id: str | None = None  # signed in by a session (a page's cookie, or its bearer)
+    opened_with: str | None = None  # how that session was opened: password, token, recovery, signup, operator
+    csrf: str | None = None  # the session's anti-forgery proof, for the pages to send back
+    token_id: str | None = None  # the player's bearer token that authenticated this request
 
 
 def get_services(request: Request) -> Services:
@@ -27,22 +32,45 @@ def get_services(request: Request) -> Services:
 ServicesDep = Annotated[Services, Depends(get_services)]
 
 
-TOKEN_COOKIE = "gl_token"  # noqa: S105 - a cookie name, not a secret
+SESSION_COOKIE = "gl_session"  # HttpOnly: the web pages' sign-in
+TOKEN_COOKIE = "gl_token"  # noqa: S105 - a cookie name: the older pages' copy of the token (reads only)
+CSRF_HEADER = "X-CSRF-Token"
 SAFE_METHODS = frozenset({"GET", "HEAD"})
 
 
-def bearer_token(request: Request, authorization: str | None) -> str | None:
-    """The caller's token: the Authorization header, or, for reads only (GET, HEAD: nothing a
-    forged cross-site request could change), the web pages' ``gl_token`` cookie, which is
-    how a browser's EventSource and a plain page load authenticate."""
-    if authorization:
-        scheme, _, token = authorization.partition(" ")
-        if scheme.lower() != "bearer" or not token.strip():
-            raise AuthError("Use Authorization: Bearer <token>.", code="auth/invalid_scheme")
-        return token.strip()
-    if request.method in SAFE_METHODS:
-        return request.cookies.get(TOKEN_COOKIE) or None
-    return None
+def bearer_token(authorization: str) -> str:
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise AuthError("Use Authorization: Bearer <token>.", code="auth/invalid_scheme")
+    return token.strip()
+
+
+def _session_caller(session: Any) -> Caller:
+    return Caller(
+        player_id=session.player_id,
+        name=session.name,
+        is_admin=session.is_operator,
+        bot=session.bot,
+        session_id=session.session_id,
+        opened_with=session.opened_with,
+        csrf=session.csrf,
+    )
+
+
+def caller_for_token(services: Services, token: str) -> Caller:
+    """Who a bearer token is: the operator's token, a player's token, or a session's bearer."""
+    admin = services.settings.admin_token
+    if admin and hmac.compare_digest(token.encode(), admin.encode()):
+        return Caller(player_id="admin", name="admin", is_admin=True)
+    if token.startswith(SESSION_PREFIX + "_"):
+        session = services.accounts.session(token) if services.accounts else None
+        if session is None:
+            raise AuthError(
+                "This sign-in has ended (signed out or expired): sign in again.", code="auth/session_ended"
+            )
+        return _session_caller(session)
+    player, token_id = services.ledger.verify_token(token)
+    return Caller(player_id=str(player.id), name=player.name, bot=player.bot, token_id=token_id)
 
 
 def get_caller(
@@ -50,14 +78,30 @@ def get_caller(
     services: ServicesDep,
     authorization: Annotated[str | None, Header(description="Bearer <token>")] = None,
 ) -> Caller:
-    token = bearer_token(request, authorization)
-    if not token:
-        raise AuthError("This call needs Authorization: Bearer <token>.", code="auth/required")
-    admin = services.settings.admin_token
-    if admin and hmac.compare_digest(token.encode(), admin.encode()):
-        return Caller(player_id="admin", name="admin", is_admin=True)
-    player = services.ledger.authenticate(token)
-    return Caller(player_id=str(player.id), name=player.name, bot=player.bot)
+    """The caller: by ``Authorization: Bearer`` (a token or a session's bearer), else by the web
+    pages' session cookie, which authorises a write (anything but GET and HEAD) only with the
+    session's anti-forgery proof in ``X-CSRF-Token`` (a form or script of another site cannot
+    have it); else, for reads only, by the older pages' ``gl_token`` cookie."""
+    if authorization:
+        return caller_for_token(services, bearer_token(authorization))
+    cookie = request.cookies.get(SESSION_COOKIE)
+    session = services.accounts.session(cookie) if cookie and services.accounts else None
+    if session is not None:
+        if request.method not in SAFE_METHODS:
+            proof = request.headers.get(CSRF_HEADER, "")
+            if not hmac.compare_digest(proof.encode(), session.csrf.encode()):
+                raise ForbiddenError(
+                    f"A signed-in page's change needs its anti-forgery proof ({CSRF_HEADER}); reload the page.",
+                    code="auth/csrf_failed",
+                )
+        return _session_caller(session)
+    if request.method in SAFE_METHODS and request.cookies.get(TOKEN_COOKIE):
+        return caller_for_token(services, request.cookies[TOKEN_COOKIE])
+    if cookie:
+        raise AuthError(
+            "This sign-in has ended (signed out or expired): sign in again.", code="auth/session_ended"
+        )
+    raise AuthError("This call needs Authorization: Bearer <token>.", code="auth/required")
 
 
 CallerDep = Annotated[Caller, Depends(get_caller)]

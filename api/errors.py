@@ -20,6 +20,7 @@ from ledger.errors import (
     LedgerError,
     NotFoundError,
     NotYourTurnError,
+    RateLimitedError,
     RuleViolationError,
     StaleVersionError,
     UnavailableError,
@@ -37,6 +38,7 @@ STATUS: list[tuple[type[LedgerError], int]] = [
     (NotFoundError, 404),
     (AuthError, 401),
     (UnavailableError, 503),
+    (RateLimitedError, 429),
 ]
 
 
@@ -58,6 +60,8 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(LedgerError)
     async def ledger_error(_: Request, exc: LedgerError) -> JSONResponse:
         headers = {"WWW-Authenticate": "Bearer"} if isinstance(exc, AuthError) else None
+        if isinstance(exc, RateLimitedError):
+            headers = {"Retry-After": str(exc.retry_after)}
         return JSONResponse(
             error_body(exc.code, exc.message, exc.details or None), status_of(exc), headers=headers
         )

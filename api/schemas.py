@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ledger.clocks import TimeControl
 
@@ -26,12 +26,23 @@ class ErrorOut(BaseModel):
 
 class PlayerIn(Request):
     name: str = Field(min_length=1, max_length=40, examples=["Ada"])
+    email: str | None = Field(
+        None,
+        max_length=254,
+        description="An address to confirm: a one-time link is mailed to it",
+        examples=["ada@example.org"],
+    )
+    password: str | None = Field(
+        None, max_length=200, description="8 to 200 characters: sign in with the address once it is confirmed"
+    )
 
 
 class PlayerCreated(BaseModel):
     player_id: UUID
     name: str
     token: str = Field(description="Shown once; send it as Authorization: Bearer <token>.")
+    pending_email: str | None = Field(None, description="The address a confirmation link was mailed to")
+    confirmation_expires_at: str | None = None
 
 
 class PlayerOut(BaseModel):
@@ -39,6 +50,15 @@ class PlayerOut(BaseModel):
     name: str
     is_admin: bool = False
     bot: bool = Field(default=False, description="A simulated player (gameledger simulate), played by a program.")
+    email: str | None = Field(None, description="Your confirmed address (sign-in, recovery)")
+    email_confirmed_at: str | None = None
+    pending_email: str | None = Field(None, description="An address waiting for its confirmation link")
+    password_set: bool = False
+    password_set_at: str | None = None
+    tokens: int = Field(0, description="How many bearer tokens you hold (GET /me/tokens lists them)")
+    signed_in_with: Literal["token", "session"] = Field(
+        "token", description="How this request was authenticated: a bearer token, or a session (sign-in)"
+    )
 
 
 class TitleOut(BaseModel):
@@ -246,3 +266,75 @@ class ForkIn(Request):
     bots: list[Annotated[int, Field(ge=0, le=64)]] = Field(
         default_factory=list, max_length=8, description="Seats the title's bot plays"
     )
+
+
+# -- accounts: sign-in, sessions, recovery, addresses, passwords, named tokens ----------------------
+
+
+class SessionIn(Request):
+    """Sign in with one of: ``email`` and ``password``; a bearer ``token``; a recovery ``link``."""
+
+    email: str | None = Field(None, max_length=254, examples=["ada@example.org"])
+    password: str | None = Field(None, max_length=200)
+    token: str | None = Field(None, max_length=200, description="A bearer token (yours, or the operator's)")
+    link: str | None = Field(None, max_length=200, description="The token of a mailed recovery link")
+
+    @model_validator(mode="after")
+    def _one_way(self) -> SessionIn:
+        ways = [
+            self.email is not None or self.password is not None,
+            self.token is not None,
+            self.link is not None,
+        ]
+        if sum(ways) != 1 or (ways[0] and (self.email is None or self.password is None)):
+            raise ValueError("sign in with email and password, or with a token, or with a recovery link")
+        return self
+
+
+class SessionOut(BaseModel):
+    session_id: str
+    player_id: str
+    name: str
+    opened_with: str = Field(description="password, token, recovery or operator")
+    token: str = Field(
+        description="The session's bearer (shown once): Authorization: Bearer <token> until it expires or you "
+        "sign out; the pages keep it in an HttpOnly cookie instead"
+    )
+    csrf_token: str = Field(description="For pages: send it as X-CSRF-Token with every change made by cookie")
+    expires_after_days: int = Field(description="The session ends after this many days without use")
+
+
+class RecoverIn(Request):
+    email: str = Field(max_length=254, examples=["ada@example.org"])
+
+
+class LinkIn(Request):
+    token: str = Field(min_length=1, max_length=200, description="The token of a mailed link (after #token=)")
+
+
+class EmailIn(Request):
+    email: str = Field(max_length=254, examples=["ada@example.org"])
+
+
+class PasswordIn(Request):
+    password: str = Field(max_length=200, description="8 to 200 characters")
+    current_password: str | None = Field(
+        None,
+        max_length=200,
+        description="Needed to change a password (not within an hour of a sign-in by a recovery link)",
+    )
+
+
+class TokenIn(Request):
+    name: str = Field(min_length=1, max_length=60, examples=["my bot on the home server"])
+
+
+class TokenOut(BaseModel):
+    token_id: str
+    name: str
+    created_at: str
+    current: bool = Field(False, description="The token this request was made with")
+
+
+class TokenCreated(TokenOut):
+    token: str = Field(description="Shown once; send it as Authorization: Bearer <token>.")

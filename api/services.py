@@ -7,6 +7,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from api.accounts import AccountService, AccountStore
+from api.mail import MailDelivery, MailOutbox, transport_for
 from api.pgguard import GuardedPostgresDatastore
 from api.settings import Settings
 from api.storage import build_ledger
@@ -21,6 +23,8 @@ from projections.scoreboard import Scoreboard, ScoreboardView
 from projections.share_values import ShareValueHistory, ShareValueView
 
 log = logging.getLogger("gameledger.projections")
+STORES: tuple[type[SqlView], ...] = (DigestsView, AccountStore, MailOutbox)
+"""Tables beside the read models that no rebuild touches: digests, accounts, the mail outbox."""
 STOP_CHECK_BATCHES = 4  # batches a background catch-up applies before it looks for a stop
 
 PROJECTIONS: dict[str, tuple[type[BatchProjection[Any]], type[SqlView]]] = {
@@ -35,7 +39,8 @@ PROJECTIONS: dict[str, tuple[type[BatchProjection[Any]], type[SqlView]]] = {
 def init_views(db: Database) -> None:
     for _, view_class in PROJECTIONS.values():
         build_view(view_class, db, create_table=True).datastore.close()
-    build_view(DigestsView, db, create_table=True).datastore.close()
+    for store in STORES:
+        build_view(store, db, create_table=True).datastore.close()
 
 
 def initialise(settings: Settings) -> Database:
@@ -61,6 +66,8 @@ class Services:
     _workers: list[threading.Thread] = field(default_factory=list)
     webhooks: Any = None
     digests: Any = None
+    mail: MailDelivery | None = None  # the mail outbox and its drain
+    accounts: AccountService | None = None  # sessions, links, passwords
     _signer: Any = None
     schema_pending: list[int] = field(default_factory=list)
     changes: Any = None  # the live updates' change feed (api.changefeed), made at the first stream
@@ -92,6 +99,17 @@ class Services:
 
         services.webhooks = WebhookDelivery(services.view("notifications"), ledger)
         services.digests = build_view(DigestsView, db, create_table=db.is_memory, datastore=shared)
+        services.mail = MailDelivery(
+            build_view(MailOutbox, db, create_table=db.is_memory, datastore=shared),
+            transport_for(settings.smtp_url, settings.smtp_timeout),
+            settings.mail_from,
+        )
+        services.accounts = AccountService(
+            ledger,
+            build_view(AccountStore, db, create_table=db.is_memory, datastore=shared),
+            services.mail,
+            settings,
+        )
         if background:
             services.start_background()
             services.start_workers()
@@ -290,9 +308,18 @@ class Services:
             every(self.settings.webhook_interval, "webhooks", self.webhooks.run_once)
         if self.settings.digest_interval > 0:
             every(self.settings.digest_interval, "digests", self.digest)
+        if self.settings.mail_interval > 0 and self.mail is not None:
+            mail = self.mail
+            thread = threading.Thread(
+                target=mail.loop, args=(self._stop, self.settings.mail_interval), name="mail", daemon=True
+            )
+            thread.start()
+            self._workers.append(thread)
 
     def close(self) -> None:
         self._stop.set()
+        if self.mail is not None:
+            self.mail.wake.set()  # the mail drain waits on it
         if self.changes is not None:
             self.changes.close()
         for worker in self._workers:
@@ -302,5 +329,9 @@ class Services:
         self.ledger.close()
         for p in self.projections.values():
             p.view.datastore.close()
-        if self.digests is not None:
-            self.digests.datastore.close()
+        stores = [self.digests]
+        stores += [self.mail.outbox] if self.mail is not None else []
+        stores += [self.accounts.store] if self.accounts is not None else []
+        for store in stores:
+            if store is not None:
+                store.datastore.close()

@@ -23,7 +23,7 @@ class Settings(BaseModel):
     environment: Literal["development", "production"] = Field(
         default="development",
         description="production refuses to start without a PostgreSQL URL, an admin token of 24+ "
-        "characters and a signing key, or with the templates' placeholder secrets (change-me).",
+        "characters, a signing key and the public URL, or with the templates' placeholder secrets (change-me).",
     )
     data_dir: Path = Field(
         default=Path(DEFAULT_DATA_DIR), description="Where the embedded SQLite files live."
@@ -104,6 +104,110 @@ class Settings(BaseModel):
         default=120, ge=1, description="Decisions allowed at once before the rate applies."
     )
 
+    public_url: str = Field(
+        default="",
+        description="The address people reach the server at (https://play.example.org): the links in mails point "
+        "there, and https:// marks the session cookie Secure. Empty (refused in production): the address each "
+        "request came to.",
+    )
+    smtp_url: str = Field(
+        default="",
+        repr=False,
+        description="Where mail goes: smtp://user:password@host:587 (STARTTLS when the server offers it; the "
+        "password is sent only over TLS or to this machine) or smtps://user:password@host:465 (TLS). Empty: every "
+        "mail (its one-time links included) is written to the log, logger gameledger.mail at WARNING, for the "
+        "operator to pass on.",
+    )
+    smtp_timeout: float = Field(
+        default=10.0,
+        gt=0,
+        le=300,
+        description="Seconds an SMTP connection or command may take before the attempt fails (and is retried).",
+    )
+    mail_from: str = Field(
+        default="gameledger <gameledger@localhost>", description="The From address of every mail."
+    )
+    mail_interval: float = Field(
+        default=2.0,
+        ge=0,
+        description="Seconds between rounds of the mail outbox's drain (0: off); a process sends the mails it "
+        "queued itself at once.",
+    )
+    session_days: int = Field(
+        default=30,
+        ge=1,
+        le=400,
+        description="How long a sign-in (web or API session) lasts; signing out ends it sooner.",
+    )
+    recovery_link_minutes: int = Field(
+        default=30,
+        ge=5,
+        le=1440,
+        description="How long a mailed sign-in (recovery) link works; it works once.",
+    )
+    confirm_link_hours: int = Field(
+        default=48,
+        ge=1,
+        le=720,
+        description="How long a mailed link confirming an email address works; it works once.",
+    )
+    signin_attempts_per_account: int = Field(
+        default=10,
+        ge=0,
+        description="Failed sign-ins allowed per email address in 15 minutes; beyond, sign-ins with it are refused "
+        "(429) until the window has passed (0: no limit).",
+    )
+    signin_attempts_per_client: int = Field(
+        default=50,
+        ge=0,
+        description="Failed sign-ins allowed per client address in 15 minutes (0: no limit).",
+    )
+    account_mails_per_hour: int = Field(
+        default=3,
+        ge=0,
+        description="Confirmation and recovery mails sent to one address in an hour; beyond, none is sent and the "
+        "answer is the same (0: no limit).",
+    )
+    recover_requests_per_client: int = Field(
+        default=20, ge=0, description="Account recovery requests per client address in an hour (0: no limit)."
+    )
+
+    @field_validator("public_url")
+    @classmethod
+    def _a_public_url(cls, url: str) -> str:
+        from urllib.parse import urlparse
+
+        if url:
+            parsed = urlparse(url)
+            if (
+                parsed.scheme not in ("http", "https")
+                or not parsed.hostname
+                or parsed.query
+                or parsed.fragment
+            ):
+                raise ValueError(
+                    "the public URL is http(s)://host[:port][/path], as in https://play.example.org"
+                )
+        return url.rstrip("/")
+
+    @field_validator("smtp_url")
+    @classmethod
+    def _an_smtp_url(cls, url: str) -> str:
+        from api.mail import parse_smtp_url
+
+        if url:
+            parse_smtp_url(url)
+        return url
+
+    @field_validator("mail_from")
+    @classmethod
+    def _a_from_address(cls, text: str) -> str:
+        from email.utils import parseaddr
+
+        if "\n" in text or "\r" in text or "@" not in parseaddr(text)[1]:
+            raise ValueError("the From address is an address, as in: gameledger <noreply@example.org>")
+        return text
+
     @field_validator("database_url")
     @classmethod
     def _a_database_url(cls, url: str) -> str:
@@ -123,9 +227,13 @@ class Settings(BaseModel):
                 raise ValueError("production needs GAMELEDGER_DATABASE_URL pointing at PostgreSQL")
             if not self.signing_key:
                 raise ValueError("production needs GAMELEDGER_SIGNING_KEY (32 bytes, base64) to sign digests")
-            for name in ("admin_token", "signing_key"):
+            for name in ("admin_token", "signing_key", "smtp_url"):
                 if any(p in getattr(self, name).lower() for p in PLACEHOLDERS):
                     raise ValueError(f"production refuses the template's placeholder in {ENV[name]}: set a real secret")
+            if not self.public_url:
+                raise ValueError(
+                    "production needs GAMELEDGER_PUBLIC_URL (https://your.host): the links in mails point there"
+                )
         return self
 
     @property
@@ -155,6 +263,10 @@ class Settings(BaseModel):
         out = self.model_dump(mode="json")
         for name in SECRETS:
             out[name] = "***" if out[name] else ""
+        if out["smtp_url"]:
+            from api.mail import mask_smtp_url
+
+            out["smtp_url"] = mask_smtp_url(out["smtp_url"])
         if "@" in out["database_url"]:
             scheme, _, rest = out["database_url"].partition("://")
             out["database_url"] = f"{scheme}://***@{rest.split('@', 1)[1]}"
@@ -187,6 +299,18 @@ ENV: dict[str, str] = {
     "signup_burst": "GAMELEDGER_SIGNUP_BURST",
     "decision_rate": "GAMELEDGER_DECISION_RATE",
     "decision_burst": "GAMELEDGER_DECISION_BURST",
+    "public_url": "GAMELEDGER_PUBLIC_URL",
+    "smtp_url": "GAMELEDGER_SMTP_URL",
+    "smtp_timeout": "GAMELEDGER_SMTP_TIMEOUT",
+    "mail_from": "GAMELEDGER_MAIL_FROM",
+    "mail_interval": "GAMELEDGER_MAIL_INTERVAL",
+    "session_days": "GAMELEDGER_SESSION_DAYS",
+    "recovery_link_minutes": "GAMELEDGER_RECOVERY_LINK_MINUTES",
+    "confirm_link_hours": "GAMELEDGER_CONFIRM_LINK_HOURS",
+    "signin_attempts_per_account": "GAMELEDGER_SIGNIN_ATTEMPTS_PER_ACCOUNT",
+    "signin_attempts_per_client": "GAMELEDGER_SIGNIN_ATTEMPTS_PER_CLIENT",
+    "account_mails_per_hour": "GAMELEDGER_ACCOUNT_MAILS_PER_HOUR",
+    "recover_requests_per_client": "GAMELEDGER_RECOVER_REQUESTS_PER_CLIENT",
 }
 """Every setting's environment variable (a test checks that none is missing)."""
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import base64
 import contextlib
-import hashlib
-import hmac
 import secrets
+import time
 import unicodedata
 import uuid
 from collections.abc import Callable, Iterator
@@ -27,6 +26,8 @@ from eventsourcing.persistence import IntegrityError
 from pydantic import ValidationError
 
 from ledger import registry, rng
+from ledger.accounts import matching_token
+from ledger.accounts import token_hash as _token_hash
 from ledger.canonical import canonical, sha256_hex
 from ledger.clocks import parse_time_control
 from ledger.defaults import default_decision
@@ -54,6 +55,7 @@ def league_id_for(name: str) -> UUID:
 
 
 MAX_NAME = 40
+AUTH_RECHECK_SECONDS = 2.0  # how long a verified token is trusted before the store is asked again
 NOTIFICATION_KINDS = ("your_turn", "game_started", "game_finished", "timed_out", "dispute_opened")
 
 
@@ -145,7 +147,8 @@ class Ledger(Application[UUID]):
         self.clock = clock or DomainEvent.create_timestamp
         self.entropy = entropy or type(self).default_entropy
         self.vacation_days_per_year = vacation_days_per_year
-        self._authenticated: dict[str, Player] = {}  # token hash -> its player, once verified
+        # token hash -> (its player, the token's id, until when the verification holds)
+        self._authenticated: dict[str, tuple[Player, str, float]] = {}
         self.on_saved: list[Callable[[list[Any]], None]] = []  # told of every save (api.changefeed)
 
     def _take_snapshots(self, processing_event: Any) -> None:
@@ -192,23 +195,39 @@ class Ledger(Application[UUID]):
         return player_id, token
 
     def authenticate(self, token: str) -> Player:
+        return self.verify_token(token)[0]
+
+    def verify_token(self, token: str) -> tuple[Player, str]:
+        """The player holding this bearer token, and the token's id (``first``: the one given at
+        registration). A token is found by the player id it names, then its SHA-256 is compared
+        in constant time with the player's active tokens. A verified token is remembered for
+        ``AUTH_RECHECK_SECONDS`` (a revocation by another process takes effect within that)."""
         parts = token.split("_", 2)
         if len(parts) != 3 or parts[0] != "gl" or len(parts[1]) != 32:
             raise AuthError("The bearer token is not a gameledger token.")
         digest = _token_hash(token)
         known = self._authenticated.get(digest)
-        if known is not None:  # a token never changes: verified once per process
-            return known
+        if known is not None and known[2] > time.monotonic():
+            return known[0], known[1]
         try:
             player: Any = self.repository.get(UUID(hex=parts[1]))
         except (AggregateNotFoundError, ValueError):
             raise AuthError("Unknown bearer token.") from None
-        if not isinstance(player, Player) or not hmac.compare_digest(player.token_hash, digest):
+        token_id = matching_token(player, digest) if isinstance(player, Player) else None
+        if token_id is None:
+            self._authenticated.pop(digest, None)
             raise AuthError("Unknown bearer token.")
         if len(self._authenticated) >= 50_000:
             self._authenticated.clear()
-        self._authenticated[digest] = player
-        return player
+        self._authenticated[digest] = (player, token_id, time.monotonic() + AUTH_RECHECK_SECONDS)
+        return player, token_id
+
+    def forget_credentials(self, player_id: UUID | str) -> None:
+        """Verify the player's tokens again from the store on their next use (after a revocation)."""
+        pid = str(player_id)
+        for digest, (player, _, _) in list(self._authenticated.items()):
+            if str(player.id) == pid:
+                self._authenticated.pop(digest, None)
 
     def get_player(self, player_id: UUID | str) -> Player:
         try:
@@ -936,5 +955,3 @@ class Ledger(Application[UUID]):
         )
 
 
-def _token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()

@@ -751,6 +751,13 @@ class Player(Aggregate):
         self.notify_kinds: list[str] | None = None  # None: the defaults
         self.webhook_url: str | None = None
         self.webhook_secret: str | None = None
+        # the account (ledger/accounts.py: its events set these)
+        self.email: str | None = None  # confirmed
+        self.email_confirmed_at: str | None = None
+        self.password_hash: str | None = None  # argon2id
+        self.password_set_at: str | None = None
+        self.tokens: dict[str, dict[str, str]] = {}  # named tokens: id -> name, SHA-256, created_at
+        self.first_token_revoked = False
 
     def on_vacation(self, now: datetime) -> tuple[datetime, datetime] | None:
         if self.vacations:

@@ -69,3 +69,14 @@ class UnavailableError(LedgerError):
     """The store is unreachable; the request may be retried."""
 
     code = "service/unavailable"
+
+
+class RateLimitedError(LedgerError):
+    """Too many attempts of something in a while (sign-ins, recovery mails): try again after
+    ``retry_after`` seconds; nothing was done."""
+
+    code = "request/rate_limited"
+
+    def __init__(self, message: str, retry_after: int, code: str | None = None) -> None:
+        super().__init__(message, code=code)
+        self.retry_after = max(1, int(retry_after))

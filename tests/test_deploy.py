@@ -240,6 +240,7 @@ def test_every_variable_in_the_deployment_files_is_a_known_setting() -> None:
         "GAMELEDGER_DATABASE_URL",
         "GAMELEDGER_ADMIN_TOKEN",
         "GAMELEDGER_SIGNING_KEY",
+        "GAMELEDGER_SMTP_URL",
     }
 
 

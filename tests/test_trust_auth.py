@@ -4,8 +4,9 @@ from its routes, called as {no token, a wrong token, another seat, a spectator, 
 Every route must be classified below (a new endpoint fails the test until it is): who may call
 it, and what each kind of caller must get. Nobody acts for another seat (refused, and nothing is
 written to the store), nobody sees another seat's private state (each read is exactly the
-caller's own view), operator-only operations are operator-only, and a cookie never authorises a
-write. Tokens are stored only as hashes and compared in constant time."""
+caller's own view), operator-only operations are operator-only, nobody revokes another player's
+token or session, and a cookie without the page's anti-forgery proof never authorises a write.
+Tokens are stored only as hashes and compared in constant time."""
 
 from __future__ import annotations
 
@@ -32,7 +33,8 @@ ROLES = ("none", "wrong_token", "other_seat", "spectator", "admin")
 # caller's own doing; "view": any valid token, answered with exactly the caller's own view of a
 # game; "self": the caller's own account; "seated": a player holding a seat of the game;
 # "act": only the awaited seat; "organiser": the league's organiser (or the operator);
-# "admin": the operator only; "page": a web page, signed in by cookie.
+# "admin": the operator only; "page": a web page, signed in by cookie; "own": one of the caller's
+# own tokens or sessions by its id (called with another player's id: not found, nothing ends).
 POLICY: dict[tuple[str, str], str] = {
     ("GET", "/openapi.json"): "public",
     ("GET", "/docs"): "public",
@@ -44,6 +46,11 @@ POLICY: dict[tuple[str, str], str] = {
     ("GET", "/ready"): "public",
     ("GET", "/metrics"): "public",
     ("POST", "/api/v1/players"): "public",
+    ("POST", "/api/v1/sessions"): "public",
+    ("POST", "/api/v1/players/recover"): "public",
+    ("POST", "/api/v1/players/confirm-email"): "public",
+    ("GET", "/account/confirm"): "public",
+    ("GET", "/account/recover"): "public",
     ("GET", "/api/v1/ledger/public-key"): "public",
     ("GET", "/"): "public",
     ("GET", "/signup"): "public",
@@ -56,6 +63,14 @@ POLICY: dict[tuple[str, str], str] = {
     ("PUT", "/api/v1/me/notifications/settings"): "self",
     ("GET", "/api/v1/me/notifications"): "self",
     ("GET", "/api/v1/me/stream"): "self",
+    ("GET", "/api/v1/me/sessions"): "self",
+    ("POST", "/api/v1/me/email"): "self",
+    ("DELETE", "/api/v1/me/email"): "self",
+    ("PUT", "/api/v1/me/password"): "self",
+    ("GET", "/api/v1/me/tokens"): "self",
+    ("POST", "/api/v1/me/tokens"): "self",
+    ("DELETE", "/api/v1/me/tokens/{token_id}"): "own",
+    ("DELETE", "/api/v1/me/sessions/{session_id}"): "own",
     ("GET", "/api/v1/titles"): "player",
     ("POST", "/api/v1/games"): "player",
     ("GET", "/api/v1/games"): "player",
@@ -131,6 +146,7 @@ class Matrix:
     waiting: str
     dispute: int
     throwaway: str
+    others: dict[str, str] = field(default_factory=dict)  # another player's token id and session
     tally: Counter[str] = field(default_factory=Counter)
 
     @property
@@ -173,6 +189,18 @@ class Matrix:
     def written(self) -> int:
         return int(self.services.ledger.recorder.max_notification_id() or 0)
 
+    def fresh_link(self) -> str:
+        """A new link confirming an address for the organiser (as mailed: the outbox holds its text)."""
+        import re as re_
+
+        accounts = self.services.accounts
+        organiser = accounts.ledger.get_player(self.league["created_by"])
+        accounts.send_confirmation(organiser, f"organiser-{self.tally['links']}@example.org", _client())
+        self.tally["links"] += 1
+        outbox = self.services.mail.outbox
+        body = outbox.rows(f"SELECT body FROM {outbox.t('outbox')} ORDER BY created_at DESC LIMIT 1")[0]["body"]
+        return re_.search(r"#token=(\S+)", body).group(1)  # type: ignore[union-attr]
+
 
 @dataclass
 class Call:
@@ -194,6 +222,8 @@ def _call_for(m: Matrix, method: str, template: str, role: str) -> Call:
         .replace("{player_id}", m.table.players[0]["player_id"])
         .replace("{title}", "cotton-trade")
         .replace("{number}", str(m.dispute))
+        .replace("{token_id}", m.others.get("token_id", "x"))
+        .replace("{session_id}", m.others.get("session_id", "x"))
     )
     version = m.services.ledger.get_game(m.game_id).version
     decides = template.endswith(("/decisions", "/decisions/preview"))
@@ -222,7 +252,14 @@ def _call_for(m: Matrix, method: str, template: str, role: str) -> Call:
         "/api/v1/leagues/{league}/members": {"player_id": m.table.players[1]["player_id"]},
         "/api/v1/me/vacation": {"days": 1},
         "/api/v1/me/notifications/settings": {"kinds": None},
+        "/api/v1/sessions": {"token": m.spectator["token"]},
+        "/api/v1/players/recover": {"email": "nobody@example.org"},
+        "/api/v1/me/email": {"email": f"matrix-{role}@example.org"},
+        "/api/v1/me/password": {"password": "a matrix password"},
+        "/api/v1/me/tokens": {"name": "matrix"},
     }
+    if template == "/api/v1/players/confirm-email" and method == "POST":
+        bodies[template] = {"token": m.fresh_link()}
     query = None
     if template.endswith("/stream"):
         query = {"max_seconds": 0.05, "interval": 0.1}
@@ -241,7 +278,11 @@ def _a_static_file() -> str:
 
 def _send(m: Matrix, method: str, call: Call, token: str | None) -> Any:
     headers = bearer(token) if token else {}
-    return m.client.request(method, call.path, json=call.body, params=call.query, headers=headers)
+    m.client.cookies.clear()  # the bearer alone (a sign-in answered with a cookie before)
+    try:
+        return m.client.request(method, call.path, json=call.body, params=call.query, headers=headers)
+    finally:
+        m.client.cookies.clear()
 
 
 def _send_page(m: Matrix, call: Call, token: str | None) -> Any:
@@ -344,7 +385,7 @@ def expect(m: Matrix, method: str, template: str, policy: str, role: str) -> Non
         if role == "admin" and r.status_code == 403:
             assert assert_error_shape(r, where) == "auth/not_a_player", where
         else:
-            assert r.status_code == 200, (where, r.status_code, r.text[:200])
+            assert 200 <= r.status_code < 300, (where, r.status_code, r.text[:200])
             if template == "/api/v1/me":
                 assert r.json()["player_id"] == _id_of(m, role), where
     elif policy == "view":
@@ -362,6 +403,15 @@ def expect(m: Matrix, method: str, template: str, policy: str, role: str) -> Non
         if template.endswith(("/decisions", "/decisions/preview")):
             code = assert_error_shape(r, where)
             assert code == ("game/not_your_turn" if role == "other_seat" else "game/not_seated"), where
+    elif policy == "own":
+        # another player's token or session, named by its id: not found for anyone else
+        code = assert_error_shape(r, where)
+        if role == "admin" and r.status_code == 403:
+            assert code == "auth/not_a_player", where
+        else:
+            assert (r.status_code, code) in ((404, "token/not_found"), (404, "session/not_found")), where
+        assert m.written() == before, f"{where} wrote to the store"
+        assert _others_still_work(m), f"{where} ended another player's token or session"
     elif policy in ("admin", "organiser"):
         if role == "admin":
             assert r.status_code not in (401, 403), (where, r.status_code, r.text[:200])
@@ -387,6 +437,19 @@ def _name_of(m: Matrix, role: str) -> str:
     return str(m.table.players[m.seats_of(role)[0]]["name"])
 
 
+def _client() -> Any:
+    from api.accounts import Client
+
+    return Client(address="matrix", base_url="http://testserver")
+
+
+def _others_still_work(m: Matrix) -> bool:
+    """The organiser's named token and session, whose ids the "own" routes were called with."""
+    token = m.client.get(f"{API}/me", headers=bearer(m.others["token"]))
+    session = m.client.get(f"{API}/me", headers=bearer(m.others["session"]))
+    return token.status_code == 200 and session.status_code == 200
+
+
 def build_matrix(client: TestClient) -> Matrix:
     table = Table(client)
     spectator = client.post(f"{API}/players", json={"name": "Watcher"}).json()
@@ -395,6 +458,7 @@ def build_matrix(client: TestClient) -> Matrix:
         f"{API}/leagues", json={"name": "Matrix league"}, headers=bearer(organiser["token"])
     ).json()
     league["organiser_token"] = organiser["token"]
+    league["created_by"] = organiser["player_id"]
     waiting = client.post(f"{API}/games", json={"title": "cotton-trade", "seats": 4}, headers=table.auth(0))
     throwaway = client.post(f"{API}/games", json={"title": "cotton-trade", "seats": 3}, headers=table.auth(1))
     m = Matrix(client, table, spectator, league, waiting.json()["game_id"], 0, throwaway.json()["game_id"])
@@ -405,6 +469,16 @@ def build_matrix(client: TestClient) -> Matrix:
     )
     assert opened.status_code == 201, opened.text
     m.dispute = opened.json()["dispute"]
+    named = client.post(f"{API}/me/tokens", json={"name": "organiser's bot"}, headers=bearer(organiser["token"]))
+    session = client.post(f"{API}/sessions", json={"token": organiser["token"]})
+    client.cookies.clear()
+    assert named.status_code == 201 and session.status_code == 201, (named.text, session.text)
+    m.others = {
+        "token_id": named.json()["token_id"],
+        "token": named.json()["token"],
+        "session_id": session.json()["session_id"],
+        "session": session.json()["token"],
+    }
     return m
 
 
@@ -450,13 +524,66 @@ def test_the_authorisation_matrix(client: TestClient) -> None:
     assert closed.status_code == 200 and closed.json()["closed"]
 
 
-def test_a_cookie_never_authorises_a_write(client: TestClient) -> None:
-    """The web pages' cookie is for reads: a forged cross-site form post carries it, and must
-    get nowhere. Every write endpoint with only the cookie of a seated player: 401."""
+def _account_rows(m: Matrix) -> list[Any]:
+    """Everything the accounts store and the mail outbox hold (a refused write changes none of it)."""
+    out: list[Any] = []
+    for store, tables in ((m.services.accounts.store, ("sessions", "links")), (m.services.mail.outbox, ("outbox",))):
+        for t in tables:
+            out += sorted(map(repr, store.rows(f"SELECT * FROM {store.t(t)}")))
+    return out
+
+
+def test_a_cookie_without_the_anti_forgery_proof_never_authorises_a_write(client: TestClient) -> None:
+    """The web pages' session cookie goes with every request to the site, a forged cross-site one
+    too: a write needs the page's proof as well (X-CSRF-Token, an HMAC of the session's secret that
+    another site can neither read nor compute). Every write endpoint with only the cookie of the
+    awaited player, or with another session's proof: 403, nothing written anywhere; with the
+    proof, the same cookie decides. The older pages' token cookie never authorises a write."""
     m = build_matrix(client)
     writes = sorted(r for r in all_routes(client.app) if r[0] != "GET" and POLICY[r] != "public")  # type: ignore[arg-type]
-    assert len(writes) >= 20
-    client.cookies.set("gl_token", str(m.table.players[m.awaited()]["token"]))
+    assert len(writes) >= 25
+    owner = str(m.table.players[m.awaited()]["token"])
+    owner_id = m.table.players[m.awaited()]["player_id"]
+    signed_in = client.post(f"{API}/sessions", json={"token": owner})
+    assert signed_in.status_code == 201 and "httponly" in signed_in.headers["set-cookie"].lower()
+    assert "samesite=lax" in signed_in.headers["set-cookie"].lower()
+    proof = signed_in.json()["csrf_token"]
+    assert client.cookies.get("gl_session") == signed_in.json()["token"]
+    from api.accounts import csrf_proof
+
+    wrong_proof = csrf_proof(m.others["session"])  # another session's proof (the organiser's)
+    try:
+        for method, template in writes:
+            for headers in ({}, {"X-CSRF-Token": wrong_proof}, {"X-CSRF-Token": ""}):
+                before, rows = m.written(), _account_rows(m)
+                call = _call_for(m, method, template, "owner")
+                r = client.request(method, call.path, json=call.body, params=call.query, headers=headers)
+                assert r.status_code == 403, (method, template, headers, r.status_code, r.text[:200])
+                assert assert_error_shape(r) == "auth/csrf_failed" and m.written() == before
+                assert _account_rows(m) == rows, (method, template, "changed the accounts store")
+        # a read with the same cookie is the player's own
+        me = client.get(f"{API}/me").json()
+        assert me["player_id"] == owner_id and me["signed_in_with"] == "session"
+        # with the page's proof, the same cookie decides
+        version = m.services.ledger.get_game(m.game_id).version
+        decision = m.table.game(m.awaited())["legal_decisions"][0]
+        r = client.post(
+            f"{API}/games/{m.game_id}/decisions",
+            json={"expected_version": version, "decision": decision},
+            headers={"X-CSRF-Token": proof},
+        )
+        assert r.status_code == 200, r.text
+        # signing out ends the session: the cookie is cleared and, sent again, opens nothing
+        cookie = client.cookies.get("gl_session")
+        out = client.delete(f"{API}/me/sessions/current", headers={"X-CSRF-Token": proof})
+        assert out.status_code == 200 and "gl_session=" in out.headers["set-cookie"]
+        client.cookies.set("gl_session", str(cookie))
+        r = client.get(f"{API}/me")
+        assert (r.status_code, assert_error_shape(r)) == (401, "auth/session_ended")
+    finally:
+        client.cookies.clear()
+    # the older pages' token cookie: reads only
+    client.cookies.set("gl_token", owner)
     try:
         for method, template in writes:
             before = m.written()
@@ -464,8 +591,7 @@ def test_a_cookie_never_authorises_a_write(client: TestClient) -> None:
             r = client.request(method, call.path, json=call.body, params=call.query)
             assert r.status_code == 401, (method, template, r.status_code, r.text[:200])
             assert assert_error_shape(r) == "auth/required" and m.written() == before
-        # while a read with the same cookie is the player's own
-        assert client.get(f"{API}/me").json()["player_id"] == m.table.players[m.awaited()]["player_id"]
+        assert client.get(f"{API}/me").json()["player_id"] == owner_id
     finally:
         client.cookies.clear()
 
@@ -545,22 +671,32 @@ def test_tokens_are_stored_only_as_hashes(client: TestClient, database_url: str)
 
 
 def test_token_comparison_is_constant_time() -> None:
-    """Look-up by the player id embedded in the token, then hmac.compare_digest of SHA-256
-    hashes; the operator's token by hmac.compare_digest too. No == on secrets."""
-    from api import deps
+    """Look-up by the id embedded in the token (a player's, a session's, a link's), then
+    hmac.compare_digest of SHA-256 hashes; the operator's token and a page's anti-forgery proof
+    by hmac.compare_digest too. No == on secrets."""
+    from api import accounts, deps
+    from ledger import accounts as ledger_accounts
     from ledger import application
 
-    auth_src = inspect.getsource(application.Ledger.authenticate)
+    auth_src = inspect.getsource(application.Ledger.verify_token)
     assert "digest = _token_hash(token)" in auth_src
-    assert "hmac.compare_digest(player.token_hash, digest)" in auth_src
+    assert "matching_token(player, digest)" in auth_src
+    match_src = inspect.getsource(ledger_accounts.matching_token)
+    assert 'hmac.compare_digest(token["hash"], digest)' in match_src
+    assert "return" not in match_src.split("for token_id")[1].split("return found")[0], "no early return"
     # a token verified once is found again by its SHA-256 (a dictionary look-up by the hash:
     # timing there tells nothing about the token, whose hash cannot be guessed byte by byte)
     assert "self._authenticated.get(digest)" in auth_src
     assert "repository.get(UUID(hex=parts[1]))" in auth_src  # found by id, not by comparing secrets
-    caller_src = inspect.getsource(deps.get_caller)
+    session_src = inspect.getsource(accounts.AccountService.session)
+    assert 'hmac.compare_digest(row["secret_hash"], digest)' in session_src
+    link_src = inspect.getsource(accounts.AccountService._redeem)
+    assert 'hmac.compare_digest(link["secret_hash"], digest)' in link_src
+    caller_src = inspect.getsource(deps.get_caller) + inspect.getsource(deps.caller_for_token)
     assert "hmac.compare_digest(token.encode(), admin.encode())" in caller_src
-    for src in (auth_src, caller_src):
-        assert not re.search(r"(token|hash|admin)\w*\s*==|==\s*\w*(token|hash|admin)", src), src
+    assert "hmac.compare_digest(proof.encode(), session.csrf.encode())" in caller_src
+    for src in (auth_src, match_src, session_src, link_src, caller_src):
+        assert not re.search(r"(token|hash|admin|proof|csrf|secret)\w*\s*==|==\s*\w*(token|hash|admin|proof|csrf|secret)", src), src
 
 
 def test_a_wrong_secret_for_a_real_player_is_refused(client: TestClient) -> None:

@@ -43,6 +43,8 @@ def _known_ids(world: World) -> dict[str, list[Any]]:
         "player_id": [world.table.players[1]["player_id"], "me"],
         "title": ["cotton-trade", "water-frame", "arkwright-card-game"],
         "number": [1],
+        "token_id": ["first"],  # the caller's own first token: refused while it is their only way in
+        "session_id": ["current"],
     }
 
 

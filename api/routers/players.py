@@ -6,6 +6,7 @@ from fastapi import APIRouter, Query, status
 
 from api.deps import Caller, CallerDep, ServicesDep
 from api.notify import wanted_kinds
+from api.routers.accounts import ClientDep, account_out
 from api.schemas import ErrorOut, NotificationSettingsIn, PlayerCreated, PlayerIn, PlayerOut, VacationIn
 from ledger.errors import ForbiddenError
 
@@ -18,16 +19,32 @@ router = APIRouter(tags=["players"])
     response_model=PlayerCreated,
     responses={422: {"model": ErrorOut}},
 )
-def register_player(body: PlayerIn, services: ServicesDep) -> PlayerCreated:
-    """Register a player. The token is shown once and stored only as a hash."""
+def register_player(body: PlayerIn, services: ServicesDep, client: ClientDep) -> PlayerCreated:
+    """Register a player. The token is shown once and stored only as a hash. With ``email``, a
+    one-time link that confirms it is mailed; with ``password``, you can sign in with the
+    address (``POST /sessions``) once it is confirmed."""
+    accounts = services.accounts
+    assert accounts is not None
+    email = accounts.check_signup(body.name, body.email, body.password)  # before anything is written
     player_id, token = services.ledger.register_player(body.name)
-    return PlayerCreated(player_id=player_id, name=body.name.strip(), token=token)
+    extra = (
+        accounts.after_signup(str(player_id), email, body.password, client) if email or body.password else {}
+    )
+    return PlayerCreated(player_id=player_id, name=body.name.strip(), token=token, **extra)
 
 
 @router.get("/me", response_model=PlayerOut, responses={401: {"model": ErrorOut}})
-def me(caller: CallerDep) -> PlayerOut:
-    """Who the bearer token belongs to."""
-    return PlayerOut(player_id=caller.player_id, name=caller.name, is_admin=caller.is_admin, bot=caller.bot)
+def me(caller: CallerDep, services: ServicesDep) -> PlayerOut:
+    """Who the bearer token (or the session) belongs to, and their account: address, password, tokens."""
+    account = {} if caller.is_admin else account_out(services, caller.player_id)
+    return PlayerOut(
+        player_id=caller.player_id,
+        name=caller.name,
+        is_admin=caller.is_admin,
+        bot=caller.bot,
+        signed_in_with="session" if caller.session_id else "token",
+        **account,
+    )
 
 
 @router.get("/me/turns", responses={401: {"model": ErrorOut}})

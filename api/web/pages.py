@@ -1,9 +1,10 @@
-"""The web pages: sign up, lobby, create a game, a game seen by its seat, replay, settings.
+"""The web pages: sign up and in, lobby, create a game, a game seen by its seat, replay, settings.
 
 Pages are rendered on the server from the same presenters as the REST API (a plain
 reload always shows the current position); the small script in static/app.js sends
-the state-changing calls to the REST API with the Authorization header and swaps in
-the re-rendered parts when the game changes (server-sent events, or polling).
+the state-changing calls to the REST API, signed in by the HttpOnly session cookie with
+the page's anti-forgery proof (``X-CSRF-Token``, from the page's ``csrf-token`` meta), and
+swaps in the re-rendered parts when the game changes (server-sent events, or polling).
 """
 
 from __future__ import annotations
@@ -22,12 +23,14 @@ from jinja2 import ChainableUndefined, Environment, FileSystemLoader, select_aut
 from api.charts import share_value_svg
 from api.deps import Caller, get_caller
 from api.presenters import events_out, game_out, names_for, scoreboard_out, seat_names
+from api.routers.accounts import account_out
 from api.routers.leagues import league_out, organiser_name
 from api.routers.players import vacation_out
 from api.services import Services
 from api.web import table as tables
 from api.web.features import features
 from api.web.forms import decision_forms, decision_schemas, human, option_fields, value_text
+from ledger.accounts import PlayerAccounts
 from ledger.domain import Game
 from ledger.errors import AuthError, ConflictError, LedgerError, NotFoundError
 from ledger.registry import TITLES
@@ -93,7 +96,8 @@ def _services(request: Request) -> Services:
 
 
 def page_caller(request: Request) -> Caller | None:
-    """The signed-in player from the ``gl_token`` cookie (a GET: the API's own rule), or None."""
+    """The signed-in player from the session cookie (or the older pages' ``gl_token`` cookie: a
+    GET, the API's own rule), or None."""
     try:
         return get_caller(request, _services(request), None)
     except AuthError:
@@ -439,8 +443,38 @@ def settings_page(request: Request) -> Response:
     caller = page_caller(request)
     if caller is None:
         return _sign_up_first(request)
-    vacation = None if caller.is_admin else vacation_out(_services(request), caller.player_id)
-    return render(request, "settings.html", caller, vacation=vacation)
+    services = _services(request)
+    vacation = None if caller.is_admin else vacation_out(services, caller.player_id)
+    account = tokens = sessions = None
+    if services.accounts is not None:
+        sessions = services.accounts.sessions_of(caller.player_id, caller.session_id)
+        if not caller.is_admin:
+            account = account_out(services, caller.player_id)
+            tokens = [
+                t | {"current": t["token_id"] == caller.token_id}
+                for t in PlayerAccounts.tokens_of(services.ledger.get_player(caller.player_id))
+            ]
+    recovering = services.accounts is not None and services.accounts.recovering(caller)
+    return render(
+        request,
+        "settings.html",
+        caller,
+        vacation=vacation,
+        account=account, tokens=tokens, sessions=sessions, recovering=recovering
+    )
+
+
+@router.get("/account/confirm")
+def confirm_page(request: Request) -> Response:
+    """A mailed link confirming an address lands here; its token (after #) never reaches the server
+    until the person presses the button (a mail scanner that opens links confirms nothing)."""
+    return render(request, "account_link.html", page_caller(request), kind="confirm", heading="Confirm your address")
+
+
+@router.get("/account/recover")
+def recover_page(request: Request) -> Response:
+    """A mailed sign-in link lands here; the button signs this browser in, once."""
+    return render(request, "account_link.html", page_caller(request), kind="recover", heading="Sign in with your link")
 
 
 @cache

@@ -1,52 +1,51 @@
-/* gameledger pages: the token, calls to the REST API, live updates and the replay.
-   Pages are complete on the server; this script sends state-changing calls with the
-   Authorization header (never the cookie: that is the CSRF defence) and swaps in the
-   re-rendered part of a page when the game changes. */
+/* gameledger pages: calls to the REST API, live updates and the replay.
+   Pages are complete on the server; this script sends state-changing calls signed in by the
+   HttpOnly session cookie, each with the page's anti-forgery proof (X-CSRF-Token: a page of
+   another site can neither read nor make it), and swaps in the re-rendered part of a page when
+   the game changes. A browser that still holds a token from the older pages (localStorage and a
+   gl_token cookie) trades it for a session once. */
 (function () {
   "use strict";
 
-  var KEY = "gl_token";
+  var LEGACY = "gl_token";
   var POLL_MS = 3000;
 
-  // --- the token: localStorage, mirrored in a cookie for page loads and EventSource --------
+  // --- the sign-in: the session cookie (HttpOnly), and the page's anti-forgery proof -------------
+  function csrf() {
+    var meta = document.querySelector('meta[name="csrf-token"]');
+    return meta ? meta.content : null;
+  }
   function readCookie() {
     var m = document.cookie.match(/(?:^|;\s*)gl_token=([^;]*)/);
     return m ? decodeURIComponent(m[1]) : null;
   }
-  function token() {
-    try { return localStorage.getItem(KEY) || readCookie(); } catch (e) { return readCookie(); }
-  }
-  function setCookie(value, maxAge) {
-    document.cookie = "gl_token=" + encodeURIComponent(value) + "; Path=/; Max-Age=" + maxAge +
-      "; SameSite=Lax" + (location.protocol === "https:" ? "; Secure" : "");
-  }
-  function saveToken(t) {
-    try { localStorage.setItem(KEY, t); } catch (e) { /* private mode: the cookie still works */ }
-    setCookie(t, 31536000);
-  }
-  function forgetToken() {
-    try { localStorage.removeItem(KEY); } catch (e) { /* nothing kept */ }
-    setCookie("", 0);
-  }
-  function syncToken() {
-    var signedIn = document.body.dataset.signedIn === "true";
+  function legacyToken() {
     var kept = null;
-    try { kept = localStorage.getItem(KEY); } catch (e) { kept = null; }
-    var cookie = readCookie();
-    if (signedIn) {
-      if (!kept && cookie) { try { localStorage.setItem(KEY, cookie); } catch (e) { /* ignore */ } }
-      return false;
-    }
-    if (kept && cookie !== kept) { setCookie(kept, 31536000); location.reload(); return true; }
-    if (kept && cookie === kept) { forgetToken(); }  // the server no longer knows this token
-    return false;
+    try { kept = localStorage.getItem(LEGACY); } catch (e) { kept = null; }
+    return kept || readCookie();
+  }
+  function forgetLegacy() {
+    try { localStorage.removeItem(LEGACY); } catch (e) { /* nothing kept */ }
+    document.cookie = "gl_token=; Path=/; Max-Age=0; SameSite=Lax";
+  }
+  function upgradeLegacy() {
+    // a token kept by the older pages becomes a session (then the token is forgotten here)
+    var t = legacyToken();
+    if (!t) return false;
+    if (document.body.dataset.session === "true") { forgetLegacy(); return false; }
+    api("POST", "/api/v1/sessions", { token: t }).then(function (r) {
+      forgetLegacy();
+      if (r.ok) location.reload();
+    });
+    return true;
   }
 
   // --- the REST API ----------------------------------------------------------------------
   function api(method, path, body) {
     var headers = { "Accept": "application/json" };
-    var t = token();
-    if (t) headers.Authorization = "Bearer " + t;
+    var proof = csrf();
+    if (proof) headers["X-CSRF-Token"] = proof;
+    else if (legacyToken()) headers.Authorization = "Bearer " + legacyToken();
     var init = { method: method, headers: headers, credentials: "same-origin" };
     if (body !== undefined) {
       headers["Content-Type"] = "application/json";
@@ -284,42 +283,133 @@
     });
   }
 
-  // --- sign up, sign in, settings --------------------------------------------------------
+  // --- sign up, sign in, account links, settings -------------------------------------------
   function safeNext(next) {
     return next && /^\/(?![\/\\])[\w\-.\/?=&%]*$/.test(next) ? next : "/lobby";
+  }
+  function value(form, selector) {
+    var el = form.querySelector(selector);
+    return el ? el.value.trim() : "";
   }
   function initSignup(form) {
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
       clearError(form);
-      var name = form.querySelector("#signup-name").value.trim();
+      var name = value(form, "#signup-name");
       if (!name) { showError(form, { message: "Please give a name." }); return; }
-      api("POST", "/api/v1/players", { name: name }).then(function (r) {
+      var body = { name: name };
+      var email = value(form, "#signup-email");
+      var password = form.querySelector("#signup-password").value;
+      if (email) body.email = email;
+      if (password) body.password = password;
+      api("POST", "/api/v1/players", body).then(function (r) {
         if (!r.ok) { showError(form, r.data); return; }
-        saveToken(r.data.token);
-        var done = document.getElementById("signup-done");
-        done.querySelector("[data-name]").textContent = r.data.name;
-        done.querySelector("#signup-token").value = r.data.token;
-        done.querySelector("[data-continue]").href = safeNext(form.dataset.next);
-        form.hidden = true;
-        done.hidden = false;
-        done.querySelector("h3").focus();
+        var created = r.data;
+        forgetLegacy();
+        api("POST", "/api/v1/sessions", { token: created.token }).then(function (s) {
+          if (!s.ok) { showError(form, s.data); return; }
+          var done = document.getElementById("signup-done");
+          done.querySelector("[data-name]").textContent = created.name;
+          done.querySelector("#signup-token").value = created.token;
+          if (created.pending_email) {
+            done.querySelector("[data-email]").textContent = created.pending_email;
+            done.querySelector("[data-mailed]").hidden = false;
+          }
+          done.querySelector("[data-continue]").href = safeNext(form.dataset.next);
+          form.hidden = true;
+          done.hidden = false;
+          done.querySelector("h3").focus();
+        });
       });
+    });
+  }
+  function signIn(form, body) {
+    clearError(form);
+    var submit = form.querySelector("button[type=submit]");
+    submit.disabled = true;
+    api("POST", "/api/v1/sessions", body).then(function (r) {
+      submit.disabled = false;
+      if (!r.ok) { showError(form, r.data); return; }
+      forgetLegacy();
+      location.assign(safeNext(form.dataset.next));
     });
   }
   function initSignin(form) {
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
-      clearError(form);
-      var t = form.querySelector("#signin-token").value.trim();
-      fetch("/api/v1/me", { headers: { "Authorization": "Bearer " + t, "Accept": "application/json" } })
-        .then(function (res) { return res.json().then(function (d) { return { ok: res.ok, data: d }; }); })
-        .then(function (r) {
-          if (!r.ok) { showError(form, r.data); return; }
-          saveToken(t);
-          location.assign(safeNext(form.dataset.next));
-        }, function () { showError(form, { message: "The server did not answer." }); });
+      signIn(form, { email: value(form, "#signin-email"), password: form.querySelector("#signin-password").value });
     });
+  }
+  function initTokenSignin(form) {
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      signIn(form, { token: value(form, "#signin-token") });
+    });
+  }
+  function initRecover(form) {
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      clearError(form);
+      form.querySelector("[data-ok]").textContent = "";
+      api("POST", "/api/v1/players/recover", { email: value(form, "#recover-email") }).then(function (r) {
+        if (!r.ok) { showError(form, r.data); return; }
+        form.querySelector("[data-ok]").textContent = r.data.message;
+      });
+    });
+  }
+  function initAccountLink(section) {
+    // the token is after "#token=": it never reached the server; take it off the address bar
+    var match = location.hash.match(/token=([\w\-]+)/);
+    var button = section.querySelector("[data-redeem]");
+    if (!match) { section.querySelector("[data-missing]").hidden = false; button.disabled = true; return; }
+    var linkToken = match[1];
+    history.replaceState(null, "", location.pathname);
+    button.addEventListener("click", function () {
+      clearError(button);
+      button.disabled = true;
+      var confirm = section.dataset.kind === "confirm";
+      var call = confirm
+        ? api("POST", "/api/v1/players/confirm-email", { token: linkToken })
+        : api("POST", "/api/v1/sessions", { link: linkToken });
+      call.then(function (r) {
+        if (!r.ok) { button.disabled = false; showError(button, r.data); return; }
+        forgetLegacy();
+        var ok = section.querySelector("[data-ok]");
+        ok.textContent = confirm
+          ? r.data.email + " is now the confirmed address of " + r.data.name + "."
+          : "You are signed in as " + r.data.name + ". Set a new password in your settings if you have lost yours.";
+        button.hidden = true;
+        section.querySelector("[data-done]").hidden = false;
+        ok.focus();
+      });
+    });
+  }
+  function initTokenForm(form) {
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      clearError(form);
+      api("POST", "/api/v1/me/tokens", { name: value(form, "#token-name") }).then(function (r) {
+        if (!r.ok) { showError(form, r.data); return; }
+        var shown = form.querySelector("[data-new-token]");
+        shown.querySelector("#token-value").value = r.data.token;
+        shown.hidden = false;
+        var row = document.createElement("tr");
+        row.dataset.tokenId = r.data.token_id;
+        [r.data.name, "just now", ""].forEach(function (text) {
+          var td = document.createElement("td");
+          td.textContent = text;
+          row.appendChild(td);
+        });
+        var tbody = document.querySelector("#tokens tbody");
+        if (tbody) tbody.appendChild(row);
+        form.querySelector("#token-name").value = "";
+      });
+    });
+  }
+  function signOut() {
+    var done = function () { forgetLegacy(); location.assign("/signup"); };
+    if (document.body.dataset.session === "true") api("DELETE", "/api/v1/me/sessions/current").then(done);
+    else done();
   }
   function initNewGame(form) {
     var radios = form.querySelectorAll("input[name=title]");
@@ -377,16 +467,8 @@
     });
   }
   function initSettings() {
-    var shown = document.querySelector("[data-show-token]");
-    if (shown) shown.value = token() || "";
-    var toggle = document.querySelector("[data-toggle-token]");
-    if (toggle) toggle.addEventListener("click", function () {
-      var hidden = shown.type === "password";
-      shown.type = hidden ? "text" : "password";
-      toggle.textContent = hidden ? "Hide the token" : "Show the token";
-    });
-    var out = document.querySelector("[data-sign-out]");
-    if (out) out.addEventListener("click", function () { forgetToken(); location.assign("/signup"); });
+    var tokenForm = document.getElementById("token-new-form");
+    if (tokenForm) initTokenForm(tokenForm);
     var vacation = document.getElementById("vacation-form");
     if (vacation) vacation.addEventListener("submit", function (ev) {
       ev.preventDefault();
@@ -471,7 +553,10 @@
   document.addEventListener("click", function (ev) {
     var el = ev.target.closest("button");
     if (!el || el.disabled) return;
-    if (el.dataset.join) {
+    if (el.hasAttribute("data-sign-out")) {
+      ev.preventDefault();
+      signOut();
+    } else if (el.dataset.join) {
       ev.preventDefault();
       clearError(el);
       el.disabled = true;
@@ -509,6 +594,12 @@
         if (!r.ok) { showError(form, r.data); return; }
         var then = form.dataset.then;
         if (then === "reload") { location.reload(); return; }
+        if (then === "ok") {
+          form.reset();
+          var ok = form.querySelector("[data-ok]");
+          if (ok) ok.textContent = form.dataset.okText || "Saved.";
+          return;
+        }
         location.assign(then.replace(/\{(\w+)\}/g, function (_, key) { return encodeURIComponent(r.data[key]); }));
       });
       return;
@@ -535,14 +626,17 @@
   }
 
   function init() {
-    if (syncToken()) return;
+    if (upgradeLegacy()) return;
     var el;
     if ((el = document.getElementById("signup-form"))) initSignup(el);
     if ((el = document.getElementById("signin-form"))) initSignin(el);
+    if ((el = document.getElementById("token-form"))) initTokenSignin(el);
+    if ((el = document.getElementById("recover-form"))) initRecover(el);
+    if ((el = document.getElementById("account-link"))) initAccountLink(el);
     if ((el = document.getElementById("new-game-form"))) initNewGame(el);
     if ((el = document.getElementById("game-page"))) watchGame(el);
     if ((el = document.getElementById("replay"))) initReplay(el);
-    if (document.querySelector("[data-show-token]")) initSettings();
+    if (document.getElementById("settings")) initSettings();
     if (document.body.dataset.meStream) watchMe(document.body.dataset.meStream);
     document.documentElement.dataset.ready = "true";
   }
