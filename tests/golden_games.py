@@ -1,7 +1,8 @@
 """The golden games: seeded games of every title, player count and main variant, played
 through the ledger, and every byte the ledger stored for them.
 
-The fixture ``tests/fixtures/golden_games.jsonl.xz`` was written by the engines of the day
+The fixture ``tests/fixtures/golden_games.jsonl.xz`` (with ``golden_table.jsonl.xz``, what a
+player meets at the table in those games: the log's words, prompts, views, legal decisions) was written by the engines of the day
 it was made (``python -m tests.golden_games --write``); ``tests/test_golden_games.py`` plays
 the same games again with today's code and holds every stored event and snapshot against it,
 byte for byte: a change to the engines that alters what a game records (an effect's kind or
@@ -16,6 +17,7 @@ game write the same bytes.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import lzma
 import random
@@ -27,12 +29,18 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from api.storage import build_ledger, init_db
+from ledger import registry
 from ledger.application import Ledger
 from ledger.conformance import ledger_playout
+from ledger.engine import DrawOutcome
 from ledger.storage import parse_database_url
 
 FIXTURE = Path(__file__).parent / "fixtures" / "golden_games.jsonl.xz"
+TABLE = Path(__file__).parent / "fixtures" / "golden_table.jsonl.xz"
+NAMES = {0: "Ann", 1: "Bob", 2: "Cid", 3: "Dot", 4: "Eve", 5: "Fay"}
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 
 
@@ -172,6 +180,48 @@ def play(game: GoldenGame, database_url: str | None = None) -> list[dict[str, An
         app.close()
 
 
+def _short(value: Any) -> str:
+    """A short hash of a JSON value as the API would write it (keys in their order)."""
+    return hashlib.sha256(orjson.dumps(value)).hexdigest()[:16]
+
+
+def table(rows: list[dict[str, Any]]) -> list[str]:
+    """What a player meets at the table, position by position, replayed from a golden game's
+    stored events: the log's words for every effect (public and private), the prompt, the
+    views of every seat and of a spectator, and every awaited seat's legal decisions (these
+    two as short hashes of their JSON, keys in order). One line per decision or draw."""
+    events = [(row["topic"], json.loads(row["state"])) for row in rows if not row.get("snapshot")]
+    created = next(e for topic, e in events if topic == "gameledger.game.created")["public"]
+    eng = registry.engine(created["title"])
+    n = created["seat_count"]
+    state = eng.new_game(eng.meta.options.model_validate(created["options"]), n)
+    lines = []
+    for topic, e in events:
+        pub = e.get("public", {})
+        if topic == "gameledger.game.decision_recorded":
+            decision = eng.decision_adapter.validate_python(pub["decision"])
+            state, _ = eng.apply(state, pub["seat"], decision)
+        elif topic == "gameledger.game.draw_recorded":
+            values = pub["outcome"] if "outcome" in pub else e["private"]["server"]["outcome"]
+            state, _ = eng.apply_draw(state, DrawOutcome(pub["key"], tuple(values)))
+        else:
+            continue
+        effects = [*pub["effects"], *(fx for part in e["private"].values() for fx in part.get("effects", ()))]
+        words = " / ".join(eng.describe(fx, NAMES) for fx in effects)
+        pending = eng.pending(state)
+        views = _short([eng.view(state, seat) for seat in [None, *range(n)]])
+        legal = _short(
+            [[d.model_dump(mode="json") for d in eng.legal_decisions(state, seat)] for seat in pending.seats]
+        )
+        lines.append(f"{pub['awaiting']} {pending.prompt} | views {views} legal {legal} | {words}")
+    return lines
+
+
+def load_table() -> dict[str, list[str]]:
+    with lzma.open(TABLE, "rt", encoding="utf-8") as f:
+        return {entry["game"]: entry["lines"] for entry in map(json.loads, f)}
+
+
 def load() -> dict[str, list[dict[str, Any]]]:
     """The fixture: each golden game's name and stored rows."""
     with lzma.open(FIXTURE, "rt", encoding="utf-8") as f:
@@ -184,10 +234,14 @@ def load() -> dict[str, list[dict[str, Any]]]:
 
 def write() -> None:
     FIXTURE.parent.mkdir(parents=True, exist_ok=True)
-    with lzma.open(FIXTURE, "wt", encoding="utf-8", preset=9) as f:
+    with (
+        lzma.open(FIXTURE, "wt", encoding="utf-8", preset=9) as f,
+        lzma.open(TABLE, "wt", encoding="utf-8", preset=9) as t,
+    ):
         for game in GAMES:
             rows = play(game)
             f.write(json.dumps({"game": game.name, "rows": rows}, separators=(",", ":")) + "\n")
+            t.write(json.dumps({"game": game.name, "lines": table(rows)}, separators=(",", ":")) + "\n")
             print(f"{game.name}: {len(rows)} rows", flush=True)  # noqa: T201
 
 

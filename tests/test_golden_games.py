@@ -23,6 +23,11 @@ def golden() -> dict[str, list[dict[str, Any]]]:
     return golden_games.load()
 
 
+@pytest.fixture(scope="module")
+def golden_table() -> dict[str, list[str]]:
+    return golden_games.load_table()
+
+
 def first_difference(recorded: Any, now: Any, path: str = "") -> str:
     """Where two JSON values first differ, as a path, with both values there."""
     if isinstance(recorded, dict) and isinstance(now, dict):
@@ -58,11 +63,16 @@ def assert_same_bytes(recorded: list[dict[str, Any]], now: list[dict[str, Any]])
 
 
 @pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
-def test_a_golden_game_played_again_stores_the_same_bytes(
-    game: GoldenGame, golden: dict[str, list[dict[str, Any]]]
+def test_a_golden_game_played_again_stores_the_same_bytes_and_reads_the_same_at_the_table(
+    game: GoldenGame, golden: dict[str, list[dict[str, Any]]], golden_table: dict[str, list[str]]
 ) -> None:
     assert game.name in golden, "the fixture holds every golden game (python -m tests.golden_games --write)"
-    assert_same_bytes(golden[game.name], golden_games.play(game))
+    rows = golden_games.play(game)
+    assert_same_bytes(golden[game.name], rows)
+    recorded, now = golden_table[game.name], golden_games.table(rows)
+    for i, (a, b) in enumerate(zip(recorded, now, strict=False)):
+        assert a == b, f"position {i + 1} (decision or draw) at the table:\nrecorded {a}\nnow      {b}"
+    assert len(recorded) == len(now)
 
 
 @pytest.mark.postgres
