@@ -26,12 +26,12 @@ from eventsourcing.domain import DomainEvent
 from eventsourcing.persistence import IntegrityError
 from pydantic import ValidationError
 
-from ledger import registry, rng
+from ledger import registry
 from ledger.canonical import canonical, sha256_hex
 from ledger.clocks import parse_time_control
 from ledger.defaults import default_decision
 from ledger.domain import ABANDONED, ACTIVE, ANNULLED, BOT, FINISHED, WAITING, Game, League, Player
-from ledger.engine import DrawOutcome, DrawRequest
+from ledger.engine import DrawOutcome
 from ledger.errors import (
     AuthError,
     ConflictError,
@@ -42,6 +42,8 @@ from ledger.errors import (
     StaleVersionError,
 )
 from ledger.export import event_record, visible_effects
+from ledger.resimulate import resimulate_game
+from ledger.rng import derive_draw
 
 IDEMPOTENCY_NAMESPACE = uuid.UUID("6f1d8c52-3c1a-4d0e-9a57-1e2b7c1f0a11")
 LEAGUE_NAMESPACE = uuid.UUID("0b7e3a1c-5d2f-4e8a-9c61-7f3d2b1a0e55")
@@ -55,14 +57,6 @@ def league_id_for(name: str) -> UUID:
 
 MAX_NAME = 40
 NOTIFICATION_KINDS = ("your_turn", "game_started", "game_finished", "timed_out", "dispute_opened")
-
-
-def derive_draw(seed: bytes, counter: int, request: DrawRequest) -> tuple[int, ...]:
-    """The outcome of draw number ``counter``: the same function ``verify`` re-runs."""
-    n = len(request.items)
-    if request.kind == "pick":
-        return (rng.pick(seed, counter, n),)
-    return rng.permutation(seed, counter, n)
 
 
 @dataclass(frozen=True)
@@ -596,8 +590,6 @@ class Ledger(Application[UUID]):
     def migrate(self, game_id: UUID | str, by: str = ADMIN, *, force: bool = False) -> dict[str, Any]:
         """Move a game to the current rules: re-simulated first; an identical game moves, a
         diverged one only with ``force``, one the current rules refuse never does."""
-        from ledger.resimulate import resimulate_game
-
         game = self.get_game(game_id)
         current = registry.meta(game.title).rules_version
         if game.rules_version == current:

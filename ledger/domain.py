@@ -26,6 +26,7 @@ from ledger import records
 from ledger.clocks import Clocks
 from ledger.engine import Decision, DrawOutcome, Effect, RulesEngine
 from ledger.registry import engine as title_engine
+from ledger.rng import seed_commitment
 
 WAITING, ACTIVE, FINISHED, ABANDONED, ANNULLED = "waiting", "active", "finished", "abandoned", "annulled"
 BOT = "bot"  # a seat played by the title's bot (sandbox forks)
@@ -429,8 +430,6 @@ class Game(Aggregate):
         time_control: dict[str, Any] | None = None,
         origin: dict[str, Any] | None = None,
     ) -> Game:
-        from ledger.rng import seed_commitment
-
         public = {
             "title": title,
             "options": options,

@@ -517,8 +517,8 @@ def test_random_advanced_games_keep_every_conservation_law(module: str, players:
 
 
 def test_money_is_conserved_across_auctions_and_exchanges_in_whole_games() -> None:
-    from ledger.application import derive_draw
     from ledger.engine import DrawOutcome
+    from ledger.rng import derive_draw
 
     rnd = random.Random(5)
     s = rules.new_game(rules.CottonTradeOptions(shares_trade=True, reputation=True), 4)

@@ -8,10 +8,10 @@ from collections import Counter
 import pytest
 from fastapi.testclient import TestClient
 
-from ledger.application import derive_draw
 from ledger.engine import DrawOutcome
 from ledger.games.water_frame import bot, rules
 from ledger.games.water_frame.components import load
+from ledger.rng import derive_draw
 from ledger.verify import verify_export
 from tests.api_helpers import API, Table
 

@@ -5,9 +5,9 @@ additional action (price adjustment or taking a special marker)."""
 from __future__ import annotations
 
 from ledger.engine import Decision
-from ledger.games.shared import ceil_div, replace, set_at
+from ledger.games.shared import replace, set_at
 from ledger.games.water_frame import effects as fx
-from ledger.games.water_frame import storage
+from ledger.games.water_frame import special, storage
 from ledger.games.water_frame.components import GOODS
 from ledger.games.water_frame.decisions import (
     AdjustPrice,
@@ -46,8 +46,6 @@ from ledger.games.water_frame.economy import (
     appeal,
     available_for_hire,
     base_quality,
-    change_loans,
-    change_shares,
     edge_occupied,
     fire,
     gain,
@@ -67,6 +65,13 @@ from ledger.games.water_frame.economy import (
     violation,
 )
 from ledger.games.water_frame.state import Factory, Row, State, Turn
+from ledger.games.water_frame.stock_exchange import (
+    buy_shares,
+    place_contract,
+    repay_loans,
+    sell_shares,
+    sell_stored,
+)
 
 OWN_ACTIONS = ("FACTORY", "WORKERS", "MACHINERY", "QUALITY", "DISTRIBUTION", "STOCK_EXCHANGE")
 GREY_ACTIONS = ("MACHINERY", "QUALITY", "DISTRIBUTION", "PRODUCTION")
@@ -529,84 +534,6 @@ def raise_distribution(s: State, seat: int, d: RaiseDistribution, out: Effects) 
     )
 
 
-# --- STOCK EXCHANGE (§6.6) ------------------------------------------------------------
-
-
-def buy_shares(
-    s: State, seat: int, count: int, out: Effects, rule: str = "II.2.6", half: bool = False
-) -> State:
-    p = s.players[seat]
-    price = C.buy_price(p.share_space)
-    if half:
-        price = ceil_div(price, 2)  # broker: half price, rounded up, per share (A-48)
-    if p.loans:
-        raise violation("loans_first", "All loans must be repaid before buying shares.", rule)
-    if count > p.bank_shares:
-        raise violation("bank_has_fewer", f"The bank holds {p.bank_shares} of your shares.", rule)
-    if p.cash < price * count:
-        raise violation("cannot_afford", f"{count} share(s) at £{price} cost £{price * count}.", rule)
-    s = change_shares(s, seat, count, price, "bought", out)
-    return gain(s, seat, -price * count, "share_purchase", out)
-
-
-def sell_shares(s: State, seat: int, count: int, out: Effects, rule: str = "II.2.6") -> State:
-    p = s.players[seat]
-    if count > p.shares:
-        raise violation("not_enough_shares", f"You hold {p.shares} of your shares.", rule)
-    price = C.share_value(p.share_space)
-    s = change_shares(s, seat, -count, price, "sold", out)
-    return gain(s, seat, price * count, "share_sale", out)
-
-
-def repay_loans(s: State, seat: int, count: int, out: Effects, rule: str = "II.2.6") -> State:
-    p = s.players[seat]
-    if count > p.loans:
-        raise violation("no_such_loans", f"You have {p.loans} loan(s).", rule)
-    if p.cash < C.loan_repay * count:
-        raise violation("cannot_afford", f"Repaying {count} loan(s) costs £{C.loan_repay * count}.", rule)
-    s = change_loans(s, seat, -count, out)
-    return gain(s, seat, -C.loan_repay * count, "loan_repayment", out)
-
-
-def sell_stored(s: State, seat: int, d: SellStoredGoods, out: Effects, rule: str = "II.2.6") -> State:
-    """Fixed prices; the large warehouse first, then the small one."""
-    g = _g(d.good)
-    p = s.players[seat]
-    if d.count > p.stock[g] + p.small_stock[g]:
-        raise violation(
-            "not_in_warehouse", f"You have {p.stock[g] + p.small_stock[g]} {d.good.lower()} stored.", rule
-        )
-    large = min(d.count, p.stock[g])
-    p = replace(
-        p,
-        stock=set_at(p.stock, g, p.stock[g] - large),  # type: ignore[arg-type]
-        small_stock=set_at(p.small_stock, g, p.small_stock[g] - (d.count - large)),  # type: ignore[arg-type]
-    )
-    s = set_player(s, p)
-    income = C.fixed_goods_prices[g] * d.count
-    out.append(fx.StoredGoodsSold(seat=seat, good=d.good, count=d.count, income=income))
-    return gain(s, seat, income, "warehouse_sale", out)
-
-
-def contract_track(s: State) -> tuple[int, ...]:
-    return C.contract_track_2p if s.players_count == 2 else C.contract_track
-
-
-def place_contract(s: State, seat: int, d: PlaceContract, out: Effects) -> State:
-    g = _g(d.good)
-    p = s.players[seat]
-    track = contract_track(s)
-    if d.space not in track:
-        raise violation("no_such_space", f"The contract spaces are {list(track)}.", "II.2.6")
-    if p.contracts[g] and d.space <= p.contracts[g]:
-        raise violation(
-            "contract_only_up", "A contract already placed may only move to a higher space.", "II.2.6"
-        )
-    s = set_player(s, replace(p, contracts=set_at(p.contracts, g, d.space)))  # type: ignore[arg-type]
-    out.append(fx.ContractPlaced(seat=seat, good=d.good, space=d.space))
-    return s
-
-
 # --- PRODUCTION (§6.8) and SHIP (§6.7) ---------------------------------------------------
 
 
@@ -757,8 +684,6 @@ def end_turn(s: State, out: Effects) -> State:
 
 def apply_turn_decision(s: State, seat: int, d: Decision, out: Effects) -> State:
     """A decision during one player's turn in the action phase."""
-    from ledger.games.water_frame import special
-
     if s.turn is None:
         if isinstance(d, PlaceMarker | ReuseMarker):
             return place(s, seat, d, out)

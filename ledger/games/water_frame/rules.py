@@ -15,7 +15,7 @@ from pydantic import TypeAdapter
 
 from ledger.engine import Decision, DrawOutcome, DrawRequest, Effect, Pending, Standing, TitleOptions
 from ledger.games.shared import ceil_div, replace, run_automatic, set_at
-from ledger.games.water_frame import actions, special, storage
+from ledger.games.water_frame import actions, special, stock_exchange, storage
 from ledger.games.water_frame import effects as fx
 from ledger.games.water_frame.components import GOODS, GREY_ACTIONS, PATRONS
 from ledger.games.water_frame.decisions import (
@@ -1098,7 +1098,7 @@ def _turn_options(s: State, seat: int) -> list[Decision]:
                     options.append(RaiseDistribution(good=GOODS[g]))  # type: ignore[arg-type]
         elif t.action == "STOCK_EXCHANGE":
             options.extend(_se_options(s, seat))
-            track = actions.contract_track(s)
+            track = stock_exchange.contract_track(s)
             for g in range(4):
                 for space in track:
                     if space > p.contracts[g]:
@@ -1499,7 +1499,7 @@ def conservation(s: State) -> list[str]:
             f = p.factories[g]
             if p.stock[g] > large_cap(p, g) or p.stock[g] < 0 or p.small_stock[g] < 0:
                 problems.append(f"seat {p.seat}: stock within the warehouse's capacity")
-            if p.contracts[g] not in (0, *actions.contract_track(s)):
+            if p.contracts[g] not in (0, *stock_exchange.contract_track(s)):
                 problems.append(f"seat {p.seat}: contract on a track space")
             if f is None:
                 continue
@@ -1746,7 +1746,7 @@ def _shipping(s: State, out: Effects) -> State:
     s = _sequential(s, turn_order(s), lambda st, seat: st.players[seat].contracts[g] > 0, Phase.STORAGE)
     if s.phase != Phase.STORAGE:
         return s
-    track = actions.contract_track(s)
+    track = stock_exchange.contract_track(s)
     for seat in turn_order(s):
         p = s.players[seat]
         c = p.contracts[g]
@@ -1919,13 +1919,13 @@ def _trade_decision(s: State, seat: int, d: Decision, out: Effects, rule: str) -
     if isinstance(d, Done):
         return replace(s, cursor=s.cursor + 1, awaiting=())
     if isinstance(d, BuyShares):
-        return actions.buy_shares(s, seat, d.count, out, rule)
+        return stock_exchange.buy_shares(s, seat, d.count, out, rule)
     if isinstance(d, SellShares):
-        return actions.sell_shares(s, seat, d.count, out, rule)
+        return stock_exchange.sell_shares(s, seat, d.count, out, rule)
     if isinstance(d, RepayLoans):
-        return actions.repay_loans(s, seat, d.count, out, rule)
+        return stock_exchange.repay_loans(s, seat, d.count, out, rule)
     if isinstance(d, SellStoredGoods):
-        return actions.sell_stored(s, seat, d, out, rule)
+        return stock_exchange.sell_stored(s, seat, d, out, rule)
     raise AssertionError  # pragma: no cover
 
 

@@ -22,6 +22,7 @@ from ledger.games.water_frame.economy import (
     violation,
 )
 from ledger.games.water_frame.state import State
+from ledger.games.water_frame.stock_exchange import buy_shares
 
 ASSIGNED_TILES = ("FOREMAN", "WORKSHOP")
 
@@ -159,8 +160,6 @@ def take_ship(s: State, seat: int, d: TakeShip, out: Effects, *, start: bool = F
 
 
 def use_broker(s: State, seat: int, d: UseBroker, out: Effects) -> State:
-    from ledger.games.water_frame.actions import buy_shares
-
     if not has(s.players[seat], "BROKER"):
         raise violation("no_broker", "You do not own the broker.", "II.3.2")
     s = buy_shares(s, seat, d.count, out, "II.3.2", half=True)

@@ -1,0 +1,30 @@
+"""The read models the service runs: each projection by name with its view, and the making
+of their tables (with the digests' table), which the schema migrations and the service
+both need."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger.storage import Database
+from projections.base import BatchProjection, SqlView, build_view
+from projections.digests import DigestsView
+from projections.game_index import GameIndex, GameIndexView
+from projections.league_stats import LeagueStats, LeagueStatsView
+from projections.notifications import Notifications, NotificationsView
+from projections.scoreboard import Scoreboard, ScoreboardView
+from projections.share_values import ShareValueHistory, ShareValueView
+
+PROJECTIONS: dict[str, tuple[type[BatchProjection[Any]], type[SqlView]]] = {
+    "gameindex": (GameIndex, GameIndexView),
+    "scoreboard": (Scoreboard, ScoreboardView),
+    "sharevalues": (ShareValueHistory, ShareValueView),
+    "leaguestats": (LeagueStats, LeagueStatsView),
+    "notifications": (Notifications, NotificationsView),
+}
+
+
+def init_views(db: Database) -> None:
+    for _, view_class in PROJECTIONS.values():
+        build_view(view_class, db, create_table=True).datastore.close()
+    build_view(DigestsView, db, create_table=True).datastore.close()
