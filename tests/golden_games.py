@@ -40,6 +40,7 @@ from ledger.storage import parse_database_url
 
 FIXTURE = Path(__file__).parent / "fixtures" / "golden_games.jsonl.xz"
 TABLE = Path(__file__).parent / "fixtures" / "golden_table.jsonl.xz"
+SCHEMAS = Path(__file__).parent / "fixtures" / "golden_schemas.json"
 NAMES = {0: "Ann", 1: "Bob", 2: "Cid", 3: "Dot", 4: "Eve", 5: "Fay"}
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 
@@ -217,6 +218,17 @@ def table(rows: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def schemas() -> dict[str, Any]:
+    """Every title's decision and options schemas (the web page's forms, the API's documents)."""
+    return {
+        title: {
+            "decisions": registry.engine(title).decision_adapter.json_schema(),
+            "options": meta.options_schema(),
+        }
+        for title, meta in registry.TITLES.items()
+    }
+
+
 def load_table() -> dict[str, list[str]]:
     with lzma.open(TABLE, "rt", encoding="utf-8") as f:
         return {entry["game"]: entry["lines"] for entry in map(json.loads, f)}
@@ -234,6 +246,7 @@ def load() -> dict[str, list[dict[str, Any]]]:
 
 def write() -> None:
     FIXTURE.parent.mkdir(parents=True, exist_ok=True)
+    SCHEMAS.write_text(json.dumps(schemas(), indent=1) + "\n")
     with (
         lzma.open(FIXTURE, "wt", encoding="utf-8", preset=9) as f,
         lzma.open(TABLE, "wt", encoding="utf-8", preset=9) as t,

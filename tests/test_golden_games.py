@@ -84,6 +84,13 @@ def test_golden_games_store_the_same_bytes_on_postgresql(
         assert_same_bytes(golden[game.name], golden_games.play(game, pg_url))
 
 
+def test_every_title_keeps_its_decision_and_options_schemas() -> None:
+    recorded = json.loads(golden_games.SCHEMAS.read_text())
+    now = json.loads(json.dumps(golden_games.schemas()))
+    assert now == recorded, first_difference(recorded, now)
+    assert json.dumps(now) == json.dumps(recorded), "the same schemas, with their keys in another order"
+
+
 def test_the_fixture_holds_every_title_player_count_and_main_variant() -> None:
     played = {(g.title, g.players) for g in GAMES}
     from ledger.registry import TITLES
