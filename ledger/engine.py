@@ -54,17 +54,32 @@ Audience = tuple[int, ...] | None
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Effect:
-    """A resolved fact (past tense). Subclasses set ``kind`` and add fields."""
+    """A resolved fact (past tense). Subclasses set ``kind`` and add fields; the stored payload
+    is the kind and the fields in the order declared, or in ``recorded_order`` where a title's
+    subclass adds a field amid its base's (the order its games have always been recorded in)."""
 
     kind: ClassVar[str] = "effect"
+    recorded_order: ClassVar[tuple[str, ...]] = ()
     visible_to: Audience = None
 
     def payload(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
-        for f in dataclasses.fields(self):
-            if f.name != "visible_to":
-                out[f.name] = _jsonable(getattr(self, f.name))
+        names = _PAYLOAD_FIELDS.get(type(self)) or _payload_fields(type(self))
+        for name in names:
+            out[name] = _jsonable(getattr(self, name))
         return out
+
+
+_PAYLOAD_FIELDS: dict[type[Effect], tuple[str, ...]] = {}
+
+
+def _payload_fields(cls: type[Effect]) -> tuple[str, ...]:
+    declared = tuple(f.name for f in dataclasses.fields(cls) if f.name != "visible_to")
+    if cls.recorded_order:
+        assert sorted(cls.recorded_order) == sorted(declared), f"{cls.__name__}: recorded_order names every field"
+        declared = cls.recorded_order
+    _PAYLOAD_FIELDS[cls] = declared
+    return declared
 
 
 def _jsonable(value: Any) -> Any:

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field, TypeAdapter
 
 from ledger.engine import Decision
+from ledger.games import vocabulary
 
 Good = Literal["FOOD", "CLOTHES", "CUTLERY", "LAMPS"]
 Track = Literal["QUALITY", "DISTRIBUTION", "DEV_CARDS", "MACHINERY", "SHIP", "STOCK_EXCHANGE"]
@@ -322,11 +323,8 @@ class DiscardEntrepreneur(Decision):
     start_player: int | None = Field(None, ge=0, le=3)
 
 
-class ChooseStartPlayer(Decision):
+class ChooseStartPlayer(vocabulary.ChooseStartPlayer):
     """ACG-D-13: the owner of the least valuable shares names the next decade's start player."""
-
-    type: Literal["choose_start_player"] = "choose_start_player"
-    seat: int = Field(ge=0, le=3)
 
 
 CardGameDecision = Annotated[

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ledger.errors import RuleViolationError
+from ledger.games import vocabulary
 from ledger.games.arkwright_card_game import effects as fx
 from ledger.games.arkwright_card_game.components import (
     DEV_CARDS,
@@ -253,7 +254,7 @@ def gain(s: State, seat: int, amount: int, reason: str, out: Effects) -> State:
         return s
     p = s.players[seat]
     p = replace(p, money=p.money + amount)
-    out.append(fx.MoneyChanged(seat=seat, amount=amount, balance=p.money, reason=reason))
+    out.append(vocabulary.MoneyChanged(seat=seat, amount=amount, balance=p.money, reason=reason))
     return replace(set_player(s, p), bank=s.bank - amount)
 
 
@@ -262,7 +263,7 @@ def change_shares(s: State, seat: int, delta: int, price: int, reason: str, out:
         return s
     p = s.players[seat]
     p = replace(p, shares=p.shares + delta)
-    out.append(fx.SharesChanged(seat=seat, delta=delta, held=p.shares, price=price, reason=reason))
+    out.append(vocabulary.SharesChanged(seat=seat, delta=delta, held=p.shares, price=price, reason=reason))
     return set_player(s, p)
 
 
@@ -288,7 +289,7 @@ def move_share_value(s: State, seat: int, delta: int, cause: str, out: Effects) 
     if value == p.share_value:
         return s
     out.append(
-        fx.SharePriceChanged(
+        vocabulary.SharePriceChanged(
             company=seat,
             space_from=p.share_value,
             space_to=value,

@@ -1,4 +1,6 @@
-"""Arkwright: The Card Game effects: resolved facts, past tense. Everything placed is public."""
+"""Arkwright: The Card Game's own effects: resolved facts, past tense. Everything placed is
+public. The shared ones (money, shares, loans, share values, the start player, decades and
+rounds, goods, the final scores) are ``ledger.games.vocabulary``'s, some with fields added here."""
 
 from __future__ import annotations
 
@@ -6,12 +8,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ledger.engine import Effect
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class StartPlayerDrawn(Effect):
-    kind: ClassVar[str] = "start_player_drawn"
-    seat: int
+from ledger.games import vocabulary
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -24,65 +21,7 @@ class DevelopmentSupplyBuilt(Effect):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class MoneyChanged(Effect):
-    kind: ClassVar[str] = "money_changed"
-    seat: int
-    amount: int
-    balance: int
-    reason: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SharesChanged(Effect):
-    kind: ClassVar[str] = "shares_changed"
-    seat: int
-    delta: int
-    held: int
-    price: int
-    reason: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class LoansChanged(Effect):
-    kind: ClassVar[str] = "loans_changed"
-    seat: int
-    delta: int
-    loans: int
-    reason: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SharePriceChanged(Effect):
-    kind: ClassVar[str] = "share_price_changed"
-    company: int
-    space_from: int | None
-    space_to: int
-    value_from: int | None
-    value_to: int
-    currency: str = "pounds"
-    cause: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CycleStarted(Effect):
-    """A round began (the share-value history keys its periods on it)."""
-
-    kind: ClassVar[str] = "cycle_started"
-    decade: int  # 1770, 1780, 1790
-    cycle: int  # round 1..4
-    good: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DecadeStarted(Effect):
-    kind: ClassVar[str] = "decade_started"
-    decade: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class StartPlayerChanged(Effect):
-    kind: ClassVar[str] = "start_player_changed"
-    seat: int
+class LoansChanged(vocabulary.LoansChanged):
     reason: str
 
 
@@ -94,10 +33,7 @@ class ActionChosen(Effect):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class FactoryBuilt(Effect):
-    kind: ClassVar[str] = "factory_built"
-    seat: int
-    good: str
+class FactoryBuilt(vocabulary.FactoryBuilt):
     side: int
     reason: str  # setup | draft | build
 
@@ -238,19 +174,12 @@ class CardRotated(Effect):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class GoodsProduced(Effect):
-    kind: ClassVar[str] = "goods_produced"
-    seat: int
-    good: str
-    count: int
+class GoodsProduced(vocabulary.GoodsProduced):
     extra: bool  # by the Extra Production action
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class GoodsSold(Effect):
-    kind: ClassVar[str] = "goods_sold"
-    seat: int
-    good: str
+class GoodsSold(vocabulary.GoodsSold):
     allowed: int
     from_production: int
     from_storage: int
@@ -259,10 +188,7 @@ class GoodsSold(Effect):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class GoodsStored(Effect):
-    kind: ClassVar[str] = "goods_stored"
-    seat: int
-    good: str
+class GoodsStored(vocabulary.GoodsStored):
     storehouse: str
     count: int
     wasted: int  # goods of another kind lost when the storehouse was taken away
@@ -306,17 +232,12 @@ class EmergencyFundUsed(Effect):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class PlayerEliminated(Effect):
-    kind: ClassVar[str] = "player_eliminated"
-    seat: int
+class PlayerEliminated(vocabulary.PlayerEliminated):
     shortfall: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class DistributionDecayed(Effect):
-    kind: ClassVar[str] = "distribution_decayed"
-    seat: int
-    good: str
+class DistributionDecayed(vocabulary.DistributionDecayed):
     distribution: int
 
 
@@ -335,10 +256,3 @@ class FinalScore(Effect):
     shares_lost: int
     value_lost: int
     score: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GameScored(Effect):
-    kind: ClassVar[str] = "game_scored"
-    scores: tuple[int, ...]
-    winners: tuple[int, ...]

@@ -8,14 +8,15 @@ names the seats awaited and ``State.draws`` the draws due.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import TypeAdapter
 
 from ledger.engine import Decision, DrawOutcome, DrawRequest, Effect, Pending, Standing, TitleOptions
 from ledger.errors import RuleViolationError
-from ledger.games.arkwright_card_game import actions, development, production
+from ledger.games import vocabulary
+from ledger.games.arkwright_card_game import actions, development, production, words
 from ledger.games.arkwright_card_game import effects as fx
 from ledger.games.arkwright_card_game.components import RESERVE, TRACKS
 from ledger.games.arkwright_card_game.decisions import (
@@ -192,7 +193,7 @@ def apply_draw(s: State, outcome: DrawOutcome) -> tuple[State, tuple[Effect, ...
     s = replace(s, draws=s.draws[1:])
     if req.key == "start_player":
         s = replace(s, start_player=outcome.values[0])
-        out.append(fx.StartPlayerDrawn(seat=outcome.values[0]))
+        out.append(vocabulary.StartPlayerDrawn(seat=outcome.values[0]))
     else:
         s = _build_expert_supply(s, tuple(req.items[i] for i in outcome.values), out)
     s = _advance(s, out)
@@ -249,9 +250,9 @@ def _flip(card: str) -> str:
 def _setup(s: State, out: Effects) -> State:
     """Starting money and share values on the tracks; then the starting factories."""
     for p in s.players:
-        out.append(fx.MoneyChanged(seat=p.seat, amount=p.money, balance=p.money, reason="starting_money"))
+        out.append(vocabulary.MoneyChanged(seat=p.seat, amount=p.money, balance=p.money, reason="starting_money"))
         out.append(
-            fx.SharePriceChanged(
+            vocabulary.SharePriceChanged(
                 company=p.seat,
                 space_from=None,
                 space_to=p.share_value,
@@ -341,8 +342,8 @@ def _start_shares(s: State, out: Effects) -> State:
 
 def _round_start(s: State, out: Effects) -> State:
     if s.round == 1:
-        out.append(fx.DecadeStarted(decade=year(s)))
-    out.append(fx.CycleStarted(decade=year(s), cycle=s.round, good=GOODS[s.good]))
+        out.append(vocabulary.DecadeStarted(decade=year(s)))
+    out.append(vocabulary.CycleStarted(decade=year(s), cycle=s.round, good=GOODS[s.good]))
     return replace(s, phase=Phase.ACTION, cursor=0, new_start=None)
 
 
@@ -382,7 +383,7 @@ def _next_round(s: State, out: Effects) -> State:
     if s.round < C.rounds:
         start = chosen if chosen is not None else next_clockwise(s, s.start_player)
         out.append(
-            fx.StartPlayerChanged(seat=start, reason="entrepreneur" if chosen is not None else "clockwise")
+            vocabulary.StartPlayerChanged(seat=start, reason="entrepreneur" if chosen is not None else "clockwise")
         )
         return replace(s, round=s.round + 1, start_player=start, phase=Phase.ROUND_START, awaiting=())
     s = replace(s, decade=s.decade + 1, round=1)
@@ -398,7 +399,7 @@ def _next_round(s: State, out: Effects) -> State:
             )
             s = move_demand(s, g, steps, "neutral_appeal", out)
     if chosen is not None:
-        out.append(fx.StartPlayerChanged(seat=chosen, reason="entrepreneur"))
+        out.append(vocabulary.StartPlayerChanged(seat=chosen, reason="entrepreneur"))
         return replace(s, start_player=chosen, phase=Phase.ROUND_START, awaiting=())
     if not turn_order(s):  # nobody left to choose
         return replace(s, phase=Phase.ROUND_START, awaiting=())
@@ -468,7 +469,7 @@ def _final_scoring(s: State, out: Effects) -> State:
             )
         )
     s = replace(s, scores=tuple(scores), phase=Phase.FINISHED, awaiting=())
-    out.append(fx.GameScored(scores=s.scores, winners=tuple(x.seat for x in standings(s) if x.rank == 1)))
+    out.append(vocabulary.GameScored(scores=s.scores, winners=tuple(x.seat for x in standings(s) if x.rank == 1)))
     return s
 
 
@@ -653,7 +654,7 @@ def _dispatch(s: State, seat: int, d: Decision, out: Effects) -> State:
             )
         if d.seat >= s.players_count or s.players[d.seat].eliminated:
             raise violation("no_such_seat", f"Seat {d.seat} is not in the game.", "3 d.")
-        out.append(fx.StartPlayerChanged(seat=d.seat, reason="chosen"))
+        out.append(vocabulary.StartPlayerChanged(seat=d.seat, reason="chosen"))
         return replace(s, start_player=d.seat, phase=Phase.ROUND_START, awaiting=())
     raise violation("wrong_decision", "No decision is due.", "")
 
@@ -1083,98 +1084,6 @@ def secrets(s: State, seat: int | None) -> set[str]:
     return set(s.unseen)
 
 
-# --- the game log ----------------------------------------------------------------------------------
-
-
-def describe(effect: Mapping[str, Any], names: Mapping[int, str] | None = None) -> str:
-    def who(seat: int | None) -> str:
-        if seat is None:
-            return "The neutral player"
-        return (names or {}).get(seat, f"Seat {seat}")
-
-    e = effect
-    k = e["kind"]
-    g = str(e.get("good", "") or "").lower()
-    texts: dict[str, Callable[[], str]] = {
-        "start_player_drawn": lambda: f"{who(e['seat'])} was drawn to start.",
-        "development_supply_built": lambda: (
-            f"The development supply: {len(e['cards'])} cards ({e['flipped']} flipped, {e['rejected']} replaced)."
-        ),
-        "money_changed": lambda: (
-            f"{who(e['seat'])} {'received' if e['amount'] > 0 else 'paid'} £{abs(e['amount'])} "
-            f"({e['reason'].replace('_', ' ')}); money £{e['balance']}."
-        ),
-        "shares_changed": lambda: (
-            f"{who(e['seat'])} {'bought' if e['delta'] > 0 else 'lost'} {abs(e['delta'])} share(s) "
-            f"({e['reason'].replace('_', ' ')}); holds {e['held']}."
-        ),
-        "loans_changed": lambda: (
-            f"{who(e['seat'])} took {e['delta']} loan(s) ({e['reason'].replace('_', ' ')})."
-        ),
-        "share_price_changed": lambda: (
-            f"{who(e['company'])}'s share value: £{e['value_to']} ({e['cause'].replace('_', ' ')})."
-        ),
-        "cycle_started": lambda: f"Round {e['cycle']} of the {e['decade']}s: {g} is the active good.",
-        "decade_started": lambda: f"The {e['decade']}s began.",
-        "start_player_changed": lambda: f"{who(e['seat'])} is the start player ({e['reason']}).",
-        "action_chosen": lambda: (
-            f"{who(e['seat'])} chose {'no action' if e['action'] == 'NONE' else e['action'].lower().replace('_', ' ')}."
-        ),
-        "factory_built": lambda: f"{who(e['seat'])} opened a {g} factory (decade {e['side']} side).",
-        "factory_upgraded": lambda: f"{who(e['seat'])} upgraded the {g} factory.",
-        "worker_card_added": lambda: (
-            f"{who(e['seat'])} added worker card {e['position']} to the {g} factory."
-        ),
-        "machine_added": lambda: f"{who(e['seat'])} added a machine to {g} worker card {e['position']}.",
-        "quality_card_set": lambda: (
-            f"{who(e['seat'])} put quality card {e['card']} "
-            + (f"at {g}, value {e['value']} on {e['mode'].lower()}." if e["good"] else "back in reserve.")
-        ),
-        "distribution_card_set": lambda: (
-            f"{who(e['seat'])} put distribution card {e['card']} "
-            + (f"at {g}, value {e['value']}." if e["good"] else "back in reserve.")
-        ),
-        "demand_moved": lambda: f"{g.capitalize()} demand: {e['demand_from']} to {e['demand_to']}.",
-        "wages_moved": lambda: f"Wages: £{e['wage']} per worker.",
-        "appeal_marker_moved": lambda: f"{who(e['seat'])}'s {g} appeal marker: {e['appeal_to']}.",
-        "price_and_appeal_set": lambda: (
-            f"{who(e['seat'])} set {g} to price £{e['price']}, appeal {e['appeal']}."
-        ),
-        "ships_changed": lambda: f"{who(e['seat'])} has {e['ships']} ship(s) available.",
-        "development_taken": lambda: (
-            f"{who(e['seat'])} developed {e['track'].lower().replace('_', ' ')} to level {e['level']}."
-        ),
-        "development_card_taken": lambda: f"{who(e['seat'])} took the {e['card'].replace('_', ' ').title()}.",
-        "foreman_placed": lambda: f"{who(e['seat'])} placed the Foreman beside the {g} factory.",
-        "development_card_discarded": lambda: (
-            f"{who(e['seat'])} discarded the {e['card'].replace('_', ' ').title()}."
-        ),
-        "card_rotated": lambda: (
-            f"{who(e['seat'])} {'used' if e['rotated'] else 'reactivated'} the {e['card'].replace('_', ' ').title()}."
-        ),
-        "goods_produced": lambda: f"{who(e['seat'])} produced {e['count']} {g}.",
-        "goods_sold": lambda: (
-            f"{who(e['seat'])} sold {e['from_production'] + e['from_storage']} {g} at £{e['price']} (£{e['income']})."
-        ),
-        "goods_stored": lambda: f"{who(e['seat'])} stored {e['count']} {g} in {e['storehouse']}.",
-        "goods_shipped": lambda: f"{who(e['seat'])} shipped goods for £{e['income'] + e['contract']}.",
-        "goods_wasted": lambda: f"{who(e['seat'])} wasted {e['count']} {g}.",
-        "production_costs_paid": lambda: f"{who(e['seat'])} paid £{e['total']} production costs for {g}.",
-        "emergency_fund_used": lambda: (
-            f"{who(e['seat'])} used the emergency fund: {e['tokens']} token(s) for £{e['amount']}."
-        ),
-        "player_eliminated": lambda: f"{who(e['seat'])} went bankrupt and is out of the game.",
-        "distribution_decayed": lambda: f"{who(e['seat'])}'s {g} distribution fell to {e['distribution']}.",
-        "cards_reactivated": lambda: "Rotated development cards were reactivated.",
-        "final_score": lambda: f"{who(e['seat'])} scored £{e['score']}.",
-        "game_scored": lambda: (
-            "Final scores: " + ", ".join(f"{who(i)} £{v}" for i, v in enumerate(e["scores"])) + "."
-        ),
-    }
-    render = texts.get(k)
-    return render() if render else k.replace("_", " ")
-
-
 class CardGameEngine:
     meta = META
     decision_adapter: TypeAdapter[Any] = DECISION_ADAPTER
@@ -1189,7 +1098,7 @@ class CardGameEngine:
     standings = staticmethod(standings)
     conservation = staticmethod(conservation)
     secrets = staticmethod(secrets)
-    describe = staticmethod(describe)
+    describe = staticmethod(words.describe)
 
 
 ENGINE = CardGameEngine()

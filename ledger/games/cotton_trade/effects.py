@@ -1,4 +1,5 @@
-"""Cotton Trade effects: resolved facts, past tense, each with its visibility."""
+"""Cotton Trade's own effects: resolved facts, past tense, each with its visibility (the shared
+ones, a deck shuffled or a share value moved, are ``ledger.games.vocabulary``'s)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ledger.engine import Effect
+from ledger.games import vocabulary
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -16,20 +18,11 @@ class FirstPlayerDrawn(Effect):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class DeckShuffled(Effect):
-    kind: ClassVar[str] = "deck_shuffled"
-    deck: str
-    cards: int
+class MoneyChanged(vocabulary.MoneyChanged):
+    """Coins of one currency (the stage's, or an older one's at a rescaling)."""
 
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class MoneyChanged(Effect):
-    kind: ClassVar[str] = "money_changed"
-    seat: int
-    amount: int
     currency: str
-    balance: int
-    reason: str
+    recorded_order: ClassVar[tuple[str, ...]] = ("seat", "amount", "currency", "balance", "reason")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -37,18 +30,6 @@ class TurnOrderDetermined(Effect):
     kind: ClassVar[str] = "turn_order_determined"
     turn_order: tuple[int, ...]
     wealth: tuple[int, ...]  # by seat
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SharePriceChanged(Effect):
-    kind: ClassVar[str] = "share_price_changed"
-    company: int
-    space_from: int | None
-    space_to: int
-    value_from: int | None
-    value_to: int
-    currency: str
-    cause: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

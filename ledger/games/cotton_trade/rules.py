@@ -9,7 +9,7 @@ due; ``State.awaiting`` names the seats whose decision is awaited and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import TypeAdapter
@@ -24,8 +24,10 @@ from ledger.engine import (
     TitleOptions,
 )
 from ledger.errors import RuleViolationError
+from ledger.games import vocabulary
 from ledger.games.cotton_trade import advanced as adv
 from ledger.games.cotton_trade import effects as fx
+from ledger.games.cotton_trade import words
 from ledger.games.cotton_trade.common import (
     UNIT,
     Effects,
@@ -362,7 +364,7 @@ def apply_draw(s: State, outcome: DrawOutcome) -> tuple[State, tuple[Effect, ...
             s = _gain(s, seat, C.starting_pence + i, "starting_money", out)
         for seat in range(s.players_count):
             out.append(
-                fx.SharePriceChanged(
+                vocabulary.SharePriceChanged(
                     company=seat,
                     space_from=None,
                     space_to=1,
@@ -384,7 +386,7 @@ def apply_draw(s: State, outcome: DrawOutcome) -> tuple[State, tuple[Effect, ...
                 contract_deck=_set_tuple(s.contract_deck, r, cards),
                 contract_discard=_set_tuple(s.contract_discard, r, discard),
             )
-        out.append(fx.DeckShuffled(deck=req.label, cards=len(cards)))
+        out.append(vocabulary.DeckShuffled(deck=req.label, cards=len(cards)))
     s = _advance(s, out)
     return s, tuple(out)
 
@@ -404,7 +406,7 @@ def _turn_order(s: State, out: Effects) -> State:
     for seat in range(s.players_count):
         if spaces[seat] != s.track_space[seat]:
             out.append(
-                fx.SharePriceChanged(
+                vocabulary.SharePriceChanged(
                     company=seat,
                     space_from=s.track_space[seat],
                     space_to=spaces[seat],
@@ -933,7 +935,7 @@ def _rescale_money(s: State, out: Effects) -> State:
     out.append(fx.RoundStarted(round=s.round, stage=STAGE_NAMES[s.stage]))
     for seat in range(s.players_count):  # the same space, priced in the new currency
         out.append(
-            fx.SharePriceChanged(
+            vocabulary.SharePriceChanged(
                 company=seat,
                 space_from=s.track_space[seat],
                 space_to=s.track_space[seat],
@@ -971,7 +973,7 @@ def _end(s: State, out: Effects) -> State:
     def move_token(seat: int, space: int, cause: str) -> None:
         if space != spaces[seat]:
             out.append(
-                fx.SharePriceChanged(
+                vocabulary.SharePriceChanged(
                     company=seat,
                     space_from=spaces[seat],
                     space_to=space,
@@ -1700,140 +1702,6 @@ def secrets(s: State, seat: int | None) -> set[str]:
     return hidden
 
 
-# --- the log in words ----------------------------------------------------------
-
-
-def _opt(value: Any, template: str) -> str:
-    return template.format(value) if value else ""
-
-
-def _coins_text(coins: Any) -> str:
-    pence, shillings, pounds = coins
-    parts = [
-        f"{pounds}£" if pounds else "",
-        f"{shillings}s" if shillings else "",
-        f"{pence}d" if pence else "",
-    ]
-    return " ".join(x for x in parts if x) or "nothing"
-
-
-def describe(effect: Mapping[str, Any], names: Mapping[int, str] | None = None) -> str:
-    def who(seat: int) -> str:
-        return (names or {}).get(seat, f"Seat {seat}")
-
-    e = effect
-    k = e["kind"]
-    money_word = e.get("currency", "")
-    texts: dict[str, Callable[[], str]] = {
-        "first_player_drawn": lambda: f"{who(e['seat'])} was drawn to start.",
-        "deck_shuffled": lambda: f"The {e['deck']} was shuffled ({e['cards']} cards).",
-        "money_changed": lambda: (
-            f"{who(e['seat'])} {'gained' if e['amount'] > 0 else 'paid'} {abs(e['amount'])} {money_word} ({e['reason'].replace('_', ' ')}); now {e['balance']}."
-        ),
-        "turn_order_determined": lambda: "Turn order: " + ", ".join(who(x) for x in e["turn_order"]) + ".",
-        "share_price_changed": lambda: (
-            f"{who(e['company'])}'s share value is now {e['value_to']} {money_word} (space {e['space_to']})."
-        ),
-        "ship_cards_drawn": lambda: "Ship cards drawn: " + ", ".join(e["cards"]) + ".",
-        "contract_cards_drawn": lambda: (
-            f"Contracts drawn in {e['region']}: " + ", ".join(c or "face down" for c in e["cards"]) + "."
-        ),
-        "ship_rented": lambda: (
-            f"{who(e['seat'])} rented ship {e['card']} (capacity {e['capacity']}) for {e['fee']}."
-        ),
-        "renting_passed": lambda: (
-            f"{who(e['seat'])} passed{' (no ship available)' if e['automatic'] else ''}."
-        ),
-        "contract_revealed": lambda: f"Contract {e['card']} turned face up in {e['region']}.",
-        "harbour_tokens_placed": lambda: (
-            f"{e['region']} harbour received {e['coins']} coins, {e['passengers']} passengers, {e['vip']} VIP."
-        ),
-        "war_broke": lambda: f"War broke out in {e['region']} (unrest {e['unrest']} >= {e['threshold']}).",
-        "ship_sailed": lambda: (
-            f"{who(e['seat'])} sailed the capacity-{e['capacity']} ship to {e['region']}, position {e['position']}{' by overtaking' if e['overtook'] else ''}."
-        ),
-        "bonus_coins_taken": lambda: f"{who(e['seat'])} took {e['coins']} bonus coins in {e['region']}.",
-        "passengers_carried": lambda: (
-            f"{who(e['seat'])} carried {e['vip']} VIP and {e['regular']} passengers for {e['income']}."
-        ),
-        "contract_bought": lambda: (
-            f"{who(e['seat'])} bought contract {e['card']} for {e['cost']}: {e['cargo']} cotton loaded{_opt(e['discarded'], ', {} discarded')}."
-        ),
-        "contract_declined": lambda: (
-            f"{who(e['seat'])}'s capacity-{e['capacity']} ship bought nothing in {e['region']}{' (nothing affordable)' if e['automatic'] else ''}."
-        ),
-        "ship_returned": lambda: (
-            f"{who(e['seat'])}'s capacity-{e['capacity']} ship returned from {e['region']}{' (war)' if e['forced_by_war'] else ''}."
-        ),
-        "cotton_sold": lambda: f"{who(e['seat'])} sold {e['tokens']} cotton for {e['income']}.",
-        "ship_stayed": lambda: f"{who(e['seat'])}'s capacity-{e['capacity']} ship stayed in {e['region']}.",
-        "maintenance_paid": lambda: (
-            f"{who(e['seat'])} paid {e['amount']} maintenance{_opt(e['waived'], ' ({} waived)')}."
-        ),
-        "share_sold": lambda: (
-            f"{who(e['seat'])} sold share {e['number']} of {who(e['company'])} to the {e['buyer']} for {e['price']} {money_word}."
-        ),
-        "board_cleared": lambda: (
-            f"Board cleared: {e['ship_cards']} ship cards, {e['contract_cards']} contracts discarded."
-        ),
-        "war_ended": lambda: f"The war in {e['region']} ended.",
-        "demand_reduced": lambda: f"Cotton demand row: {e['before']} -> {e['after']} tokens.",
-        "stage_ended": lambda: f"Stage {e['stage']} ended.",
-        "new_ship_kept": lambda: f"{who(e['seat'])} kept NEW ship {e['card']} as a Good ol' Ship.",
-        "ship_refunded": lambda: f"{who(e['seat'])} returned ship {e['card']} for {e['value']} {money_word}.",
-        "demand_reset": lambda: f"Cotton demand row reset to {e['tokens']} tokens.",
-        "currency_exchanged": lambda: (
-            f"{who(e['seat'])} exchanged money: {e['before']} -> {e['after']} (pence, shillings, pounds)."
-        ),
-        "share_bought_back": lambda: (
-            f"{who(e['seat'])} bought back share {e['number']} from the {e['seller']} for {e['price']}."
-        ),
-        "round_started": lambda: f"Round {e['round']} (stage {e['stage']}) began.",
-        "payment_started": lambda: (
-            f"{who(e['seat'])} is short of {e['amount']} {money_word} ({e['purpose']}) and must sell shares at auction."
-        ),
-        "purchase_cancelled": lambda: (
-            f"{who(e['seat'])}'s purchase ({e['purpose']}) was called off: {e['short']} short."
-        ),
-        "share_auction_opened": lambda: (
-            f"{'The bank' if e['seller'] < 0 else who(e['seller'])} auctions share {e['number']} of {who(e['company'])}'s company, starting at {e['start']} {money_word}."
-        ),
-        "bid_made": lambda: f"{who(e['seat'])} bid {_coins_text(e['coins'])} (worth {e['value']} pence).",
-        "bid_passed": lambda: f"{who(e['seat'])} passed{' (cannot outbid)' if e['automatic'] else ''}.",
-        "share_auctioned": lambda: (
-            f"Share {e['number']} of {who(e['company'])}'s company went to "
-            + (
-                who(e["buyer"]) + f" for {_coins_text(e['coins'])}"
-                if e["buyer"] >= 0
-                else "nobody: the bank keeps it"
-                if e["seller"] < 0
-                else f"the bank for {e['value']} pence-equivalents"
-            )
-            + "."
-        ),
-        "coins_changed": lambda: (
-            f"{who(e['seat'])}: {_coins_text(e['coins'])}; now {_coins_text(e['balance'])}."
-        ),
-        "reputation_gained": lambda: (
-            f"{who(e['seat'])}'s reputation in {e['region']} rose to {e['level']} ({e['reason'].replace('_', ' ')})."
-        ),
-        "reputation_spent": lambda: (
-            f"{who(e['seat'])} spent {e['cost']} reputation in {e['region']} to {e['use'].replace('_', ' ')} (now {e['level']})."
-        ),
-        "top_ship_revealed": lambda: f"{who(e['seat'])} turned up ship card {e['card']}.",
-        "top_contract_revealed": lambda: f"{who(e['seat'])} turned up contract {e['card']} in {e['region']}.",
-        "revealed_card_discarded": lambda: f"{who(e['seat'])} discarded the card turned up, {e['card']}.",
-        "contract_peeked": lambda: (
-            f"{who(e['seat'])} peeked at contract {e['card']} in {e['region']} (slot {e['slot']})."
-        ),
-        "passengers_created": lambda: (
-            f"{who(e['seat'])} created {e['vip']} VIP and {e['regular']} passengers to {e['region']} for {e['income']}."
-        ),
-    }
-    render = texts.get(k)
-    return render() if render else k.replace("_", " ")
-
-
 class CottonTradeEngine:
     """The ``RulesEngine`` of Cotton Trade."""
 
@@ -1850,7 +1718,7 @@ class CottonTradeEngine:
     standings = staticmethod(standings)
     conservation = staticmethod(conservation)
     secrets = staticmethod(secrets)
-    describe = staticmethod(describe)
+    describe = staticmethod(words.describe)
 
 
 ENGINE = CottonTradeEngine()

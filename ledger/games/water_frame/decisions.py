@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field, TypeAdapter
 
 from ledger.engine import Decision
+from ledger.games import vocabulary
 
 Good = Literal["FOOD", "CLOTHES", "CUTLERY", "LAMPS"]
 Action = Literal[
@@ -395,11 +396,8 @@ class Done(Decision):
     type: Literal["done"] = "done"
 
 
-class ChooseStartPlayer(Decision):
+class ChooseStartPlayer(vocabulary.ChooseStartPlayer):
     """D-44: the owner of the least valuable portfolio names the next start player."""
-
-    type: Literal["choose_start_player"] = "choose_start_player"
-    seat: int = Field(ge=0, le=3)
 
 
 WaterFrameDecision = Annotated[

@@ -6,6 +6,7 @@ Spec references: §2.4 derived values, §5.1 job market, §5.2 payments, §5.7 w
 from __future__ import annotations
 
 from ledger.errors import RuleViolationError
+from ledger.games import vocabulary
 from ledger.games.shared import ceil_div, clockwise_from, replace, set_at
 from ledger.games.water_frame import effects as fx
 from ledger.games.water_frame.components import GOODS, Components, load
@@ -233,7 +234,7 @@ def gain(s: State, seat: int, amount: int, reason: str, out: Effects) -> State:
         return s
     p = s.players[seat]
     p = replace(p, cash=p.cash + amount)
-    out.append(fx.MoneyChanged(seat=seat, amount=amount, balance=p.cash, reason=reason))
+    out.append(vocabulary.MoneyChanged(seat=seat, amount=amount, balance=p.cash, reason=reason))
     return replace(set_player(s, p), bank=s.bank - amount)
 
 
@@ -243,7 +244,7 @@ def move_share(s: State, seat: int, delta: int, cause: str, out: Effects) -> Sta
     if space == p.share_space:
         return s
     out.append(
-        fx.SharePriceChanged(
+        vocabulary.SharePriceChanged(
             company=seat,
             space_from=p.share_space,
             space_to=space,
@@ -259,14 +260,14 @@ def move_share(s: State, seat: int, delta: int, cause: str, out: Effects) -> Sta
 def change_shares(s: State, seat: int, delta: int, price: int, reason: str, out: Effects) -> State:
     p = s.players[seat]
     p = replace(p, shares=p.shares + delta, bank_shares=p.bank_shares - delta)
-    out.append(fx.SharesChanged(seat=seat, delta=delta, held=p.shares, price=price, reason=reason))
+    out.append(vocabulary.SharesChanged(seat=seat, delta=delta, held=p.shares, price=price, reason=reason))
     return set_player(s, p)
 
 
 def change_loans(s: State, seat: int, delta: int, out: Effects) -> State:
     p = s.players[seat]
     p = replace(p, loans=p.loans + delta)
-    out.append(fx.LoansChanged(seat=seat, delta=delta, loans=p.loans))
+    out.append(vocabulary.LoansChanged(seat=seat, delta=delta, loans=p.loans))
     return set_player(s, p)
 
 

@@ -1,4 +1,6 @@
-"""Water Frame effects: resolved facts, past tense; everything in Water Frame is public."""
+"""Water Frame's own effects: resolved facts, past tense; everything in Water Frame is public.
+The shared ones (money, shares, loans, share values, the start player, decades and cycles,
+goods produced, the final scores) are ``ledger.games.vocabulary``'s, some with fields added here."""
 
 from __future__ import annotations
 
@@ -6,58 +8,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ledger.engine import Effect
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class StartPlayerDrawn(Effect):
-    kind: ClassVar[str] = "start_player_drawn"
-    seat: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DeckShuffled(Effect):
-    kind: ClassVar[str] = "deck_shuffled"
-    deck: str
-    cards: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class MoneyChanged(Effect):
-    kind: ClassVar[str] = "money_changed"
-    seat: int
-    amount: int
-    balance: int
-    reason: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SharesChanged(Effect):
-    kind: ClassVar[str] = "shares_changed"
-    seat: int
-    delta: int
-    held: int
-    price: int
-    reason: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class LoansChanged(Effect):
-    kind: ClassVar[str] = "loans_changed"
-    seat: int
-    delta: int
-    loans: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SharePriceChanged(Effect):
-    kind: ClassVar[str] = "share_price_changed"
-    company: int
-    space_from: int | None
-    space_to: int
-    value_from: int | None
-    value_to: int
-    currency: str
-    cause: str
+from ledger.games import vocabulary
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -71,10 +22,7 @@ class FactoryFounded(Effect):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class FactoryBuilt(Effect):
-    kind: ClassVar[str] = "factory_built"
-    seat: int
-    good: str
+class FactoryBuilt(vocabulary.FactoryBuilt):
     level: int
     price: int
     cost: int
@@ -193,18 +141,8 @@ class TurnEnded(Effect):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class DecadeStarted(Effect):
-    kind: ClassVar[str] = "decade_started"
-    decade: int
+class DecadeStarted(vocabulary.DecadeStarted):
     level: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CycleStarted(Effect):
-    kind: ClassVar[str] = "cycle_started"
-    decade: int
-    cycle: int
-    good: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -227,18 +165,7 @@ class SaleStarted(Effect):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class GoodsProduced(Effect):
-    kind: ClassVar[str] = "goods_produced"
-    seat: int
-    good: str
-    count: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GoodsSold(Effect):
-    kind: ClassVar[str] = "goods_sold"
-    seat: int
-    good: str
+class GoodsSold(vocabulary.GoodsSold):
     from_production: int
     from_stock: int
     price: int
@@ -253,10 +180,7 @@ class ImporterSold(Effect):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class GoodsStored(Effect):
-    kind: ClassVar[str] = "goods_stored"
-    seat: int
-    good: str
+class GoodsStored(vocabulary.GoodsStored):
     stored: int
     lost: int
 
@@ -293,10 +217,7 @@ class WagesPaid(Effect):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class DistributionDecayed(Effect):
-    kind: ClassVar[str] = "distribution_decayed"
-    seat: int
-    good: str
+class DistributionDecayed(vocabulary.DistributionDecayed):
     level: int
     forced_price_drop: bool
 
@@ -332,13 +253,6 @@ class EventRevealed(Effect):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class StartPlayerChanged(Effect):
-    kind: ClassVar[str] = "start_player_changed"
-    seat: int
-    reason: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
 class FactoryObsolete(Effect):
     kind: ClassVar[str] = "factory_obsolete"
     seat: int
@@ -350,9 +264,7 @@ class FactoryObsolete(Effect):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class PlayerEliminated(Effect):
-    kind: ClassVar[str] = "player_eliminated"
-    seat: int
+class PlayerEliminated(vocabulary.PlayerEliminated):
     loans: int
 
 
@@ -363,13 +275,6 @@ class EndPenalty(Effect):
     reason: str
     spaces: int
     shares: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GameScored(Effect):
-    kind: ClassVar[str] = "game_scored"
-    scores: tuple[int, ...]
-    winners: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

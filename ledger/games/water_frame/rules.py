@@ -7,15 +7,16 @@ The engine runs automatic procedures until a decision or a draw is due;
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from itertools import permutations
 from typing import Any
 
 from pydantic import TypeAdapter
 
 from ledger.engine import Decision, DrawOutcome, DrawRequest, Effect, Pending, Standing, TitleOptions
+from ledger.games import vocabulary
 from ledger.games.shared import ceil_div, replace, run_automatic, set_at
-from ledger.games.water_frame import actions, special, stock_exchange, storage
+from ledger.games.water_frame import actions, special, stock_exchange, storage, words
 from ledger.games.water_frame import effects as fx
 from ledger.games.water_frame.components import GOODS, GREY_ACTIONS, PATRONS
 from ledger.games.water_frame.decisions import (
@@ -219,19 +220,19 @@ def apply_draw(s: State, outcome: DrawOutcome) -> tuple[State, tuple[Effect, ...
     order = tuple(req.items[i] for i in outcome.values)
     if req.key == "start_player":
         s = replace(s, start_player=outcome.values[0])
-        out.append(fx.StartPlayerDrawn(seat=outcome.values[0]))
+        out.append(vocabulary.StartPlayerDrawn(seat=outcome.values[0]))
     elif req.key == "events":
         # R-2: the first marker lies on 1800; the next two and Bureaucracy are shuffled onto 1770-1790
         s = replace(s, events=("", "", "", order[0], C.event_end))
         early = (order[1], order[2], C.event_bureaucracy)
         s = replace(s, draws=(_shuffle("events-early", early, "event markers of 1770-1790"), *s.draws))
-        out.append(fx.DeckShuffled(deck="event markers", cards=n))
+        out.append(vocabulary.DeckShuffled(deck="event markers", cards=n))
     elif req.key == "events-early":
         s = replace(s, events=(order[0], order[1], order[2], s.events[3], s.events[4]))
-        out.append(fx.DeckShuffled(deck="event markers of 1770-1790", cards=n))
+        out.append(vocabulary.DeckShuffled(deck="event markers of 1770-1790", cards=n))
     elif req.key == "events-predetermined":
         s = replace(s, events=(order[0], order[1], s.events[2], order[2], s.events[4]))
-        out.append(fx.DeckShuffled(deck=req.label, cards=n))
+        out.append(vocabulary.DeckShuffled(deck=req.label, cards=n))
     elif req.key.startswith("mat:"):  # R-4: face up, one per space; the surplus to the box unseen
         per_row = s.players_count
         first = 0 if req.key == "mat:LIGHT" else 2
@@ -263,7 +264,7 @@ def apply_draw(s: State, outcome: DrawOutcome) -> tuple[State, tuple[Effect, ...
         for d in range(len(C.decades)):
             economy[d * 4 + g] = order[d]
         s = replace(s, economy=tuple(economy))
-        out.append(fx.DeckShuffled(deck=req.label, cards=n))
+        out.append(vocabulary.DeckShuffled(deck=req.label, cards=n))
     s = _advance(s, out)
     return s, tuple(out)
 
@@ -341,7 +342,7 @@ def _start_decade(s: State, out: Effects) -> State:
     for seat in range(s.players_count):
         if s.decade == 1770:
             out.append(
-                fx.SharePriceChanged(
+                vocabulary.SharePriceChanged(
                     company=seat,
                     space_from=None,
                     space_to=s.players[seat].share_space,
@@ -359,7 +360,7 @@ def _start_decade(s: State, out: Effects) -> State:
 
 def _economy(s: State, out: Effects) -> State:
     g = s.cycle
-    out.append(fx.CycleStarted(decade=s.decade, cycle=g + 1, good=GOODS[g]))
+    out.append(vocabulary.CycleStarted(decade=s.decade, cycle=g + 1, good=GOODS[g]))
     advance, workers = C.economy_marker(s.economy[s.decade_index * 4 + g])
     importer = min(C.importer_max, s.importers[g] + advance)
     k = min(workers, s.fired, s.jm_empty)  # the remainder is forfeit
@@ -418,7 +419,7 @@ def _start_sale(s: State, out: Effects) -> State:
         produced.append(sum(levels[r] for r in range(4) if r != closed and row_complete(g, f, r)))
     for seat in range(n):
         if produced[seat]:
-            out.append(fx.GoodsProduced(seat=seat, good=GOODS[g], count=produced[seat]))
+            out.append(vocabulary.GoodsProduced(seat=seat, good=GOODS[g], count=produced[seat]))
     tokens = demand(s, g)
     appeals = [appeal(g, p.factories[g]) for p in s.players]
     top = max([*appeals, s.importers[g]])
@@ -776,7 +777,7 @@ def _scoring(s: State, out: Effects) -> State:
     scores = tuple(portfolio(p) for p in s.players)
     s = replace(s, eliminated=tuple(eliminated), scores=scores, phase=Phase.FINISHED)
     ranked = standings(s)
-    out.append(fx.GameScored(scores=scores, winners=tuple(x.seat for x in ranked if x.rank == 1)))
+    out.append(vocabulary.GameScored(scores=scores, winners=tuple(x.seat for x in ranked if x.rank == 1)))
     return s
 
 
@@ -965,7 +966,7 @@ def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect,
     elif isinstance(d, ChooseStartPlayer):
         if d.seat >= s.players_count:
             raise violation("no_such_seat", f"There is no seat {d.seat}.", "6.III")
-        out.append(fx.StartPlayerChanged(seat=d.seat, reason="chosen"))
+        out.append(vocabulary.StartPlayerChanged(seat=d.seat, reason="chosen"))
         s = replace(s, start_player=d.seat, awaiting=(), phase=Phase.OBSOLESCENCE)
     else:
         s = _trade_decision(s, seat, d, out, "6.II" if phase == Phase.BROKER else "8.0")
@@ -1528,111 +1529,6 @@ def secrets(s: State, seat: int | None) -> set[str]:
     return hidden
 
 
-def describe(effect: Mapping[str, Any], names: Mapping[int, str] | None = None) -> str:
-    def who(seat: int) -> str:
-        return (names or {}).get(seat, f"Seat {seat}")
-
-    e = effect
-    k = e["kind"]
-    g = str(e.get("good", "")).lower()
-    texts: dict[str, Callable[[], str]] = {
-        "start_player_drawn": lambda: f"{who(e['seat'])} was drawn to start.",
-        "deck_shuffled": lambda: f"The {e['deck']} were shuffled.",
-        "money_changed": lambda: (
-            f"{who(e['seat'])} {'received' if e['amount'] > 0 else 'paid'} £{abs(e['amount'])} ({e['reason'].replace('_', ' ')}); cash £{e['balance']}."
-        ),
-        "shares_changed": lambda: (
-            f"{who(e['seat'])} {'bought' if e['delta'] > 0 else 'sold'} {abs(e['delta'])} share(s) at £{e['price']} ({e['reason'].replace('_', ' ')}); holds {e['held']}."
-        ),
-        "loans_changed": lambda: (
-            f"{who(e['seat'])} {'took' if e['delta'] > 0 else 'repaid'} {abs(e['delta'])} loan(s); {e['loans']} outstanding."
-        ),
-        "share_price_changed": lambda: (
-            f"{who(e['company'])}'s share value: space {e['space_to']} (£{e['value_to']}), {e['cause'].replace('_', ' ')}."
-        ),
-        "factory_founded": lambda: (
-            f"{who(e['seat'])} founded a {g} factory at £{e['price']} (appeal {e['appeal']})."
-        ),
-        "factory_built": lambda: (
-            f"{who(e['seat'])} built a level-{e['level']} {g} factory for £{e['cost']} at price £{e['price']}."
-        ),
-        "factory_modernized": lambda: (
-            f"{who(e['seat'])} modernised the {g} factory to level {e['level']} for £{e['cost']}."
-        ),
-        "factory_closed": lambda: (
-            f"{who(e['seat'])} closed the {g} factory ({e['workers_fired']} workers fired)."
-        ),
-        "workers_hired": lambda: f"{who(e['seat'])} hired {e['count']} worker(s) into {g} row {e['row']}.",
-        "warehouse_worker_hired": lambda: f"{who(e['seat'])} hired a warehouse worker at {e['edge']}.",
-        "warehouse_worker_moved": lambda: (
-            f"{who(e['seat'])} moved a warehouse worker from {e['from_edge']} to {e['to_edge']}."
-        ),
-        "warehouse_worker_released": lambda: (
-            f"{who(e['seat'])} released the warehouse worker at {e['edge']}."
-        ),
-        "workers_fired": lambda: f"{who(e['seat'])} fired {e['count']} worker(s) from the {g} factory.",
-        "machine_placed": lambda: f"{who(e['seat'])} placed a machine in {g} row {e['row']}.",
-        "quality_raised": lambda: f"{who(e['seat'])} raised {g} quality to +{e['level']}.",
-        "distribution_raised": lambda: (
-            f"{who(e['seat'])} raised {g} distribution to +{e['level']} (£{e['cost']})."
-        ),
-        "price_set": lambda: f"{who(e['seat'])} set the {g} price to £{e['price']} (appeal {e['appeal']}).",
-        "marker_placed": lambda: (
-            f"{who(e['seat'])} {'re-used' if e['reuse'] else 'placed'} the {e['action'].lower().replace('_', ' ')} marker on the £{e['space']} space (paid £{e['cost']})."
-        ),
-        "turn_ended": lambda: f"{who(e['seat'])} ended the turn.",
-        "decade_started": lambda: f"The {e['decade']}s began (development level {e['level']}).",
-        "cycle_started": lambda: f"Cycle {e['cycle']} of the {e['decade']}s: {g} is active.",
-        "economy_marker_revealed": lambda: (
-            f"Economy marker: the {g} importer advances {e['advance']} (now {e['importer']}); {e['returned']} workers return to the job market."
-        ),
-        "sale_started": lambda: f"{g.capitalize()} demand: {e['demand']}; importer at {e['importer']}.",
-        "goods_produced": lambda: f"{who(e['seat'])} produced {e['count']} {g}.",
-        "goods_sold": lambda: (
-            f"{who(e['seat'])} sold {e['from_production'] + e['from_stock']} {g} at £{e['price']} (£{e['income']})."
-        ),
-        "importer_sold": lambda: f"The importer sold {e['count']} {g}.",
-        "goods_stored": lambda: (
-            f"{who(e['seat'])} stored {e['stored']} {g}" + (f", {e['lost']} lost." if e["lost"] else ".")
-        ),
-        "goods_discarded": lambda: (
-            f"{who(e['seat'])} returned {e['count']} stored {g} to the supply to make room."
-        ),
-        "warehouse_arranged": lambda: (
-            f"{who(e['seat'])}'s warehouses: large {_goods_list(e['large'])}; small {_goods_list(e['small'])}."
-        ),
-        "wages_paid": lambda: (
-            f"{who(e['seat'])} paid £{e['amount']} for {e['workers']} workers at £{e['wage']} and {e['machines']} machines."
-        ),
-        "distribution_decayed": lambda: (
-            f"{who(e['seat'])}'s {g} distribution fell to +{e['level']}"
-            + (" and the price dropped by £1." if e["forced_price_drop"] else ".")
-        ),
-        "stored_goods_sold": lambda: f"{who(e['seat'])} sold {e['count']} stored {g} for £{e['income']}.",
-        "markers_returned": lambda: "Action markers returned to their owners.",
-        "harbour_wages_paid": lambda: (
-            f"{who(e['seat'])} paid £{e['amount']} to {e['workers']} harbour workers."
-        ),
-        "event_revealed": lambda: f"Event of the {e['decade']}s: {e['event'].replace('_', ' ').title()}.",
-        "start_player_changed": lambda: f"{who(e['seat'])} is the start player.",
-        "factory_obsolete": lambda: (
-            f"{who(e['seat'])}'s level-{e['level']} {g} factory became obsolete: {e['workers']} workers"
-            + (f", £{e['fee']} for {e['missing']} missing." if e["missing"] else ".")
-        ),
-        "player_eliminated": lambda: f"{who(e['seat'])} has {e['loans']} loan(s) and loses.",
-        "end_penalty": lambda: f"{who(e['seat'])}: end penalty ({e['reason'].replace('_', ' ')}).",
-        "game_scored": lambda: (
-            "Final scores: " + ", ".join(f"{who(i)} £{v}" for i, v in enumerate(e["scores"])) + "."
-        ),
-    }
-    render = texts.get(k)
-    return render() if render else k.replace("_", " ")
-
-
-def _goods_list(counts: Any) -> str:
-    return ", ".join(f"{k} {x.lower()}" for k, x in zip(counts, GOODS, strict=True) if k) or "empty"
-
-
 def _event_pool(options: WaterFrameOptions) -> tuple[str, ...]:
     return C.event_pool if options.edition == "2016" else C.events_pool_2014
 
@@ -1884,7 +1780,7 @@ def _store_decision(s: State, seat: int, d: StoreGoods, out: Effects) -> State:
 
 def _next_cycle(s: State, out: Effects, start: int | None = None) -> State:
     start = (s.start_player + 1) % s.players_count if start is None else start  # the left neighbour
-    out.append(fx.StartPlayerChanged(seat=start, reason="next_cycle"))
+    out.append(vocabulary.StartPlayerChanged(seat=start, reason="next_cycle"))
     return replace(s, start_player=start, cycle=s.cycle + 1, phase=Phase.ECONOMY, awaiting=())
 
 
@@ -1897,7 +1793,7 @@ def _charisma_decision(s: State, seat: int, d: UseCharisma, out: Effects) -> Sta
         if d.seat >= s.players_count:
             raise violation("no_such_seat", f"There is no seat {d.seat}.", "5.IV")
         s = return_tile(s, seat, "CHARISMA", out)
-        out.append(fx.StartPlayerChanged(seat=d.seat, reason="charisma"))
+        out.append(vocabulary.StartPlayerChanged(seat=d.seat, reason="charisma"))
         if s.cycle >= 0:
             return replace(s, start_player=d.seat, cycle=s.cycle + 1, phase=Phase.ECONOMY, awaiting=())
         return replace(s, start_player=d.seat, phase=Phase.OBSOLESCENCE, awaiting=())
@@ -2069,7 +1965,7 @@ class WaterFrameEngine:
     standings = staticmethod(standings)
     conservation = staticmethod(conservation)
     secrets = staticmethod(secrets)
-    describe = staticmethod(describe)
+    describe = staticmethod(words.describe)
 
 
 ENGINE = WaterFrameEngine()

@@ -1,0 +1,210 @@
+"""The vocabulary the economic titles share: effects and decisions every one of them speaks,
+and the log's words for them.
+
+Money changes hands, shares are bought and sold, a company's share value moves, loans are
+taken and repaid, a player goes out of the game, decks are shuffled, a start player is drawn
+or changes, decades and cycles begin, factories are built, goods are produced, sold and
+stored, distribution decays, and the final scores are told. A title uses these as they are,
+or adds its own fields in a subclass (the stored payload keeps the order its games were
+always recorded in: the base's fields, then the title's, unless ``recorded_order`` says
+otherwise); whatever only one title knows stays in that title's ``effects`` module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+from pydantic import Field
+
+from ledger.engine import Decision, Effect
+
+# --- effects ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MoneyChanged(Effect):
+    kind: ClassVar[str] = "money_changed"
+    seat: int
+    amount: int
+    balance: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SharesChanged(Effect):
+    """Shares of the seat's own company bought (``delta`` > 0) or given up."""
+
+    kind: ClassVar[str] = "shares_changed"
+    seat: int
+    delta: int
+    held: int
+    price: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SharePriceChanged(Effect):
+    """A company's share value moved on its track (``space_from`` None: placed at setup)."""
+
+    kind: ClassVar[str] = "share_price_changed"
+    company: int
+    space_from: int | None
+    space_to: int
+    value_from: int | None
+    value_to: int
+    currency: str = "pounds"
+    cause: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LoansChanged(Effect):
+    kind: ClassVar[str] = "loans_changed"
+    seat: int
+    delta: int
+    loans: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerEliminated(Effect):
+    kind: ClassVar[str] = "player_eliminated"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DeckShuffled(Effect):
+    kind: ClassVar[str] = "deck_shuffled"
+    deck: str
+    cards: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StartPlayerDrawn(Effect):
+    kind: ClassVar[str] = "start_player_drawn"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StartPlayerChanged(Effect):
+    kind: ClassVar[str] = "start_player_changed"
+    seat: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DecadeStarted(Effect):
+    kind: ClassVar[str] = "decade_started"
+    decade: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CycleStarted(Effect):
+    """A cycle of production began (the share-value history keys its periods on it)."""
+
+    kind: ClassVar[str] = "cycle_started"
+    decade: int
+    cycle: int
+    good: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FactoryBuilt(Effect):
+    kind: ClassVar[str] = "factory_built"
+    seat: int
+    good: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GoodsProduced(Effect):
+    kind: ClassVar[str] = "goods_produced"
+    seat: int
+    good: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GoodsSold(Effect):
+    kind: ClassVar[str] = "goods_sold"
+    seat: int
+    good: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GoodsStored(Effect):
+    kind: ClassVar[str] = "goods_stored"
+    seat: int
+    good: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DistributionDecayed(Effect):
+    kind: ClassVar[str] = "distribution_decayed"
+    seat: int
+    good: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameScored(Effect):
+    kind: ClassVar[str] = "game_scored"
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+# --- decisions ----------------------------------------------------------------------------
+
+
+class ChooseStartPlayer(Decision):
+    """The owner of the least valuable portfolio names the next start player."""
+
+    type: Literal["choose_start_player"] = "choose_start_player"
+    seat: int = Field(ge=0, le=3)
+
+
+# --- the log in words ---------------------------------------------------------------------
+
+Who = Callable[[int | None], str]
+"""A seat's name in the log (``None``: the neutral player of a two-player card game)."""
+
+Words = Callable[[Mapping[str, Any], Who], str]
+"""The words of one kind of effect: its stored payload and the namer of seats to a sentence."""
+
+
+def tell(words: Mapping[str, Words], effect: Mapping[str, Any], names: Mapping[int, str] | None) -> str:
+    """An effect in the words of a title's log (its kind spelt out when the title has none)."""
+
+    def who(seat: int | None) -> str:
+        if seat is None:
+            return "The neutral player"
+        return (names or {}).get(seat, f"Seat {seat}")
+
+    render = words.get(effect["kind"])
+    return render(effect, who) if render else str(effect["kind"]).replace("_", " ")
+
+
+def good(e: Mapping[str, Any]) -> str:
+    """The effect's good as the log says it (lower case; empty without one)."""
+    return str(e.get("good", "") or "").lower()
+
+
+def spelt(word: str) -> str:
+    """A reason or cause as the log says it: ``emergency_sale`` -> ``emergency sale``."""
+    return word.replace("_", " ")
+
+
+def money_changed(purse: str) -> Words:
+    """Pounds received or paid, and what the seat holds after (its ``purse``: cash, money)."""
+    return lambda e, who: (
+        f"{who(e['seat'])} {'received' if e['amount'] > 0 else 'paid'} £{abs(e['amount'])} "
+        f"({spelt(e['reason'])}); {purse} £{e['balance']}."
+    )
+
+
+WORDS: dict[str, Words] = {
+    "start_player_drawn": lambda e, who: f"{who(e['seat'])} was drawn to start.",
+    "goods_produced": lambda e, who: f"{who(e['seat'])} produced {e['count']} {good(e)}.",
+    "game_scored": lambda e, who: (
+        "Final scores: " + ", ".join(f"{who(i)} £{v}" for i, v in enumerate(e["scores"])) + "."
+    ),
+}
+"""The words of the shared effects that every title says alike."""
