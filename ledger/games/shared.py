@@ -41,7 +41,7 @@ def first(items: Any, default: Any = None) -> Any:
 _REPLACERS: dict[type, Any] = {}  # slotted classes: a generated replace per class
 _DICT_FIELDS: dict[type, frozenset[str]] = {}  # classes without slots: their field names
 _MISSING = object()
-_new = object.__new__
+_new = object.__new__  # bound once: replace() runs on every change of a state
 _setattr = object.__setattr__
 
 

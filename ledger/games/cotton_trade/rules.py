@@ -87,12 +87,6 @@ from ledger.games.shared import replace, run_automatic
 
 C: Components = load()
 
-_violation = violation
-_region_index = region_index
-_set_tuple = set_tuple
-_set_player = set_player
-_gain = gain
-_currency = currency
 
 
 def _ship(s: State, seat: int, capacity: int) -> Ship:
@@ -105,7 +99,7 @@ def _ship(s: State, seat: int, capacity: int) -> Ship:
 def _replace_ship(s: State, seat: int, capacity: int, **changes: Any) -> State:
     p = s.players[seat]
     ships = tuple(replace(sh, **changes) if sh.capacity == capacity else sh for sh in p.ships)
-    return _set_player(s, replace(p, ships=ships))
+    return set_player(s, replace(p, ships=ships))
 
 
 def wealth(s: State, seat: int) -> int:
@@ -157,7 +151,7 @@ def _pay(
         share = own[0]
         price = share_price(s, seat)
         p = s.players[seat]
-        s = _set_player(s, replace(p, shares=tuple(x for x in p.shares if x != share)))
+        s = set_player(s, replace(p, shares=tuple(x for x in p.shares if x != share)))
         s = replace(s, bank_shares=tuple(sorted((*s.bank_shares, share))))
         out.append(
             fx.ShareSold(
@@ -165,18 +159,18 @@ def _pay(
                 company=share[0],
                 number=share[1],
                 price=price,
-                currency=_currency(s),
+                currency=currency(s),
                 buyer="bank",
                 forced=False,
             )
         )
-        s = _gain(s, seat, price, "share_sale", out)
+        s = gain(s, seat, price, "share_sale", out)
     have = money(s, seat)
     if have >= amount:
-        return _gain(s, seat, -amount, reason, out), 0
+        return gain(s, seat, -amount, reason, out), 0
     if not mandatory:
-        raise _violation("cannot_afford", f"You cannot pay {amount} {_currency(s)}.", "Selling shares")
-    return _gain(s, seat, -have, reason, out), amount - have
+        raise violation("cannot_afford", f"You cannot pay {amount} {currency(s)}.", "Selling shares")
+    return gain(s, seat, -have, reason, out), amount - have
 
 
 _REASONS = {"rent": "ship_rental", "contract": "contract", "maintenance": "maintenance"}
@@ -203,7 +197,7 @@ def _complete(s: State, seat: int, purpose: str, amount: int, waived: int, out: 
         ships = tuple(
             sorted((*p.ships, Ship(card=card, capacity=ship.capacity, location=UK)), key=lambda x: x.capacity)
         )
-        s = _set_player(s, replace(p, ships=ships))
+        s = set_player(s, replace(p, ships=ships))
         s = replace(
             s,
             ship_row=tuple(c for c in s.ship_row if c != card),
@@ -219,8 +213,8 @@ def _complete(s: State, seat: int, purpose: str, amount: int, waived: int, out: 
         row = tuple(slot for slot in s.contract_row[r] if slot.card != card)
         s = replace(
             s,
-            contract_row=_set_tuple(s.contract_row, r, row),
-            contract_discard=_set_tuple(s.contract_discard, r, (*s.contract_discard[r], card)),
+            contract_row=set_tuple(s.contract_row, r, row),
+            contract_discard=set_tuple(s.contract_discard, r, (*s.contract_discard[r], card)),
             revealed="" if s.revealed == card else s.revealed,
             cursor=s.cursor + 1,
         )
@@ -275,7 +269,7 @@ def new_game(options: TitleOptions, seats: int) -> State:
     if not isinstance(options, CottonTradeOptions):
         options = CottonTradeOptions.model_validate(options.model_dump())
     if not META.min_players <= seats <= META.max_players:
-        raise _violation("player_count", "Cotton Trade is for 2 to 6 players.", "Cover")
+        raise violation("player_count", "Cotton Trade is for 2 to 6 players.", "Cover")
     n = seats
     draws = [
         DrawRequest(
@@ -342,16 +336,16 @@ def _stage_region_active(stage: int, region: Region) -> bool:
 
 def apply_draw(s: State, outcome: DrawOutcome) -> tuple[State, tuple[Effect, ...]]:
     if not s.draws:
-        raise _violation("no_draw_due", "No random draw is due.", "")
+        raise violation("no_draw_due", "No random draw is due.", "")
     req = s.draws[0]
     if outcome.key != req.key:
-        raise _violation("wrong_draw", f"The draw due is {req.key!r}.", "")
+        raise violation("wrong_draw", f"The draw due is {req.key!r}.", "")
     n = len(req.items)
     if req.kind == "pick":
         if len(outcome.values) != 1 or not 0 <= outcome.values[0] < n:
-            raise _violation("bad_draw", "A pick needs one index in range.", "")
+            raise violation("bad_draw", "A pick needs one index in range.", "")
     elif sorted(outcome.values) != list(range(n)):
-        raise _violation("bad_draw", "A shuffle needs a permutation of the items.", "")
+        raise violation("bad_draw", "A shuffle needs a permutation of the items.", "")
     out: Effects = []
     s = replace(s, draws=s.draws[1:])
     if req.key == "first_player":
@@ -361,7 +355,7 @@ def apply_draw(s: State, outcome: DrawOutcome) -> tuple[State, tuple[Effect, ...
         out.append(fx.FirstPlayerDrawn(seat=first, turn_order=order))
         out.append(fx.RoundStarted(round=1, stage=STAGE_NAMES[0]))
         for i, seat in enumerate(order):  # Players setup C: 7, 8, 9 ... pence
-            s = _gain(s, seat, C.starting_pence + i, "starting_money", out)
+            s = gain(s, seat, C.starting_pence + i, "starting_money", out)
         for seat in range(s.players_count):
             out.append(
                 vocabulary.SharePriceChanged(
@@ -370,7 +364,7 @@ def apply_draw(s: State, outcome: DrawOutcome) -> tuple[State, tuple[Effect, ...
                     space_to=1,
                     value_from=None,
                     value_to=share_price(s, seat),
-                    currency=_currency(s),
+                    currency=currency(s),
                     cause="setup",
                 )
             )
@@ -379,12 +373,12 @@ def apply_draw(s: State, outcome: DrawOutcome) -> tuple[State, tuple[Effect, ...
         if req.key == "ships":
             s = replace(s, ship_deck=cards, ship_discard=tuple(c for c in s.ship_discard if c not in cards))
         else:
-            r = _region_index(req.key.split(":", 1)[1])
+            r = region_index(req.key.split(":", 1)[1])
             discard = tuple(c for c in s.contract_discard[r] if c not in cards)
             s = replace(
                 s,
-                contract_deck=_set_tuple(s.contract_deck, r, cards),
-                contract_discard=_set_tuple(s.contract_discard, r, discard),
+                contract_deck=set_tuple(s.contract_deck, r, cards),
+                contract_discard=set_tuple(s.contract_discard, r, discard),
             )
         out.append(vocabulary.DeckShuffled(deck=req.label, cards=len(cards)))
     s = _advance(s, out)
@@ -412,7 +406,7 @@ def _turn_order(s: State, out: Effects) -> State:
                     space_to=spaces[seat],
                     value_from=share_price(s, seat),
                     value_to=C.share_value(s.stage, spaces[seat]),
-                    currency=_currency(s),
+                    currency=currency(s),
                     cause="turn_order",
                 )
             )
@@ -454,8 +448,8 @@ def _draw_cards(s: State, out: Effects) -> State:
                 new.append(slot.card if slot.face_up else None)
                 s = replace(
                     s,
-                    contract_deck=_set_tuple(s.contract_deck, r, deck[1:]),
-                    contract_row=_set_tuple(s.contract_row, r, row),
+                    contract_deck=set_tuple(s.contract_deck, r, deck[1:]),
+                    contract_row=set_tuple(s.contract_row, r, row),
                 )
             elif s.contract_discard[r]:
                 if new:
@@ -474,21 +468,21 @@ def _draw_cards(s: State, out: Effects) -> State:
 def _rentable(s: State, seat: int, card: str, *, revealed: bool = False) -> RuleViolationError | None:
     ship = C.ships.get(card)
     if ship is None or (card != s.revealed if revealed else card not in s.ship_row):
-        return _violation(
+        return violation(
             "ship_not_in_row",
             f"Ship card {card} is not {'the card turned up' if revealed else 'in the ship card row'}.",
             "3. Rent ships",
         )
     if any(sh.capacity == ship.capacity for sh in s.players[seat].ships):
-        return _violation(
+        return violation(
             "capacity_held",
             f"You already have a ship of capacity {ship.capacity}; you cannot rent another of that capacity.",
             "3. Rent ships",
         )
     if not can_pay(s, seat, ship.value):
-        return _violation(
+        return violation(
             "cannot_afford",
-            f"The rental fee is {ship.value} {_currency(s)}; your money and shares do not cover it.",
+            f"The rental fee is {ship.value} {currency(s)}; your money and shares do not cover it.",
             "3. Rent ships; Selling shares",
         )
     return None
@@ -536,7 +530,7 @@ def _turn_up(s: State, seat: int, r: int | None, out: Effects) -> State:
         )
         return replace(s, revealed="?", draws=(req,))
     out.append(fx.TopContractRevealed(seat=seat, region=region.value, card=deck[0]))
-    return replace(s, contract_deck=_set_tuple(s.contract_deck, r, deck[1:]), revealed=deck[0])
+    return replace(s, contract_deck=set_tuple(s.contract_deck, r, deck[1:]), revealed=deck[0])
 
 
 def _rent(s: State, out: Effects) -> State:
@@ -648,7 +642,7 @@ def _buyable(
     s: State, seat: int, capacity: int, r: int, card_id: str, *, revealed: bool = False
 ) -> RuleViolationError | None:
     if card_id != s.revealed if revealed else card_id not in {slot.card for slot in s.contract_row[r]}:
-        return _violation(
+        return violation(
             "contract_not_in_row",
             f"Contract {card_id} is not "
             + ("the card turned up." if revealed else "in this region's contract row."),
@@ -656,12 +650,12 @@ def _buyable(
         )
     card = C.contracts[card_id]
     if card.drought or card.cotton == 0:
-        return _violation("drought", "A drought card has no cotton to buy (A-16).", "6. Buy cotton, Drought")
+        return violation("drought", "A drought card has no cotton to buy (A-16).", "6. Buy cotton, Drought")
     cost = _contract_cost(card, capacity)
     if not can_pay(s, seat, cost):
-        return _violation(
+        return violation(
             "cannot_afford",
-            f"The contract costs {cost} {_currency(s)}; your money and shares do not cover it.",
+            f"The contract costs {cost} {currency(s)}; your money and shares do not cover it.",
             "6. Buy cotton; Selling shares",
         )
     return None
@@ -713,7 +707,7 @@ def _sell_cotton(s: State, seat: int, tokens: int, out: Effects) -> State:
             income += C.guaranteed_price
     out.append(fx.CottonSold(seat=seat, tokens=tokens, income=income, demand_after=demand))
     s = replace(s, demand=demand)
-    return _gain(s, seat, income, "cotton_sale", out)
+    return gain(s, seat, income, "cotton_sale", out)
 
 
 def _return_ship(s: State, r: int, pos: int, out: Effects, *, forced_by_war: bool) -> State:
@@ -722,7 +716,7 @@ def _return_ship(s: State, r: int, pos: int, out: Effects, *, forced_by_war: boo
     out.append(
         fx.ShipReturned(seat=seat, capacity=capacity, region=REGIONS[r].value, forced_by_war=forced_by_war)
     )
-    s = replace(s, tracks=_set_tuple(s.tracks, r, s.tracks[r][:pos] + s.tracks[r][pos + 1 :]))
+    s = replace(s, tracks=set_tuple(s.tracks, r, s.tracks[r][:pos] + s.tracks[r][pos + 1 :]))
     s = _replace_ship(s, seat, capacity, location=UK, cargo=0, stayed=False)
     if ship.cargo:
         s = _sell_cotton(s, seat, ship.cargo, out)
@@ -779,12 +773,12 @@ def _clear_up(s: State, out: Effects) -> State:
         contract_row=tuple(() for _ in REGIONS),
     )
     if s.war is not None and s.war.side == "WAR":
-        r = _region_index(s.war.region)
+        r = region_index(s.war.region)
         h = s.harbours[r]
         out.append(fx.WarEnded(region=s.war.region.value, coins=h.coins, passengers=h.passengers, vip=h.vip))
         s = replace(
             s,
-            harbours=_set_tuple(s.harbours, r, Harbour()),
+            harbours=set_tuple(s.harbours, r, Harbour()),
             supply_coins=s.supply_coins + h.coins,
             supply_passengers=s.supply_passengers + h.passengers,
             supply_vip=s.supply_vip + h.vip,
@@ -854,8 +848,8 @@ def _rescale_ships(s: State, out: Effects) -> State:
             if sh.card == C.good_ol.id:
                 returned_good_ol += 1  # returned with no value [U CT-U-07]
             value = C.ship(sh.card).value
-            out.append(fx.ShipRefunded(seat=p.seat, card=sh.card, value=value, currency=_currency(s)))
-            s = _gain(s, p.seat, value, "ship_refund", out)
+            out.append(fx.ShipRefunded(seat=p.seat, card=sh.card, value=value, currency=currency(s)))
+            s = gain(s, p.seat, value, "ship_refund", out)
     tracks = []
     for r in range(len(REGIONS)):
         tracks.append(
@@ -899,7 +893,7 @@ def _exchange(s: State, seat: int, upto: int, out: Effects) -> State:
     if after == before:
         return s
     out.append(fx.CurrencyExchanged(seat=seat, before=before, after=after))
-    return _set_player(s, replace(p, coins=after))
+    return set_player(s, replace(p, coins=after))
 
 
 def _rescale_money(s: State, out: Effects) -> State:
@@ -917,7 +911,7 @@ def _rescale_money(s: State, out: Effects) -> State:
             continue  # A-09
         share = own[0]
         p = s.players[seat]
-        s = _set_player(s, replace(p, shares=tuple(x for x in p.shares if x != share)))
+        s = set_player(s, replace(p, shares=tuple(x for x in p.shares if x != share)))
         s = replace(s, bank_shares=tuple(sorted((*s.bank_shares, share))))
         out.append(
             fx.ShareSold(
@@ -930,7 +924,7 @@ def _rescale_money(s: State, out: Effects) -> State:
                 forced=True,
             )
         )
-        s = _gain(s, seat, price, "forced_share_sale", out, stage=new)
+        s = gain(s, seat, price, "forced_share_sale", out, stage=new)
     s = replace(s, round=s.round + 1, phase=Phase.TURN_ORDER)
     out.append(fx.RoundStarted(round=s.round, stage=STAGE_NAMES[s.stage]))
     for seat in range(s.players_count):  # the same space, priced in the new currency
@@ -941,7 +935,7 @@ def _rescale_money(s: State, out: Effects) -> State:
                 space_to=s.track_space[seat],
                 value_from=C.share_value(old, s.track_space[seat]),
                 value_to=share_price(s, seat),
-                currency=_currency(s),
+                currency=currency(s),
                 cause="new_stage",
             )
         )
@@ -957,8 +951,8 @@ def _end(s: State, out: Effects) -> State:
     for p in s.players:
         for sh in p.ships:
             value = C.ship(sh.card).value
-            out.append(fx.ShipRefunded(seat=p.seat, card=sh.card, value=value, currency=_currency(s)))
-            s = _gain(s, p.seat, value, "ship_refund", out)
+            out.append(fx.ShipRefunded(seat=p.seat, card=sh.card, value=value, currency=currency(s)))
+            s = gain(s, p.seat, value, "ship_refund", out)
     good_ol = sum(1 for p in s.players for sh in p.ships if sh.card == C.good_ol.id)
     returned = tuple(sh.card for p in s.players for sh in p.ships if sh.card != C.good_ol.id)
     s = replace(
@@ -979,7 +973,7 @@ def _end(s: State, out: Effects) -> State:
                     space_to=space,
                     value_from=C.share_value(s.stage, spaces[seat]),
                     value_to=C.share_value(s.stage, space),
-                    currency=_currency(s),
+                    currency=currency(s),
                     cause=cause,
                 )
             )
@@ -994,14 +988,14 @@ def _end(s: State, out: Effects) -> State:
             price = C.share_value(s.stage, spaces[seat])
             holder = next((p.seat for p in s.players if share in p.shares), -1)
             p = s.players[seat]
-            s = _set_player(s, replace(p, shares=tuple(sorted((*p.shares, share)))))
+            s = set_player(s, replace(p, shares=tuple(sorted((*p.shares, share)))))
             if holder < 0:
                 s = replace(s, bank_shares=tuple(x for x in s.bank_shares if x != share))
                 out.append(fx.ShareBoughtBack(seat=seat, number=number, price=price, seller="bank"))
-                s = _gain(s, seat, -price, "share_buy_back", out)  # A-19: may go negative
+                s = gain(s, seat, -price, "share_buy_back", out)  # A-19: may go negative
                 continue
             q = s.players[holder]
-            s = _set_player(
+            s = set_player(
                 s,
                 replace(
                     q,
@@ -1012,12 +1006,12 @@ def _end(s: State, out: Effects) -> State:
             out.append(
                 fx.ShareBoughtBack(seat=seat, number=number, price=price, seller="player", holder=holder)
             )
-            s = _gain(s, seat, -price, "share_buy_back", out, bank=False)
+            s = gain(s, seat, -price, "share_buy_back", out, bank=False)
         move_token(seat, C.space_of(money(s, seat)), "end_of_game")
     for p in s.players:
         if p.separate_income:
-            s = _set_player(s, replace(p, separate_income=0))
-            s = _gain(s, p.seat, p.separate_income, "buy_back_income", out, bank=False)
+            s = set_player(s, replace(p, separate_income=0))
+            s = gain(s, p.seat, p.separate_income, "buy_back_income", out, bank=False)
     if s.options.shares_trade and s.options.adv_change == "CASCADE":
         for p in s.players:
             s = _exchange(s, p.seat, 2, out)
@@ -1064,22 +1058,22 @@ def resume(s: State) -> tuple[State, tuple[Effect, ...]]:
 def _check_sail(s: State, seat: int, d: SailShip) -> None:
     ship = next((sh for sh in s.players[seat].ships if sh.capacity == d.capacity), None)
     if ship is None or ship.location != UK:
-        raise _violation(
+        raise violation(
             "ship_not_in_uk",
             f"You have no ship of capacity {d.capacity} in the United Kingdom.",
             "5. Sail ships",
         )
     if not _region_open(s, d.region):
-        raise _violation("region_closed", "Egypt is not used during stage I.", "2. Draw cards; A-06")
-    r = _region_index(d.region)
+        raise violation("region_closed", "Egypt is not used during stage I.", "2. Draw cards; A-06")
+    r = region_index(d.region)
     if d.war_entry:
         if not _war_locked(s, d.region):
-            raise _violation(
+            raise violation(
                 "no_war", f"{d.region.value} is not locked by war.", "Advanced game, reputation 5"
             )
         adv.check_reputation(s, seat, d.region.value, "enter_war")
     elif _war_locked(s, d.region):
-        raise _violation(
+        raise violation(
             "region_at_war",
             f"{d.region.value} is locked by war; ships cannot enter the harbour"
             + (" (unless you spend 3 reputation there: war_entry)." if s.options.reputation else "."),
@@ -1088,7 +1082,7 @@ def _check_sail(s: State, seat: int, d: SailShip) -> None:
     if d.created:
         vip = d.created.count("VIP")
         if vip and d.region not in C.created_vip_regions:
-            raise _violation(
+            raise violation(
                 "vip_destination",
                 "A created VIP passenger travels to North America or British India only.",
                 "Advanced game, reputation 3",
@@ -1100,25 +1094,25 @@ def _check_sail(s: State, seat: int, d: SailShip) -> None:
             + (len(d.created) - vip) * C.reputation_cost["create_passenger"]
         )
         if cost > s.players[seat].uk_reputation:
-            raise _violation(
+            raise violation(
                 "reputation_too_low",
                 f"Creating these passengers costs {cost} passenger tokens; you hold {s.players[seat].uk_reputation}.",
                 "Advanced game, reputation 2-3",
             )
         if len(d.created) > _free_cabins(s, ship, r):
-            raise _violation(
+            raise violation(
                 "no_free_cabin",
                 "Created passengers need cabins still free after the waiting passengers board (A-07).",
                 "Advanced game, reputation 2-3",
             )
     if d.overtake:
-        track = s.tracks[_region_index(d.region)]
+        track = s.tracks[region_index(d.region)]
         if not C.ship(ship.card).fast:
-            raise _violation(
+            raise violation(
                 "not_fast", "Only a fast ship (red arrow) may overtake.", "5. Sail ships, Fast ships"
             )
         if not track:
-            raise _violation(
+            raise violation(
                 "nothing_to_overtake",
                 "There is no ship on that track to overtake.",
                 "5. Sail ships, Fast ships",
@@ -1126,7 +1120,7 @@ def _check_sail(s: State, seat: int, d: SailShip) -> None:
         last_seat, last_cap = track[-1]
         last = _ship(s, last_seat, last_cap)
         if C.ship(last.card).fast or last.stayed:
-            raise _violation(
+            raise violation(
                 "overtake_blocked",
                 "The last ship is fast or opted to stay last round; it cannot be overtaken.",
                 "5. Sail ships, Fast ships",
@@ -1147,14 +1141,14 @@ def _free_cabins(s: State, ship: Ship, r: int) -> int:
 
 def _do_sail(s: State, seat: int, d: SailShip, out: Effects) -> State:
     """5. Sail ships: first empty space (or the overtaken spot), bonus coins, passengers."""
-    r = _region_index(d.region)
+    r = region_index(d.region)
     if d.war_entry:
         s = adv.spend_reputation(s, seat, d.region.value, "enter_war", out)
     track = s.tracks[r]
     ref = (seat, d.capacity)
     track = (*track[:-1], ref, track[-1]) if d.overtake else (*track, ref)
     pos = track.index(ref) + 1
-    s = replace(s, tracks=_set_tuple(s.tracks, r, track))
+    s = replace(s, tracks=set_tuple(s.tracks, r, track))
     s = _replace_ship(s, seat, d.capacity, location=d.region.value, stayed=False, cargo=0)
     out.append(
         fx.ShipSailed(
@@ -1172,22 +1166,22 @@ def _do_sail(s: State, seat: int, d: SailShip, out: Effects) -> State:
         h = replace(h, coins=h.coins - bonus)
         s = replace(s, supply_coins=s.supply_coins + bonus)
         out.append(fx.BonusCoinsTaken(seat=seat, region=d.region.value, coins=bonus))
-        s = _gain(s, seat, bonus, "bonus_coins", out)
-    s = replace(s, harbours=_set_tuple(s.harbours, r, h))
+        s = gain(s, seat, bonus, "bonus_coins", out)
+    s = replace(s, harbours=set_tuple(s.harbours, r, h))
     vip, regular = _boarding(s, _ship(s, seat, d.capacity), r)
     if vip or regular:
         income = vip * C.vip_ticket.get(d.region, 0) + regular * C.ticket[d.region]
         h = replace(h, vip=h.vip - vip, passengers=h.passengers - regular)
         s = replace(
             s,
-            harbours=_set_tuple(s.harbours, r, h),
+            harbours=set_tuple(s.harbours, r, h),
             supply_vip=s.supply_vip + vip,
             supply_passengers=s.supply_passengers + regular,
         )
         out.append(
             fx.PassengersCarried(seat=seat, region=d.region.value, vip=vip, regular=regular, income=income)
         )
-        s = _gain(s, seat, income, "tickets", out)
+        s = gain(s, seat, income, "tickets", out)
     if d.created:  # paid from the tokens held before this arrival (A-07)
         new_vip = d.created.count("VIP")
         new_regular = len(d.created) - new_vip
@@ -1201,7 +1195,7 @@ def _do_sail(s: State, seat: int, d: SailShip, out: Effects) -> State:
                 seat=seat, region=d.region.value, regular=new_regular, vip=new_vip, income=income
             )
         )
-        s = _gain(s, seat, income, "tickets", out)
+        s = gain(s, seat, income, "tickets", out)
     return adv.gain_reputation(s, seat, adv.UK_REP, vip + regular, "passengers_carried", out)
 
 
@@ -1231,14 +1225,14 @@ _ON_REVEALED = (TakeRevealedShip, DiscardRevealedShip, TakeRevealedContract, Dis
 
 def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect, ...]]:
     if seat not in s.awaiting:
-        raise _violation("not_your_turn", "The game is not waiting for your decision.", "")
+        raise violation("not_your_turn", "The game is not waiting for your decision.", "")
     if not isinstance(decision, _PHASE_DECISIONS.get(s.phase, ())):
         expected = ", ".join(d.model_fields["type"].default for d in _PHASE_DECISIONS.get(s.phase, ()))
-        raise _violation(
+        raise violation(
             "wrong_decision", f"In the {s.phase.value} phase the decision must be one of: {expected}.", ""
         )
     if s.phase in (Phase.RENT, Phase.BUY) and bool(s.revealed) != isinstance(decision, _ON_REVEALED):
-        raise _violation(
+        raise violation(
             "revealed_card" if s.revealed else "nothing_revealed",
             "Take or discard the card turned up first." if s.revealed else "No card is turned up.",
             "Advanced game, Company reputation 1 and 6",
@@ -1257,7 +1251,7 @@ def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect,
     elif isinstance(decision, RevealTopShip):
         adv.check_reputation(s, seat, adv.UK_REP, "reveal_top_ship")
         if not (s.ship_deck or s.ship_discard):
-            raise _violation("deck_empty", "No ship card is left to turn up.", "Advanced game, reputation 1")
+            raise violation("deck_empty", "No ship card is left to turn up.", "Advanced game, reputation 1")
         s = adv.spend_reputation(s, seat, adv.UK_REP, "reveal_top_ship", out)
         s = _turn_up(s, seat, None, out)
     elif isinstance(decision, TakeRevealedShip):
@@ -1271,12 +1265,12 @@ def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect,
     elif isinstance(decision, PeekContract):
         adv.check_reputation(s, seat, decision.region.value, "peek_contract")
         if (decision.region, decision.slot) not in _peekable(s, seat):
-            raise _violation(
+            raise violation(
                 "not_peekable",
                 "Peek at a face-down contract of that region's row that you have not seen yet.",
                 "Advanced game, reputation 4",
             )
-        r = _region_index(decision.region)
+        r = region_index(decision.region)
         card = s.contract_row[r][decision.slot - 1].card
         s = adv.spend_reputation(s, seat, decision.region.value, "peek_contract", out)
         out.append(
@@ -1300,7 +1294,7 @@ def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect,
         r, _, _ = _current_ship(s)
         adv.check_reputation(s, seat, REGIONS[r].value, "reveal_top_contract")
         if not (s.contract_deck[r] or s.contract_discard[r]):
-            raise _violation("deck_empty", "No contract is left to turn up.", "Advanced game, reputation 6")
+            raise violation("deck_empty", "No contract is left to turn up.", "Advanced game, reputation 6")
         s = adv.spend_reputation(s, seat, REGIONS[r].value, "reveal_top_contract", out)
         s = _turn_up(s, seat, r, out)
     elif isinstance(decision, TakeRevealedContract):
@@ -1313,7 +1307,7 @@ def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect,
     elif isinstance(decision, DiscardRevealedContract):
         r, _, _ = _current_ship(s)
         out.append(fx.RevealedCardDiscarded(seat=seat, card=s.revealed, region=REGIONS[r].value))
-        discard = _set_tuple(s.contract_discard, r, (*s.contract_discard[r], s.revealed))
+        discard = set_tuple(s.contract_discard, r, (*s.contract_discard[r], s.revealed))
         s = replace(s, contract_discard=discard, revealed="")
     elif isinstance(decision, DeclineContract):
         r, _, capacity = _current_ship(s)
@@ -1327,14 +1321,14 @@ def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect,
         r, _, capacity = _current_ship(s)
         war = _war_locked(s, REGIONS[r])
         if war and not decision.despite_war:
-            raise _violation(
+            raise violation(
                 "war_forces_return",
                 "A war broke out in this region: return, or spend 1 reputation to stay (despite_war).",
                 "7. Sell cotton; Advanced game, reputation 7",
             )
         if decision.despite_war:
             if not war:
-                raise _violation(
+                raise violation(
                     "no_war", "No war broke out in this region this round.", "Advanced game, reputation 7"
                 )
             s = adv.spend_reputation(s, seat, REGIONS[r].value, "stay_despite_war", out)
@@ -1344,7 +1338,7 @@ def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect,
     elif isinstance(decision, KeepNewShip):
         ship = next((sh for sh in s.players[seat].ships if sh.card == decision.card), None)
         if ship is None or not C.ship(ship.card).new:
-            raise _violation(
+            raise violation(
                 "not_new_ship", f"You hold no NEW-icon ship {decision.card}.", "End of the stage, step 7"
             )
         s = replace(s, kept=(*s.kept, (seat, ship.card)), cursor=s.cursor + 1)
@@ -1453,7 +1447,7 @@ def pending(s: State) -> Pending:
         r, _, capacity = _current_ship(s)
         prompt += f" (your capacity-{capacity} ship in {REGIONS[r].value})"
     if s.phase == Phase.PAYMENT and s.payment is not None:
-        prompt += f" to cover {s.payment.amount} {_currency(s)} ({s.payment.purpose})"
+        prompt += f" to cover {s.payment.amount} {currency(s)} ({s.payment.purpose})"
     if s.phase == Phase.AUCTION and s.auction is not None:
         a = s.auction
         prompt = (
@@ -1571,7 +1565,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         else {
             "seat": s.payment.seat,
             "amount": s.payment.amount,
-            "currency": _currency(s),
+            "currency": currency(s),
             "purpose": s.payment.purpose,
             "mandatory": s.payment.mandatory,
             "short": max(0, s.payment.amount - money(s, s.payment.seat)),
