@@ -25,9 +25,11 @@ from __future__ import annotations
 import copy
 import dataclasses
 import functools
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, Protocol
+from types import SimpleNamespace
+from typing import Any, ClassVar, Literal, Protocol, cast
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
@@ -168,3 +170,24 @@ class RulesEngine(Protocol):
     def conservation(self, state: Any) -> list[str]: ...
     def secrets(self, state: Any, seat: int | None) -> set[str]: ...
     def describe(self, effect: Mapping[str, Any], names: Mapping[int, str] | None = None) -> str: ...
+
+
+def module_engine(module: str, meta: TitleMeta, decision_adapter: TypeAdapter[Any], state: type) -> RulesEngine:
+    """A title's rules engine: the functions its rules module defines under the interface's
+    names (``new_game``, ``pending``, ... ``describe``), with the title's metadata and its
+    decision and state adapters."""
+    functions = vars(sys.modules[module])
+    return cast(
+        RulesEngine,
+        SimpleNamespace(
+            meta=meta,
+            decision_adapter=decision_adapter,
+            state_adapter=TypeAdapter(state),
+            **{name: functions[name] for name in _INTERFACE},
+        ),
+    )
+
+
+_INTERFACE = tuple(
+    name for name, member in vars(RulesEngine).items() if callable(member) and not name.startswith("_")
+)

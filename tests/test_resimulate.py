@@ -14,7 +14,7 @@ from ledger import registry
 from ledger.audit import audit_game
 from ledger.conformance import ledger_playout
 from ledger.errors import ConflictError
-from ledger.games.cotton_trade import rules as ct
+from ledger.games.cotton_trade import cotton as ct
 
 
 def no_oversize_discount(card, capacity: int) -> int:  # type: ignore[no-untyped-def]

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Callable
 from typing import Any, TypeVar
+
+from ledger.engine import DrawOutcome, DrawRequest
+from ledger.errors import RuleViolationError
 
 T = TypeVar("T")
 
@@ -28,6 +32,25 @@ def run_automatic(s: Any, out: list[Any], handlers: dict[Any, Any], finished: An
             return s
         s = handlers[s.phase](s, out)
     raise RuntimeError("automatic procedures did not settle")  # pragma: no cover
+
+
+def due_draw(
+    draws: tuple[DrawRequest, ...], outcome: DrawOutcome, violation: Callable[[str, str, str], RuleViolationError]
+) -> DrawRequest:
+    """The draw due, once its outcome is one it could have had: a pick of one index in range,
+    or a shuffle's permutation of its items (the title's ``violation`` names the refusal)."""
+    if not draws:
+        raise violation("no_draw_due", "No random draw is due.", "")
+    req = draws[0]
+    n = len(req.items)
+    if outcome.key != req.key:
+        raise violation("wrong_draw", f"The draw due is {req.key!r}.", "")
+    if req.kind == "pick":
+        if len(outcome.values) != 1 or not 0 <= outcome.values[0] < n:
+            raise violation("bad_draw", "A pick needs one index in range.", "")
+    elif sorted(outcome.values) != list(range(n)):
+        raise violation("bad_draw", "A shuffle needs a permutation of the items.", "")
+    return req
 
 
 def ceil_div(a: int, b: int) -> int:
