@@ -5,15 +5,20 @@ Spec references: §2.4 derived values, §5.1 job market, §5.2 payments, §5.7 w
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from ledger.engine import Decision
 from ledger.errors import RuleViolationError
 from ledger.games import vocabulary
 from ledger.games.shared import ceil_div, clockwise_from, replace, set_at
 from ledger.games.water_frame import effects as fx
 from ledger.games.water_frame.components import GOODS, Components, load
-from ledger.games.water_frame.state import Factory, Player, State
+from ledger.games.water_frame.state import Factory, Phase, Player, State, Turn
 
 C: Components = load()
 Effects = list[fx.Effect]
+Valid = Callable[[State, int, Decision], bool]
+"""The engine's judge, for the options only a trial tells apart: would this decision be accepted now."""
 
 
 def violation(code: str, message: str, rule: str) -> RuleViolationError:
@@ -322,3 +327,50 @@ def production_cost(
     else:
         machine_cost = machines * C.machine_cost
     return workers, machines, worker_cost + machine_cost
+
+
+def ask_in_turn(s: State, order: tuple[int, ...], ready: Callable[[State, int], bool], nxt: Phase) -> State:
+    """Ask the players of ``order`` one at a time from ``cursor``; skip those not concerned."""
+    cursor = s.cursor
+    while cursor < len(order):
+        seat = order[cursor]
+        if ready(s, seat):
+            return replace(s, cursor=cursor, awaiting=(seat,))
+        cursor += 1
+    return replace(s, phase=nxt, cursor=0, awaiting=())
+
+
+def prices(g: int, f: Factory, *, every: bool) -> list[int]:
+    top = min(C.price_max, quality(g, f) + f.distribution)
+    if every:
+        return list(range(C.price_min, top + 1))
+    return sorted({p for p in (top, top - 2, top - 4, C.price_min) if C.price_min <= p <= top})
+
+
+def last_occupied_row(f: Factory) -> int | None:
+    rows = [r for r in range(4) if f.rows[r].workers or f.rows[r].machines]
+    return rows[-1] if rows else None
+
+
+def charisma_owner(s: State) -> int | None:
+    return next((p.seat for p in s.players if has(p, "CHARISMA")), None)
+
+
+def good_index(name: str) -> int:
+    return GOODS.index(name)
+
+
+def add_once(t: tuple[int, ...], x: int) -> tuple[int, ...]:
+    return t if x in t else (*t, x)
+
+
+def turn_of(s: State) -> Turn:
+    assert s.turn is not None
+    return s.turn
+
+
+def factory_of(s: State, seat: int, good: int, rule: str) -> Factory:
+    f = s.players[seat].factories[good]
+    if f is None:
+        raise violation("no_factory", f"You have no {GOODS[good].lower()} factory.", rule)
+    return f

@@ -4,20 +4,29 @@ buys shares here too, at half price."""
 
 from __future__ import annotations
 
+from ledger.engine import Decision
 from ledger.games.shared import ceil_div, replace, set_at
 from ledger.games.water_frame import effects as fx
 from ledger.games.water_frame.components import GOODS
-from ledger.games.water_frame.decisions import PlaceContract, SellStoredGoods
+from ledger.games.water_frame.decisions import (
+    BuyShares,
+    Done,
+    PlaceContract,
+    RepayLoans,
+    SellShares,
+    SellStoredGoods,
+)
 from ledger.games.water_frame.economy import (
     C,
     Effects,
+    Valid,
     change_loans,
     change_shares,
     gain,
     set_player,
     violation,
 )
-from ledger.games.water_frame.state import State
+from ledger.games.water_frame.state import State, Turn
 
 
 def buy_shares(
@@ -93,3 +102,55 @@ def place_contract(s: State, seat: int, d: PlaceContract, out: Effects) -> State
     s = set_player(s, replace(p, contracts=set_at(p.contracts, g, d.space)))  # type: ignore[arg-type]
     out.append(fx.ContractPlaced(seat=seat, good=d.good, space=d.space))
     return s
+
+
+def trade(s: State, seat: int, d: Decision, out: Effects, rule: str) -> State:
+    """The final stock exchange (D-42) and the broker's event-phase trade (D-41)."""
+    if isinstance(d, Done):
+        return replace(s, cursor=s.cursor + 1, awaiting=())
+    if isinstance(d, BuyShares):
+        return buy_shares(s, seat, d.count, out, rule)
+    if isinstance(d, SellShares):
+        return sell_shares(s, seat, d.count, out, rule)
+    if isinstance(d, RepayLoans):
+        return repay_loans(s, seat, d.count, out, rule)
+    if isinstance(d, SellStoredGoods):
+        return sell_stored(s, seat, d, out, rule)
+    raise AssertionError  # pragma: no cover
+
+
+def options(s: State, seat: int, t: Turn, valid: Valid) -> list[Decision]:
+    """The stock exchange action's trades, and contracts placed or moved up."""
+    p = s.players[seat]
+    options: list[Decision] = []
+    options.extend(trade_options(s, seat))
+    track = contract_track(s)
+    for g in range(4):
+        for space in track:
+            if space > p.contracts[g]:
+                options.append(PlaceContract(good=GOODS[g], space=space))  # type: ignore[arg-type]
+    return options
+
+
+def trade_options(s: State, seat: int, *, repay: bool = True) -> list[Decision]:
+    p = s.players[seat]
+    out: list[Decision] = []
+    price = C.buy_price(p.share_space)
+    can_buy = min(p.bank_shares, p.cash // price) if not p.loans else 0
+    for n in sorted({1, can_buy}):
+        if 1 <= n <= can_buy:
+            out.append(BuyShares(count=n))
+    for n in sorted({1, p.shares}):
+        if 1 <= n <= p.shares:
+            out.append(SellShares(count=n))
+    if repay:
+        can_repay = min(p.loans, p.cash // C.loan_repay)
+        for n in sorted({1, can_repay}):
+            if 1 <= n <= can_repay:
+                out.append(RepayLoans(count=n))
+    for g in range(4):
+        stored = p.stock[g] + p.small_stock[g]
+        for n in sorted({1, stored}):
+            if 1 <= n <= stored:
+                out.append(SellStoredGoods(good=GOODS[g], count=n))  # type: ignore[arg-type]
+    return out
