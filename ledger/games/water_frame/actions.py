@@ -15,6 +15,7 @@ from ledger.games.water_frame import (
     production_action,
     special,
     stock_exchange,
+    storage,
     workers,
 )
 from ledger.games.water_frame.components import GOODS
@@ -76,7 +77,7 @@ from ledger.games.water_frame.improvements import (
     use_patent,
 )
 from ledger.games.water_frame.production_action import deliver, produce, store_produced
-from ledger.games.water_frame.state import State, Turn
+from ledger.games.water_frame.state import Phase, State, Turn
 from ledger.games.water_frame.stock_exchange import (
     buy_shares,
     place_contract,
@@ -103,7 +104,159 @@ MAIN_DECISIONS: dict[str, tuple[type[Decision], ...]] = {
 SPECIAL_DECISIONS = (TakeTile, TakeGreyMarker, TakeShip, UseBroker, ReassignTile)
 
 
-# --- placing a marker (D-10) -----------------------------------------------------
+# --- the turn: its decisions, and its menu ------------------------------------------------
+
+
+def apply_turn_decision(s: State, seat: int, d: Decision, out: Effects) -> State:
+    """A decision during one player's turn in the action phase."""
+    if s.turn is None:
+        if isinstance(d, PlaceMarker | ReuseMarker):
+            return place(s, seat, d, out)
+        raise violation("choose_action_first", "First place (or re-use) an action marker.", "II.1")
+    t = s.turn
+    if t.storing is not None:  # rules.apply admits only StoreGoods now
+        if not isinstance(d, StoreGoods):
+            raise violation("wrong_decision", "Now the decision must be: store_goods.", "II.2.8")
+        return store_produced(s, seat, d, out)
+    if isinstance(d, EndTurn):
+        return end_turn(s, out)
+    if isinstance(d, FinishMainAction):
+        if t.stage != "main":
+            raise violation("main_action_done", "The main action is already finished.", "II.3")
+        return finish_main(s, out)
+    if isinstance(d, AdjustPrice):
+        return adjust_price(s, seat, d, out)
+    if isinstance(d, SPECIAL_DECISIONS):
+        if t.action not in SPECIAL_ACTIONS or (t.action == "STOCK_EXCHANGE" and t.shade != "OWN"):
+            raise violation(
+                "no_special_marker", f"The {t.action.lower()} action gives no special marker.", "II.3.2"
+            )
+        if t.stage == "special_done" or (t.took_special and t.action != "DISTRIBUTION"):
+            raise violation("special_once", "One special marker per additional action.", "II.3.2")
+        s = finish_main(s, out)
+        s = special.take(s, seat, d, out)
+        return replace(s, turn=replace(turn_of(s), took_special=True, stage="special_done"))
+    if not isinstance(d, MAIN_DECISIONS[t.action]) or t.stage != "main":
+        raise violation(
+            "not_this_action", f"{type(d).__name__} is not part of the {t.action.lower()} action now.", "II.2"
+        )
+    if isinstance(d, BuyShares):
+        return buy_shares(s, seat, d.count, out)
+    if isinstance(d, SellShares):
+        return sell_shares(s, seat, d.count, out)
+    if isinstance(d, RepayLoans):
+        return repay_loans(s, seat, d.count, out)
+    if isinstance(d, SellStoredGoods):
+        return sell_stored(s, seat, d, out)
+    handlers = {
+        BuildFactory: build,
+        ModernizeFactory: modernize,
+        CloseFactory: close,
+        HireWorkers: hire,
+        HireWarehouseWorker: hire_warehouse,
+        MoveWarehouseWorker: move_warehouse,
+        FireWorkers: fire_workers,
+        PlaceMachine: place_machine,
+        RaiseQuality: raise_quality,
+        RaiseDistribution: raise_distribution,
+        UsePatent: use_patent,
+        PlaceContract: place_contract,
+        ProduceGoods: produce,
+        DeliverContract: deliver,
+    }
+    return handlers[type(d)](s, seat, d, out)  # type: ignore[operator]
+
+
+def options(s: State, seat: int, valid: Valid) -> tuple[Decision, ...]:
+    """The action phase's menu: a marker to place, the action's steps, the additional action,
+    the end of the turn; or, in a storage conflict, the arrangements of the warehouses."""
+    conflict = storing(s)
+    if conflict is not None:
+        good, _, made = conflict
+        return tuple(storage.options(s.players[seat], good, made))
+    return tuple(turn_options(s, seat, valid))
+
+
+def storing(s: State) -> tuple[int, int, int] | None:
+    """A production action's storage conflict awaiting the player's StoreGoods (D-34)."""
+    return s.turn.storing if s.phase == Phase.ACTION and s.turn is not None else None
+
+
+def turn_options(s: State, seat: int, valid: Valid) -> list[Decision]:
+    t = s.turn
+    p = s.players[seat]
+    if t is None:
+        return marker_options(s, seat)
+    options: list[Decision] = []
+    if t.stage == "main":
+        options.extend(ACTION_OPTIONS[t.action](s, seat, t, valid))
+        options.append(FinishMainAction())
+    if t.action in PRICE_ACTIONS:
+        probe = s if t.stage == "additional" else replace(s, turn=replace(t, stage="additional"))
+        for g in range(4):
+            f = p.factories[g]
+            if f is not None and price_adjustment_cost(probe, g) is not None:
+                for price in prices(g, f, every=True):
+                    if price != f.price and price <= C.price_max - p.small_stock[g]:
+                        options.append(AdjustPrice(good=GOODS[g], price=price))  # type: ignore[arg-type]
+    if (
+        t.action in SPECIAL_ACTIONS
+        and not (t.action == "STOCK_EXCHANGE" and t.shade != "OWN")
+        and t.stage != "special_done"
+    ):
+        options.extend(special.options(s, seat, start=False, valid=valid))
+    options.append(EndTurn())
+    return options
+
+
+ACTION_OPTIONS: dict[str, Callable[[State, int, Turn, Valid], list[Decision]]] = {
+    "FACTORY": factory.options,
+    "WORKERS": workers.options,
+    "MACHINERY": improvements.machinery_options,
+    "QUALITY": improvements.quality_options,
+    "DISTRIBUTION": improvements.distribution_options,
+    "STOCK_EXCHANGE": stock_exchange.options,
+    "PRODUCTION": production_action.production_options,
+    "SHIP": production_action.ship_options,
+}
+"""Each action's steps, while its main action lasts."""
+
+
+def main_possible(s: State) -> bool:
+    t = turn_of(s)
+    if t.action == "MACHINERY":
+        return machine_limit(t) > 0
+    if t.action == "QUALITY":
+        return max_steps(C.quality_thresholds[t.shade], t.budget) > 0
+    return True
+
+
+# --- placing a marker (II.1, D-10) --------------------------------------------------------
+
+
+def marker_options(s: State, seat: int) -> list[Decision]:
+    p = s.players[seat]
+    out: list[Decision] = []
+    markers: list[tuple[str, str, str | None]] = [("OWN", a, None) for a in OWN_ACTIONS]
+    markers += [(m.split(":")[0], m.split(":")[1], None) for m in p.grey]
+    markers += [("OWN", "SHIP", x) for x in p.ships]
+    acc = [0] if not has(p, "ACCOUNTANT") else [-2, 0, 2]
+    for shade, action, ship in markers:
+        mid = f"SHIP:{ship}" if ship else f"{shade}:{action}"
+        capacity = C.ship(ship).capacity if ship else 0
+        if mid in p.admin:
+            cost = C.admin_spaces[p.admin.index(mid)]
+            for a in acc:
+                if max(0, cost + a) >= capacity:
+                    out.append(ReuseMarker(action=action, shade=shade, ship=ship, accountant=a))  # type: ignore[arg-type]
+            continue
+        for i, cost in enumerate(C.admin_spaces):
+            if p.admin[i] is not None or (s.bureaucracy and i == 0 and not has(p, "ADMINISTRATOR")):
+                continue
+            for a in acc:
+                if max(0, cost + a) >= capacity and (a == 0 or cost + a > 0):
+                    out.append(PlaceMarker(action=action, space=cost, shade=shade, ship=ship, accountant=a))  # type: ignore[arg-type]
+    return out
 
 
 def marker_id(d: PlaceMarker | ReuseMarker) -> str:
@@ -205,19 +358,7 @@ def place(s: State, seat: int, d: PlaceMarker | ReuseMarker, out: Effects) -> St
     return replace(s, turn=turn)
 
 
-# --- FACTORY (§6.1) ---------------------------------------------------------------
-
-
-# --- WORKERS (§6.2) -----------------------------------------------------------------
-
-
-# --- MACHINERY, QUALITY, DISTRIBUTION (§6.3-§6.5) ------------------------------------
-
-
-# --- PRODUCTION (§6.8) and SHIP (§6.7) ---------------------------------------------------
-
-
-# --- ending the main action, the additional action, the turn -------------------------------
+# --- ending the main action, the additional action (II.3), the turn -----------------------
 
 
 def finish_main(s: State, out: Effects) -> State:
@@ -272,137 +413,3 @@ def end_turn(s: State, out: Effects) -> State:
     t = turn_of(s)
     out.append(fx.TurnEnded(seat=t.seat))
     return replace(s, turn=None, cursor=s.cursor + 1, awaiting=())
-
-
-def apply_turn_decision(s: State, seat: int, d: Decision, out: Effects) -> State:
-    """A decision during one player's turn in the action phase."""
-    if s.turn is None:
-        if isinstance(d, PlaceMarker | ReuseMarker):
-            return place(s, seat, d, out)
-        raise violation("choose_action_first", "First place (or re-use) an action marker.", "II.1")
-    t = s.turn
-    if t.storing is not None:  # rules.apply admits only StoreGoods now
-        if not isinstance(d, StoreGoods):
-            raise violation("wrong_decision", "Now the decision must be: store_goods.", "II.2.8")
-        return store_produced(s, seat, d, out)
-    if isinstance(d, EndTurn):
-        return end_turn(s, out)
-    if isinstance(d, FinishMainAction):
-        if t.stage != "main":
-            raise violation("main_action_done", "The main action is already finished.", "II.3")
-        return finish_main(s, out)
-    if isinstance(d, AdjustPrice):
-        return adjust_price(s, seat, d, out)
-    if isinstance(d, SPECIAL_DECISIONS):
-        if t.action not in SPECIAL_ACTIONS or (t.action == "STOCK_EXCHANGE" and t.shade != "OWN"):
-            raise violation(
-                "no_special_marker", f"The {t.action.lower()} action gives no special marker.", "II.3.2"
-            )
-        if t.stage == "special_done" or (t.took_special and t.action != "DISTRIBUTION"):
-            raise violation("special_once", "One special marker per additional action.", "II.3.2")
-        s = finish_main(s, out)
-        s = special.take(s, seat, d, out)
-        return replace(s, turn=replace(turn_of(s), took_special=True, stage="special_done"))
-    if not isinstance(d, MAIN_DECISIONS[t.action]) or t.stage != "main":
-        raise violation(
-            "not_this_action", f"{type(d).__name__} is not part of the {t.action.lower()} action now.", "II.2"
-        )
-    if isinstance(d, BuyShares):
-        return buy_shares(s, seat, d.count, out)
-    if isinstance(d, SellShares):
-        return sell_shares(s, seat, d.count, out)
-    if isinstance(d, RepayLoans):
-        return repay_loans(s, seat, d.count, out)
-    if isinstance(d, SellStoredGoods):
-        return sell_stored(s, seat, d, out)
-    handlers = {
-        BuildFactory: build,
-        ModernizeFactory: modernize,
-        CloseFactory: close,
-        HireWorkers: hire,
-        HireWarehouseWorker: hire_warehouse,
-        MoveWarehouseWorker: move_warehouse,
-        FireWorkers: fire_workers,
-        PlaceMachine: place_machine,
-        RaiseQuality: raise_quality,
-        RaiseDistribution: raise_distribution,
-        UsePatent: use_patent,
-        PlaceContract: place_contract,
-        ProduceGoods: produce,
-        DeliverContract: deliver,
-    }
-    return handlers[type(d)](s, seat, d, out)  # type: ignore[operator]
-
-
-def main_possible(s: State) -> bool:
-    t = turn_of(s)
-    if t.action == "MACHINERY":
-        return machine_limit(t) > 0
-    if t.action == "QUALITY":
-        return max_steps(C.quality_thresholds[t.shade], t.budget) > 0
-    return True
-
-
-def turn_options(s: State, seat: int, valid: Valid) -> list[Decision]:
-    t = s.turn
-    p = s.players[seat]
-    if t is None:
-        return marker_options(s, seat)
-    options: list[Decision] = []
-    if t.stage == "main":
-        options.extend(ACTION_OPTIONS[t.action](s, seat, t, valid))
-        options.append(FinishMainAction())
-    if t.action in PRICE_ACTIONS:
-        probe = s if t.stage == "additional" else replace(s, turn=replace(t, stage="additional"))
-        for g in range(4):
-            f = p.factories[g]
-            if f is not None and price_adjustment_cost(probe, g) is not None:
-                for price in prices(g, f, every=True):
-                    if price != f.price and price <= C.price_max - p.small_stock[g]:
-                        options.append(AdjustPrice(good=GOODS[g], price=price))  # type: ignore[arg-type]
-    if (
-        t.action in SPECIAL_ACTIONS
-        and not (t.action == "STOCK_EXCHANGE" and t.shade != "OWN")
-        and t.stage != "special_done"
-    ):
-        options.extend(special.options(s, seat, start=False, valid=valid))
-    options.append(EndTurn())
-    return options
-
-
-def marker_options(s: State, seat: int) -> list[Decision]:
-    p = s.players[seat]
-    out: list[Decision] = []
-    markers: list[tuple[str, str, str | None]] = [("OWN", a, None) for a in OWN_ACTIONS]
-    markers += [(m.split(":")[0], m.split(":")[1], None) for m in p.grey]
-    markers += [("OWN", "SHIP", x) for x in p.ships]
-    acc = [0] if not has(p, "ACCOUNTANT") else [-2, 0, 2]
-    for shade, action, ship in markers:
-        mid = f"SHIP:{ship}" if ship else f"{shade}:{action}"
-        capacity = C.ship(ship).capacity if ship else 0
-        if mid in p.admin:
-            cost = C.admin_spaces[p.admin.index(mid)]
-            for a in acc:
-                if max(0, cost + a) >= capacity:
-                    out.append(ReuseMarker(action=action, shade=shade, ship=ship, accountant=a))  # type: ignore[arg-type]
-            continue
-        for i, cost in enumerate(C.admin_spaces):
-            if p.admin[i] is not None or (s.bureaucracy and i == 0 and not has(p, "ADMINISTRATOR")):
-                continue
-            for a in acc:
-                if max(0, cost + a) >= capacity and (a == 0 or cost + a > 0):
-                    out.append(PlaceMarker(action=action, space=cost, shade=shade, ship=ship, accountant=a))  # type: ignore[arg-type]
-    return out
-
-
-ACTION_OPTIONS: dict[str, Callable[[State, int, Turn, Valid], list[Decision]]] = {
-    "FACTORY": factory.options,
-    "WORKERS": workers.options,
-    "MACHINERY": improvements.machinery_options,
-    "QUALITY": improvements.quality_options,
-    "DISTRIBUTION": improvements.distribution_options,
-    "STOCK_EXCHANGE": stock_exchange.options,
-    "PRODUCTION": production_action.production_options,
-    "SHIP": production_action.ship_options,
-}
-"""Each action's steps, while its main action lasts."""

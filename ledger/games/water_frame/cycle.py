@@ -5,6 +5,7 @@ the start player, or the left neighbour starts the next cycle."""
 
 from __future__ import annotations
 
+from ledger.engine import Decision
 from ledger.games import vocabulary
 from ledger.games.shared import replace, set_at
 from ledger.games.water_frame import effects as fx
@@ -115,3 +116,7 @@ def use_charisma(s: State, seat: int, d: UseCharisma, out: Effects) -> State:
     if s.cycle >= 0:
         return next_cycle(s, out)
     return replace(s, phase=Phase.START_PLAYER, awaiting=())
+
+
+def charisma_options(s: State, seat: int) -> tuple[Decision, ...]:
+    return (UseCharisma(seat=None), *(UseCharisma(seat=i) for i in range(s.players_count)))

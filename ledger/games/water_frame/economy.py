@@ -25,7 +25,7 @@ def violation(code: str, message: str, rule: str) -> RuleViolationError:
     return RuleViolationError(f"rule/water-frame/{code}", message, rule)
 
 
-# --- players and order ---------------------------------------------------------
+# --- players and order --------------------------------------------------------------------
 
 
 def set_player(s: State, p: Player) -> State:
@@ -44,7 +44,26 @@ def level_now(s: State) -> int:
     return C.level_of_decade[s.decade]
 
 
-# --- factories -----------------------------------------------------------------
+def ask_in_turn(s: State, order: tuple[int, ...], ready: Callable[[State, int], bool], nxt: Phase) -> State:
+    """Ask the players of ``order`` one at a time from ``cursor``; skip those not concerned."""
+    cursor = s.cursor
+    while cursor < len(order):
+        seat = order[cursor]
+        if ready(s, seat):
+            return replace(s, cursor=cursor, awaiting=(seat,))
+        cursor += 1
+    return replace(s, phase=nxt, cursor=0, awaiting=())
+
+
+def charisma_owner(s: State) -> int | None:
+    return next((p.seat for p in s.players if has(p, "CHARISMA")), None)
+
+
+def good_index(name: str) -> int:
+    return GOODS.index(name)
+
+
+# --- factories ----------------------------------------------------------------------------
 
 
 def base_quality(good: int, f: Factory) -> int:
@@ -82,12 +101,31 @@ def set_factory(s: State, seat: int, good: int, f: Factory | None) -> State:
     return set_player(s, replace(p, factories=set_at(p.factories, good, f)))  # type: ignore[arg-type]
 
 
+def factory_of(s: State, seat: int, good: int, rule: str) -> Factory:
+    f = s.players[seat].factories[good]
+    if f is None:
+        raise violation("no_factory", f"You have no {GOODS[good].lower()} factory.", rule)
+    return f
+
+
 def price_ok(good: int, f: Factory, price: int, small_stock: int = 0) -> bool:
     """£5-£25, appeal at least 0, and goods on the small warehouse occupy the top of the scale."""
     return C.price_min <= price <= C.price_max - small_stock and price <= quality(good, f) + f.distribution
 
 
-# --- development tiles -----------------------------------------------------------
+def prices(g: int, f: Factory, *, every: bool) -> list[int]:
+    top = min(C.price_max, quality(g, f) + f.distribution)
+    if every:
+        return list(range(C.price_min, top + 1))
+    return sorted({p for p in (top, top - 2, top - 4, C.price_min) if C.price_min <= p <= top})
+
+
+def last_occupied_row(f: Factory) -> int | None:
+    rows = [r for r in range(4) if f.rows[r].workers or f.rows[r].machines]
+    return rows[-1] if rows else None
+
+
+# --- development tiles --------------------------------------------------------------------
 
 
 def has(p: Player, tile: str) -> bool:
@@ -160,7 +198,7 @@ def store(s: State, seat: int, good: int, n: int) -> tuple[State, int]:
     return set_player(s, p), n - large - small
 
 
-# --- warehouse -----------------------------------------------------------------
+# --- warehouse ----------------------------------------------------------------------------
 
 
 def large_cap(p: Player, good: int) -> int:
@@ -205,7 +243,7 @@ def trim_stock(s: State, seat: int, out: Effects) -> tuple[State, int]:
     return s, lost
 
 
-# --- the job market (§5.1) -------------------------------------------------------
+# --- the job market (§5.1) ----------------------------------------------------------------
 
 
 def available_for_hire(s: State) -> int:
@@ -231,7 +269,7 @@ def demand(s: State, good: int) -> int:
     return C.demand_for(s.jm_empty, good)
 
 
-# --- money, shares, loans (§5.2) --------------------------------------------------
+# --- money, shares, loans (§5.2) ----------------------------------------------------------
 
 
 def gain(s: State, seat: int, amount: int, reason: str, out: Effects) -> State:
@@ -329,39 +367,7 @@ def production_cost(
     return workers, machines, worker_cost + machine_cost
 
 
-def ask_in_turn(s: State, order: tuple[int, ...], ready: Callable[[State, int], bool], nxt: Phase) -> State:
-    """Ask the players of ``order`` one at a time from ``cursor``; skip those not concerned."""
-    cursor = s.cursor
-    while cursor < len(order):
-        seat = order[cursor]
-        if ready(s, seat):
-            return replace(s, cursor=cursor, awaiting=(seat,))
-        cursor += 1
-    return replace(s, phase=nxt, cursor=0, awaiting=())
-
-
-def prices(g: int, f: Factory, *, every: bool) -> list[int]:
-    top = min(C.price_max, quality(g, f) + f.distribution)
-    if every:
-        return list(range(C.price_min, top + 1))
-    return sorted({p for p in (top, top - 2, top - 4, C.price_min) if C.price_min <= p <= top})
-
-
-def last_occupied_row(f: Factory) -> int | None:
-    rows = [r for r in range(4) if f.rows[r].workers or f.rows[r].machines]
-    return rows[-1] if rows else None
-
-
-def charisma_owner(s: State) -> int | None:
-    return next((p.seat for p in s.players if has(p, "CHARISMA")), None)
-
-
-def good_index(name: str) -> int:
-    return GOODS.index(name)
-
-
-def add_once(t: tuple[int, ...], x: int) -> tuple[int, ...]:
-    return t if x in t else (*t, x)
+# --- the action phase's turn --------------------------------------------------------------
 
 
 def turn_of(s: State) -> Turn:
@@ -369,8 +375,5 @@ def turn_of(s: State) -> Turn:
     return s.turn
 
 
-def factory_of(s: State, seat: int, good: int, rule: str) -> Factory:
-    f = s.players[seat].factories[good]
-    if f is None:
-        raise violation("no_factory", f"You have no {GOODS[good].lower()} factory.", rule)
-    return f
+def add_once(t: tuple[int, ...], x: int) -> tuple[int, ...]:
+    return t if x in t else (*t, x)

@@ -162,16 +162,12 @@ def options(s: State, seat: int, t: Turn, valid: Valid) -> list[Decision]:
                 blank = Factory(level=level, price=C.price_min, rows=(Row(), Row(), Row(), Row()))
                 for price in prices(g, blank, every=False):
                     for use in dev:
-                        options.append(
-                            BuildFactory(good=GOODS[g], level=level, price=price, developer=use)
-                        )  # type: ignore[arg-type]
+                        options.append(BuildFactory(good=GOODS[g], level=level, price=price, developer=use))  # type: ignore[arg-type]
         else:
             if f.level < min(4, level_now(s)):
                 options.extend(ModernizeFactory(good=GOODS[g], developer=use) for use in dev)  # type: ignore[arg-type]
             elif f.level == level_now(s) < 4 and has(p, "INVENTOR"):
-                options.extend(
-                    ModernizeFactory(good=GOODS[g], inventor=use) for use in ("return", "pay")
-                )  # type: ignore[arg-type]
+                options.extend(ModernizeFactory(good=GOODS[g], inventor=use) for use in ("return", "pay"))  # type: ignore[arg-type]
             if g not in t.built:
                 options.append(CloseFactory(good=GOODS[g]))  # type: ignore[arg-type]
     return options

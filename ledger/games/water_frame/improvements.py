@@ -97,7 +97,9 @@ def raise_quality(s: State, seat: int, d: RaiseQuality, out: Effects) -> State:
     s = set_factory(s, seat, g, f)
     out.append(fx.QualityRaised(seat=seat, good=d.good, level=f.quality))
     steps = t.steps + 1
-    return replace(s, turn=replace(t, steps=steps, spent=thresholds[steps - 1], affected=add_once(t.affected, g)))
+    return replace(
+        s, turn=replace(t, steps=steps, spent=thresholds[steps - 1], affected=add_once(t.affected, g))
+    )
 
 
 def use_patent(s: State, seat: int, d: UsePatent, out: Effects) -> State:
@@ -148,11 +150,7 @@ def machinery_options(s: State, seat: int, t: Turn, valid: Valid) -> list[Decisi
                 continue
             for r in range(4):
                 only, flex = C.row_slots[g][r]
-                if (
-                    f.rows[r].machines < flex
-                    and f.rows[r].workers > only
-                    and (g, r) not in t.hired_rows
-                ):
+                if f.rows[r].machines < flex and f.rows[r].workers > only and (g, r) not in t.hired_rows:
                     options.append(PlaceMachine(good=GOODS[g], row=r + 1))  # type: ignore[arg-type]
     return options
 

@@ -15,11 +15,13 @@ from ledger.games.water_frame.decisions import FoundFactory, SellStartShares, Sk
 from ledger.games.water_frame.economy import (
     C,
     Effects,
+    Valid,
     appeal,
     ask_in_turn,
     change_shares,
     gain,
     price_ok,
+    prices,
     reverse_order,
     set_factory,
     set_player,
@@ -29,6 +31,8 @@ from ledger.games.water_frame.economy import (
 )
 from ledger.games.water_frame.setup import box_tiles
 from ledger.games.water_frame.state import Factory, Phase, Player, Row, State
+
+# --- the predetermined set-up (§3.1.1) ----------------------------------------------------
 
 
 def set_up(s: State, out: Effects) -> State:
@@ -45,28 +49,36 @@ def set_up(s: State, out: Effects) -> State:
     return replace(s, phase=Phase.PREDETERMINED_TILE, cursor=0)
 
 
-def found(s: State, seat: int, g: int, price: int, out: Effects) -> State:
-    """Rows 1 and 2 filled with workers from the job market only ([R16 4.1 IV])."""
-    n = C.slots(g, 0) + C.slots(g, 1)
-    s = replace(s, jm_empty=s.jm_empty + n)
-    f = Factory(
-        level=1, price=price, rows=(Row(workers=C.slots(g, 0)), Row(workers=C.slots(g, 1)), Row(), Row())
-    )
-    s = set_factory(s, seat, g, f)
+def predetermined_tile(s: State, out: Effects) -> State:
+    return ask_in_turn(s, reverse_order(s), lambda _s, _p: True, Phase.PAY_FACTORIES)
+
+
+def predetermined_tile_options(s: State, seat: int) -> tuple[Decision, ...]:
     p = s.players[seat]
-    s = set_player(s, replace(p, start_goods=(*p.start_goods, g)))
-    out.append(fx.FactoryFounded(seat=seat, good=GOODS[g], price=price, appeal=appeal(g, f), workers=n))
-    return s
+    return (
+        *(TakeTile(tile=t) for t in box_tiles(s) if t not in p.tiles and t not in special.ASSIGNED_TILES),  # type: ignore[arg-type]
+        *(
+            TakeTile(tile=t, assign=GOODS[g])
+            for t in box_tiles(s)
+            if t in special.ASSIGNED_TILES  # type: ignore[arg-type]
+            for g in range(4)
+            if p.factories[g] is not None
+        ),
+        SkipSpecialMarker(),
+    )
 
 
-def sell_for_capital(s: State, seat: int, count: int, out: Effects) -> State:
+def take_predetermined_tile(s: State, seat: int, d: Decision, out: Effects) -> State:
+    if isinstance(d, TakeTile):
+        if d.tile not in box_tiles(s):
+            raise violation(
+                "tile_not_in_box", "The predetermined tile is one not on the display.", "4.1 (A-47)"
+            )
+        s = special.take_tile(s, seat, d, out, from_box=True)
+    return replace(s, cursor=s.cursor + 1, awaiting=())
 
-    s = change_shares(s, seat, -count, C.start_share_price, "start_capital", out)
-    return gain(s, seat, count * C.start_share_price, "start_capital", out)
 
-
-def build_cost(p: Player) -> int:
-    return sum(C.base_quality(g, 1) for g in p.start_goods)
+# --- two factories founded (4.1 IV) -------------------------------------------------------
 
 
 def first_foundation(s: State, out: Effects) -> State:
@@ -77,14 +89,16 @@ def second_foundation(s: State, out: Effects) -> State:
     return ask_in_turn(s, reverse_order(s), lambda _s, _p: True, Phase.START_SHARES)
 
 
-def start_shares(s: State, out: Effects) -> State:
-    return ask_in_turn(s, reverse_order(s), lambda _s, _p: True, Phase.PAY_FACTORIES)
-
-
-def pay_factories(s: State, out: Effects) -> State:
-    for seat in turn_order(s):
-        s = settle(s, seat, build_cost(s.players[seat]), "building_costs", out)
-    return start_decade(replace(s, decade=1770), out)
+def foundation_options(s: State, seat: int) -> tuple[Decision, ...]:
+    p = s.players[seat]
+    out: list[Decision] = []
+    for g in range(4):
+        if s.phase == Phase.FOUNDATION_2 and g in p.start_goods:
+            continue
+        blank = Factory(level=1, price=C.price_min, rows=(Row(), Row(), Row(), Row()))
+        for price in prices(g, blank, every=True):
+            out.append(FoundFactory(good=GOODS[g], price=price))  # type: ignore[arg-type]
+    return tuple(out)
 
 
 def found_factory(s: State, seat: int, d: FoundFactory, out: Effects) -> State:
@@ -106,6 +120,49 @@ def found_factory(s: State, seat: int, d: FoundFactory, out: Effects) -> State:
     return replace(s, cursor=s.cursor + 1, awaiting=())
 
 
+def found(s: State, seat: int, g: int, price: int, out: Effects) -> State:
+    """Rows 1 and 2 filled with workers from the job market only ([R16 4.1 IV])."""
+    n = C.slots(g, 0) + C.slots(g, 1)
+    s = replace(s, jm_empty=s.jm_empty + n)
+    f = Factory(
+        level=1, price=price, rows=(Row(workers=C.slots(g, 0)), Row(workers=C.slots(g, 1)), Row(), Row())
+    )
+    s = set_factory(s, seat, g, f)
+    p = s.players[seat]
+    s = set_player(s, replace(p, start_goods=(*p.start_goods, g)))
+    out.append(fx.FactoryFounded(seat=seat, good=GOODS[g], price=price, appeal=appeal(g, f), workers=n))
+    return s
+
+
+# --- a special marker of row I (4.1 V) ----------------------------------------------------
+
+
+def start_special(s: State, out: Effects) -> State:
+    return replace(s, awaiting=(reverse_order(s)[s.cursor],))
+
+
+def start_special_options(s: State, seat: int, valid: Valid) -> tuple[Decision, ...]:
+    return (*special.options(s, seat, start=True, valid=valid), SkipSpecialMarker())
+
+
+def take_start_special(s: State, seat: int, d: Decision, out: Effects) -> State:
+    if not isinstance(d, SkipSpecialMarker):
+        s = special.take(s, seat, d, out, start=True)
+    return replace(s, phase=Phase.START_SHARES, cursor=s.cursor + 1, awaiting=())
+
+
+# --- shares sold for the start-up capital, the building costs paid (4.1 V) ----------------
+
+
+def start_shares(s: State, out: Effects) -> State:
+    return ask_in_turn(s, reverse_order(s), lambda _s, _p: True, Phase.PAY_FACTORIES)
+
+
+def start_share_options(s: State, seat: int) -> tuple[Decision, ...]:
+    lo, hi = start_sale_range(s.players[seat])
+    return tuple(SellStartShares(count=n) for n in range(lo, hi + 1))
+
+
 def start_sale_range(p: Player) -> tuple[int, int]:
     return ceil_div(build_cost(p), C.start_share_price), C.max_start_sale
 
@@ -120,25 +177,17 @@ def sell_start_shares(s: State, seat: int, d: SellStartShares, out: Effects) -> 
     return replace(s, cursor=s.cursor + 1, awaiting=())
 
 
-def predetermined_tile(s: State, out: Effects) -> State:
-    return ask_in_turn(s, reverse_order(s), lambda _s, _p: True, Phase.PAY_FACTORIES)
+def sell_for_capital(s: State, seat: int, count: int, out: Effects) -> State:
+
+    s = change_shares(s, seat, -count, C.start_share_price, "start_capital", out)
+    return gain(s, seat, count * C.start_share_price, "start_capital", out)
 
 
-def start_special(s: State, out: Effects) -> State:
-    return replace(s, awaiting=(reverse_order(s)[s.cursor],))
+def pay_factories(s: State, out: Effects) -> State:
+    for seat in turn_order(s):
+        s = settle(s, seat, build_cost(s.players[seat]), "building_costs", out)
+    return start_decade(replace(s, decade=1770), out)
 
 
-def take_start_special(s: State, seat: int, d: Decision, out: Effects) -> State:
-    if not isinstance(d, SkipSpecialMarker):
-        s = special.take(s, seat, d, out, start=True)
-    return replace(s, phase=Phase.START_SHARES, cursor=s.cursor + 1, awaiting=())
-
-
-def take_predetermined_tile(s: State, seat: int, d: Decision, out: Effects) -> State:
-    if isinstance(d, TakeTile):
-        if d.tile not in box_tiles(s):
-            raise violation(
-                "tile_not_in_box", "The predetermined tile is one not on the display.", "4.1 (A-47)"
-            )
-        s = special.take_tile(s, seat, d, out, from_box=True)
-    return replace(s, cursor=s.cursor + 1, awaiting=())
+def build_cost(p: Player) -> int:
+    return sum(C.base_quality(g, 1) for g in p.start_goods)

@@ -6,6 +6,8 @@ escalate (III.4), and what is left goes to the warehouses (III.5)."""
 
 from __future__ import annotations
 
+from itertools import permutations
+
 from ledger.engine import Decision
 from ledger.games import vocabulary
 from ledger.games.shared import replace, set_at
@@ -13,15 +15,18 @@ from ledger.games.water_frame import effects as fx
 from ledger.games.water_frame import stock_exchange, storage
 from ledger.games.water_frame.components import GOODS, PATRONS
 from ledger.games.water_frame.decisions import (
+    CloseLastRow,
     PatronSale,
     SellFromWarehouse,
     ShipContract,
+    StopSelling,
     StoreGoods,
     UseExtraShifts,
 )
 from ledger.games.water_frame.economy import (
     C,
     Effects,
+    Valid,
     appeal,
     ask_in_turn,
     base_quality,
@@ -48,6 +53,44 @@ from ledger.games.water_frame.state import Phase, Sale, State
 IMPORTER = -1
 
 
+# --- III.1 the school ---------------------------------------------------------------------
+
+
+def school(s: State, out: Effects) -> State:
+    """D-30: each school owner may close the last occupied row of the active factory."""
+    g = s.cycle
+
+    def ready(st: State, seat: int) -> bool:
+        p = st.players[seat]
+        f = p.factories[g]
+        return has(p, "SCHOOL") and f is not None and last_occupied_row(f) is not None
+
+    s = ask_in_turn(s, turn_order(s), ready, Phase.SALE)
+    if s.phase == Phase.SALE:
+        return start_sale(s, out)
+    return s
+
+
+def close_last_row(s: State, seat: int, d: CloseLastRow, out: Effects) -> State:
+    if d.close:
+        sale = s.sale
+        assert sale is not None
+        f = s.players[seat].factories[sale.good]
+        assert f is not None
+        row = last_occupied_row(f)
+        assert row is not None
+        s = replace(s, sale=replace(sale, closed_row=set_at(sale.closed_row, seat, row)))
+        out.append(fx.RowClosedBySchool(seat=seat, good=GOODS[sale.good], row=row + 1))
+    return replace(s, cursor=s.cursor + 1, awaiting=())
+
+
+def school_options(s: State, seat: int) -> tuple[Decision, ...]:
+    return (CloseLastRow(close=True), CloseLastRow(close=False))
+
+
+# --- III.1 production and sale ------------------------------------------------------------
+
+
 def start_sale(s: State, out: Effects) -> State:
     sale = s.sale
     assert sale is not None
@@ -72,6 +115,42 @@ def start_sale(s: State, out: Effects) -> State:
     return replace(
         s, phase=Phase.SALE, sale=replace(sale, tokens=tokens, level=top, produced=tuple(produced))
     )
+
+
+def sale_phase(s: State, out: Effects) -> State:
+    sale = s.sale
+    assert sale is not None
+    while sale.level >= 1 and sale.tokens > 0:
+        sellers = [
+            seat
+            for seat in range(s.players_count)
+            if appeal(sale.good, s.players[seat].factories[sale.good]) >= 1
+        ]
+        if (
+            not s.options.importer_top_up
+            and sale.group == 0
+            and sale.member == 0
+            and all(sold_out(s, sale, seat) for seat in sellers)
+        ):
+            break  # R16-literal reading (A-03)
+        groups = callees(s, sale)
+        if sale.group >= len(groups):
+            sale = replace(sale, level=sale.level - 1, group=0, member=0, takers=())
+            continue
+        group = groups[sale.group]
+        while sale.member < len(group):
+            c = group[sale.member]
+            wants = will_take(s, sale, c)
+            if wants is None:
+                return replace(s, sale=sale, awaiting=(c,))
+            if wants:
+                sale = replace(sale, takers=(*sale.takers, c))
+            sale = replace(sale, member=sale.member + 1)
+        for c in sale.takers:
+            s, sale = give(s, sale, c)
+        tokens = sale.tokens - len(sale.takers) if len(sale.takers) <= sale.tokens else 0
+        sale = replace(sale, tokens=tokens, group=sale.group + 1, member=0, takers=())
+    return replace(s, sale=sale, phase=Phase.PATRON, cursor=0, awaiting=())
 
 
 def callees(s: State, sale: Sale) -> list[tuple[int, ...]]:
@@ -137,42 +216,6 @@ def give(s: State, sale: Sale, c: int) -> tuple[State, Sale]:
     return set_player(s, p), sale
 
 
-def sale_phase(s: State, out: Effects) -> State:
-    sale = s.sale
-    assert sale is not None
-    while sale.level >= 1 and sale.tokens > 0:
-        sellers = [
-            seat
-            for seat in range(s.players_count)
-            if appeal(sale.good, s.players[seat].factories[sale.good]) >= 1
-        ]
-        if (
-            not s.options.importer_top_up
-            and sale.group == 0
-            and sale.member == 0
-            and all(sold_out(s, sale, seat) for seat in sellers)
-        ):
-            break  # R16-literal reading (A-03)
-        groups = callees(s, sale)
-        if sale.group >= len(groups):
-            sale = replace(sale, level=sale.level - 1, group=0, member=0, takers=())
-            continue
-        group = groups[sale.group]
-        while sale.member < len(group):
-            c = group[sale.member]
-            wants = will_take(s, sale, c)
-            if wants is None:
-                return replace(s, sale=sale, awaiting=(c,))
-            if wants:
-                sale = replace(sale, takers=(*sale.takers, c))
-            sale = replace(sale, member=sale.member + 1)
-        for c in sale.takers:
-            s, sale = give(s, sale, c)
-        tokens = sale.tokens - len(sale.takers) if len(sale.takers) <= sale.tokens else 0
-        sale = replace(sale, tokens=tokens, group=sale.group + 1, member=0, takers=())
-    return replace(s, sale=sale, phase=Phase.PATRON, cursor=0, awaiting=())
-
-
 def sale_call(s: State, seat: int, d: Decision, out: Effects) -> State:
     sale = s.sale
     assert sale is not None
@@ -212,17 +255,86 @@ def sale_call(s: State, seat: int, d: Decision, out: Effects) -> State:
     return replace(s, sale=sale, awaiting=())
 
 
-def bonus_winner(s: State, score: dict[int, int], importer_value: int) -> int | None:
-    """The single best, above the importer; the charisma owner wins a tie he is part of
-    (a tie with the importer included, A-15)."""
-    best = max(score.values())
-    top = [p for p, v in score.items() if v == best]
-    if len(top) == 1 and best > importer_value:
-        return top[0]
-    h = charisma_owner(s)
-    if h is not None and h in top and best >= importer_value and (len(top) > 1 or best == importer_value):
-        return h
-    return None
+def sale_options(s: State, seat: int) -> tuple[Decision, ...]:
+    sale = s.sale
+    assert sale is not None
+    g = sale.good
+    p = s.players[seat]
+    opts: list[Decision] = []
+    if has(p, "EXTRA_SHIFTS") and not sale.extra_window[seat]:
+        opts.append(UseExtraShifts())
+    if p.stock[g]:
+        opts.append(SellFromWarehouse(warehouse="large"))
+    if p.small_stock[g]:
+        opts.append(SellFromWarehouse(warehouse="small"))
+    return (*opts, StopSelling())
+
+
+# --- III.1 patrons ------------------------------------------------------------------------
+
+
+def patron(s: State, out: Effects) -> State:
+    """D-32: patron owners sell one more good after the regular sale."""
+    g = s.cycle
+
+    def ready(st: State, seat: int) -> bool:
+        p = st.players[seat]
+        return has(p, PATRONS[g]) and p.factories[g] is not None
+
+    return ask_in_turn(s, turn_order(s), ready, Phase.AFTER_SALE)
+
+
+def patron_sale(s: State, seat: int, d: PatronSale, out: Effects) -> State:
+    sale = s.sale
+    assert sale is not None
+    g = sale.good
+    if d.source is not None:
+        p = s.players[seat]
+        if d.source == "surplus":
+            if surplus_of(sale, seat) <= 0:
+                raise violation("no_surplus", "No unsold production is left for the patron.", "III.1")
+            sale = replace(sale, patron_from_surplus=set_at(sale.patron_from_surplus, seat, 1))
+        elif d.source == "large":
+            if p.stock[g] == 0:
+                raise violation("no_stock", "Your large warehouse holds none of this good.", "III.1")
+            s = set_player(s, replace(p, stock=set_at(p.stock, g, p.stock[g] - 1)))  # type: ignore[arg-type]
+        else:
+            if p.small_stock[g] == 0:
+                raise violation("no_stock", "Your small warehouse holds none of this good.", "III.1")
+            s = set_player(s, replace(p, small_stock=set_at(p.small_stock, g, p.small_stock[g] - 1)))  # type: ignore[arg-type]
+        sale = replace(sale, patron=set_at(sale.patron, seat, 1))
+        out.append(fx.PatronSold(seat=seat, good=GOODS[g], source=d.source))
+    return replace(s, sale=sale, cursor=s.cursor + 1, awaiting=())
+
+
+def patron_options(s: State, seat: int) -> tuple[Decision, ...]:
+    sale = s.sale
+    assert sale is not None
+    g = sale.good
+    p = s.players[seat]
+    sources = [
+        x
+        for x, ok in (
+            ("surplus", surplus_of(sale, seat) > 0),
+            ("large", p.stock[g] > 0),
+            ("small", p.small_stock[g] > 0),
+        )
+        if ok
+    ]
+    return (*(PatronSale(source=x) for x in sources), PatronSale(source=None))  # type: ignore[arg-type]
+
+
+def surplus_of(sale: Sale, seat: int) -> int:
+    return (
+        sale.produced[seat]
+        + sale.extra[seat]
+        - sale.sold_prod[seat]
+        - sale.patron_from_surplus[seat]
+        - sale.shipped_from_surplus[seat]
+    )
+
+
+# --- III.2 share value increase, III.3 wages, machines and distribution decay -------------
 
 
 def after_sale(s: State, out: Effects) -> State:
@@ -290,63 +402,20 @@ def after_sale(s: State, out: Effects) -> State:
     return replace(s, phase=Phase.SHIPPING, cursor=0)
 
 
-def school(s: State, out: Effects) -> State:
-    """D-30: each school owner may close the last occupied row of the active factory."""
-    g = s.cycle
-
-    def ready(st: State, seat: int) -> bool:
-        p = st.players[seat]
-        f = p.factories[g]
-        return has(p, "SCHOOL") and f is not None and last_occupied_row(f) is not None
-
-    s = ask_in_turn(s, turn_order(s), ready, Phase.SALE)
-    if s.phase == Phase.SALE:
-        return start_sale(s, out)
-    return s
+def bonus_winner(s: State, score: dict[int, int], importer_value: int) -> int | None:
+    """The single best, above the importer; the charisma owner wins a tie he is part of
+    (a tie with the importer included, A-15)."""
+    best = max(score.values())
+    top = [p for p, v in score.items() if v == best]
+    if len(top) == 1 and best > importer_value:
+        return top[0]
+    h = charisma_owner(s)
+    if h is not None and h in top and best >= importer_value and (len(top) > 1 or best == importer_value):
+        return h
+    return None
 
 
-def patron(s: State, out: Effects) -> State:
-    """D-32: patron owners sell one more good after the regular sale."""
-    g = s.cycle
-
-    def ready(st: State, seat: int) -> bool:
-        p = st.players[seat]
-        return has(p, PATRONS[g]) and p.factories[g] is not None
-
-    return ask_in_turn(s, turn_order(s), ready, Phase.AFTER_SALE)
-
-
-def surplus_of(sale: Sale, seat: int) -> int:
-    return (
-        sale.produced[seat]
-        + sale.extra[seat]
-        - sale.sold_prod[seat]
-        - sale.patron_from_surplus[seat]
-        - sale.shipped_from_surplus[seat]
-    )
-
-
-def patron_sale(s: State, seat: int, d: PatronSale, out: Effects) -> State:
-    sale = s.sale
-    assert sale is not None
-    g = sale.good
-    if d.source is not None:
-        p = s.players[seat]
-        if d.source == "surplus":
-            if surplus_of(sale, seat) <= 0:
-                raise violation("no_surplus", "No unsold production is left for the patron.", "III.1")
-            sale = replace(sale, patron_from_surplus=set_at(sale.patron_from_surplus, seat, 1))
-        elif d.source == "large":
-            if p.stock[g] == 0:
-                raise violation("no_stock", "Your large warehouse holds none of this good.", "III.1")
-            s = set_player(s, replace(p, stock=set_at(p.stock, g, p.stock[g] - 1)))  # type: ignore[arg-type]
-        else:
-            if p.small_stock[g] == 0:
-                raise violation("no_stock", "Your small warehouse holds none of this good.", "III.1")
-            s = set_player(s, replace(p, small_stock=set_at(p.small_stock, g, p.small_stock[g] - 1)))  # type: ignore[arg-type]
-        sale = replace(sale, patron=set_at(sale.patron, seat, 1))
-        out.append(fx.PatronSold(seat=seat, good=GOODS[g], source=d.source))
-    return replace(s, sale=sale, cursor=s.cursor + 1, awaiting=())
+# --- III.4 shipment of the active good ----------------------------------------------------
 
 
 def shipping(s: State, out: Effects) -> State:
@@ -371,38 +440,23 @@ def shipping(s: State, out: Effects) -> State:
     return s
 
 
-def ship_sources(s: State, seat: int, n: int, order: tuple[int, ...]) -> tuple[int, int, int]:
-    """(surplus, large, small) taken in ``order`` (0 surplus, 1 large, 2 small) up to ``n`` goods;
-    the default order is (0, 1, 2)."""
+def shipping_options(s: State, seat: int, valid: Valid) -> tuple[Decision, ...]:
     sale = s.sale
     assert sale is not None
     p = s.players[seat]
-    available = (max(0, surplus_of(sale, seat)), p.stock[sale.good], p.small_stock[sale.good])
-    taken = [0, 0, 0]
-    left = n
-    for i in order:
-        taken[i] = min(left, available[i])
-        left -= taken[i]
-    return taken[0], taken[1], taken[2]
-
-
-_SOURCE_NAMES = ("this production's unsold surplus", "your large warehouse", "your small warehouse")
-
-
-def check_ship_sources(
-    g: int, n: int, chosen: tuple[int, int, int], available: tuple[int, int, int]
-) -> None:
-    for name, want, have in zip(_SOURCE_NAMES, chosen, available, strict=True):
-        if want > have:
-            raise violation(
-                "not_enough_in_source", f"{name.capitalize()} holds {have} {GOODS[g].lower()}.", "III.4"
-            )
-    if sum(chosen) != n:
-        raise violation(
-            "sources_do_not_add_up",
-            f"The shipment is {n} {GOODS[g].lower()}; the sources give {sum(chosen)}.",
-            "III.4",
-        )
+    opts: list[Decision] = [ShipContract(fulfil=False)]
+    for a in [0, -1, 1] if has(p, "AGENT_IN_THE_COLONIES") else [0]:
+        d = ShipContract(fulfil=True, agent=a)
+        if valid(s, seat, d):
+            opts.append(d)
+            n = p.contracts[sale.good] + a
+            default = ship_sources(s, seat, n, (0, 1, 2))
+            for order in permutations((0, 1, 2)):  # the other orders of taking the goods
+                x, y, z = ship_sources(s, seat, n, order)
+                alt = ShipContract(fulfil=True, agent=a, from_surplus=x, from_large=y, from_small=z)
+                if (x, y, z) != default and alt not in opts:
+                    opts.append(alt)
+    return tuple(opts)
 
 
 def ship_contract(s: State, seat: int, d: ShipContract, out: Effects) -> State:
@@ -461,6 +515,41 @@ def ship_contract(s: State, seat: int, d: ShipContract, out: Effects) -> State:
     return replace(s, sale=sale, cursor=s.cursor + 1, awaiting=())
 
 
+def ship_sources(s: State, seat: int, n: int, order: tuple[int, ...]) -> tuple[int, int, int]:
+    """(surplus, large, small) taken in ``order`` (0 surplus, 1 large, 2 small) up to ``n`` goods;
+    the default order is (0, 1, 2)."""
+    sale = s.sale
+    assert sale is not None
+    p = s.players[seat]
+    available = (max(0, surplus_of(sale, seat)), p.stock[sale.good], p.small_stock[sale.good])
+    taken = [0, 0, 0]
+    left = n
+    for i in order:
+        taken[i] = min(left, available[i])
+        left -= taken[i]
+    return taken[0], taken[1], taken[2]
+
+
+_SOURCE_NAMES = ("this production's unsold surplus", "your large warehouse", "your small warehouse")
+
+
+def check_ship_sources(g: int, n: int, chosen: tuple[int, int, int], available: tuple[int, int, int]) -> None:
+    for name, want, have in zip(_SOURCE_NAMES, chosen, available, strict=True):
+        if want > have:
+            raise violation(
+                "not_enough_in_source", f"{name.capitalize()} holds {have} {GOODS[g].lower()}.", "III.4"
+            )
+    if sum(chosen) != n:
+        raise violation(
+            "sources_do_not_add_up",
+            f"The shipment is {n} {GOODS[g].lower()}; the sources give {sum(chosen)}.",
+            "III.4",
+        )
+
+
+# --- III.5 storage ------------------------------------------------------------------------
+
+
 def storage_phase(s: State, out: Effects) -> State:
     """III.5: unsold production goes to the warehouses, in turn order. Without a real conflict
     the engine stores it (large first, then small; the rest is lost); with one, the player
@@ -482,6 +571,12 @@ def storage_phase(s: State, out: Effects) -> State:
     return replace(
         s, sale=None, goods_done=(*s.goods_done, g), phase=Phase.END_OF_CYCLE, cursor=0, awaiting=()
     )
+
+
+def storage_options(s: State, seat: int) -> tuple[Decision, ...]:
+    sale = s.sale
+    assert sale is not None
+    return tuple(storage.options(s.players[seat], sale.good, surplus_of(sale, seat)))
 
 
 def store_goods(s: State, seat: int, d: StoreGoods, out: Effects) -> State:

@@ -1,34 +1,47 @@
-"""Water Frame's rules engine: setup, the 1760 preparation round, the decade loop,
-production and sale, the end of round and the end of the game (spec §3-§5).
+"""Water Frame's rules engine: the table of contents of the game.
 
-The engine runs automatic procedures until a decision or a draw is due;
-``State.awaiting`` names the seats awaited and ``State.draws`` the draws due.
+Five decades (1770-1810) after the preparation round of 1760; each decade four cycles, one per
+good: the economy phase, the action phase (a turn per player), the production phase of the
+active good; then the end of the round; after 1810's, the end of the game (spec §1). This
+module holds the phase table, the decisions each phase accepts, and the engine's interface; the
+procedures live in the modules named after the rulebook's sections:
+
+- ``setup``: game creation and the random draws;
+- ``preparation``: the preparation round of 1760 (or the predetermined set-up);
+- ``cycle``: the decade's cycles, the economy phase, the end of a cycle;
+- ``actions``: the action phase's turn (markers, the additional action) and its menu, with each
+  action in its own module: ``factory``, ``workers``, ``improvements`` (machinery, quality,
+  distribution), ``stock_exchange``, ``production_action`` (production and ship), ``special``;
+- ``production``: the production phase (sale, share values, wages, shipping, storage), with
+  ``storage`` for the warehouses' arrangement;
+- ``round_end``: the end of the round (the event phase, obsolescence);
+- ``scoring``: the end of the game;
+- ``views``, ``conservation``, ``words``: what a seat sees, the conservation laws, the log;
+  ``economy`` holds the small rules every phase uses.
+
+The engine runs automatic procedures until a decision or a draw is due; ``State.awaiting``
+names the seats awaited and ``State.draws`` the draws due.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import permutations
 from typing import Any
 
-from pydantic import TypeAdapter
-
-from ledger.engine import Decision, DrawOutcome, Effect, Pending
+from ledger.engine import Decision, DrawOutcome, Effect, Pending, module_engine
 from ledger.errors import RuleViolationError
-from ledger.games import vocabulary
-from ledger.games.shared import due_draw, replace, run_automatic, set_at
-from ledger.games.water_frame import actions, setup, special, storage, words
-from ledger.games.water_frame import effects as fx
-from ledger.games.water_frame.actions import turn_options
+from ledger.games.shared import due_draw, replace, run_automatic
+from ledger.games.water_frame import (
+    actions,
+    cycle,
+    preparation,
+    production,
+    round_end,
+    scoring,
+    setup,
+)
 from ledger.games.water_frame.components import GOODS
 from ledger.games.water_frame.conservation import conservation
-from ledger.games.water_frame.cycle import (
-    action_phase,
-    charisma,
-    economy_phase,
-    end_of_cycle,
-    use_charisma,
-)
 from ledger.games.water_frame.decisions import (
     DECISION_ADAPTER,
     AdjustPrice,
@@ -75,96 +88,65 @@ from ledger.games.water_frame.decisions import (
     UseExtraShifts,
     UsePatent,
 )
-from ledger.games.water_frame.economy import (
-    C,
-    Effects,
-    edges,
-    has,
-    last_occupied_row,
-    prices,
-    violation,
-)
+from ledger.games.water_frame.economy import Effects, violation
 from ledger.games.water_frame.meta import META
-from ledger.games.water_frame.preparation import (
-    first_foundation,
-    found_factory,
-    pay_factories,
-    predetermined_tile,
-    second_foundation,
-    sell_start_shares,
-    set_up,
-    start_sale_range,
-    start_shares,
-    start_special,
-    take_predetermined_tile,
-    take_start_special,
-)
-from ledger.games.water_frame.production import (
-    after_sale,
-    patron,
-    patron_sale,
-    sale_call,
-    sale_phase,
-    school,
-    ship_contract,
-    ship_sources,
-    shipping,
-    storage_phase,
-    store_goods,
-    surplus_of,
-)
-from ledger.games.water_frame.round_end import (
-    broker,
-    event,
-    harbour_wages,
-    obsolescence,
-    release,
-    release_or_done,
-    return_markers,
-    start_player,
-)
-from ledger.games.water_frame.scoring import final_stock_exchange, score_game, standings
-from ledger.games.water_frame.setup import box_tiles, new_game
-from ledger.games.water_frame.state import Factory, Phase, Row, State
-from ledger.games.water_frame.stock_exchange import trade, trade_options
+from ledger.games.water_frame.scoring import standings
+from ledger.games.water_frame.setup import new_game
+from ledger.games.water_frame.state import Phase, State
 from ledger.games.water_frame.views import secrets, view
+from ledger.games.water_frame.words import describe
 
-# --- setup (§3.0, §4) ------------------------------------------------------------
+__all__ = [  # the engine's interface (``ledger.engine.RulesEngine``)
+    "ENGINE",
+    "apply",
+    "apply_draw",
+    "conservation",
+    "describe",
+    "legal_decisions",
+    "new_game",
+    "pending",
+    "secrets",
+    "standings",
+    "view",
+]
 
+Procedure = Callable[[State, Effects], State]
+Decide = Callable[[State, int, Any, Effects], State]
+Options = Callable[[State, int], tuple[Decision, ...]]
 
-def apply_draw(s: State, outcome: DrawOutcome) -> tuple[State, tuple[Effect, ...]]:
-    req = due_draw(s.draws, outcome, violation)
-    out: Effects = []
-    s = setup.drawn(replace(s, draws=s.draws[1:]), req, outcome.values, out)
-    s = _advance(s, out)
-    return s, tuple(out)
+# --- the phases --------------------------------------------------------------------------------
 
+_PROCEDURES: dict[Phase, Procedure] = {
+    Phase.SETUP: preparation.set_up,  # 1760 (§3.1), or the predetermined set-up (§3.1.1)
+    Phase.PREDETERMINED_TILE: preparation.predetermined_tile,
+    Phase.FOUNDATION_1: preparation.first_foundation,
+    Phase.FOUNDATION_2: preparation.second_foundation,
+    Phase.START_SPECIAL: preparation.start_special,
+    Phase.START_SHARES: preparation.start_shares,
+    Phase.PAY_FACTORIES: preparation.pay_factories,
+    Phase.ECONOMY: cycle.economy_phase,  # each cycle: the economy phase (§3.2)
+    Phase.ACTION: cycle.action_phase,  # the action phase (§3.3)
+    Phase.SCHOOL: production.school,  # the production phase (§3.5)
+    Phase.SALE: production.sale_phase,
+    Phase.PATRON: production.patron,
+    Phase.AFTER_SALE: production.after_sale,
+    Phase.SHIPPING: production.shipping,
+    Phase.STORAGE: production.storage_phase,
+    Phase.END_OF_CYCLE: cycle.end_of_cycle,  # the end of a cycle (§3.4)
+    Phase.CHARISMA: cycle.charisma,
+    Phase.RETURN_MARKERS: round_end.return_markers,  # the end of the round (§3.6)
+    Phase.HARBOUR_WAGES: round_end.harbour_wages,
+    Phase.RELEASE: round_end.release,
+    Phase.EVENT: round_end.event,
+    Phase.BROKER: round_end.broker,
+    Phase.START_PLAYER: round_end.start_player,
+    Phase.OBSOLESCENCE: round_end.obsolescence,
+    Phase.FINAL_STOCK_EXCHANGE: scoring.final_stock_exchange,  # the end of the game (§5.11)
+    Phase.SCORING: scoring.score_game,
+}
+"""What each phase does by itself until a decision or a draw is due."""
 
-# --- the cycle: economy, action, production (§5.3-§5.8) -----------------------------
-
-
-# --- the end of the round (§5.9, §5.10) ---------------------------------------------
-
-
-_HANDLERS: dict[Phase, Callable[[State, Effects], State]] = {}
-
-
-def _advance(s: State, out: Effects) -> State:
-    """Run automatic procedures until a decision or a draw is due, or the game is over."""
-    return run_automatic(s, out, _HANDLERS, Phase.FINISHED)  # type: ignore[no-any-return]
-
-
-def resume(s: State) -> tuple[State, tuple[Effect, ...]]:
-    """Run the automatic procedures from a position (a hand-built one, in tests and tools)."""
-    out: Effects = []
-    s = _advance(s, out)
-    return s, tuple(out)
-
-
-# --- decisions ------------------------------------------------------------------------
-
-
-_PHASE_DECISIONS: dict[Phase, tuple[type[Decision], ...]] = {
+_ACCEPTED: dict[Phase, tuple[type[Decision], ...]] = {
     Phase.FOUNDATION_1: (FoundFactory,),
     Phase.FOUNDATION_2: (FoundFactory,),
     Phase.START_SHARES: (SellStartShares,),
@@ -211,78 +193,31 @@ _PHASE_DECISIONS: dict[Phase, tuple[type[Decision], ...]] = {
     Phase.START_PLAYER: (ChooseStartPlayer,),
     Phase.FINAL_STOCK_EXCHANGE: (BuyShares, SellShares, RepayLoans, SellStoredGoods, Done),
 }
+"""The decisions each phase accepts."""
 
-
-def _storing(s: State) -> tuple[int, int, int] | None:
-    """A production action's storage conflict awaiting the player's StoreGoods (D-34)."""
-    return s.turn.storing if s.phase == Phase.ACTION and s.turn is not None else None
-
-
-def _allowed(s: State) -> tuple[type[Decision], ...]:
-    if _storing(s) is not None:
-        return (StoreGoods,)
-    return _PHASE_DECISIONS.get(s.phase, ())
-
-
-def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect, ...]]:
-    if seat not in s.awaiting:
-        raise violation("not_your_turn", "The game is not waiting for your decision.", "")
-    allowed = _allowed(s)
-    if not isinstance(decision, allowed):
-        names = ", ".join(d.model_fields["type"].default for d in allowed)
-        raise violation("wrong_decision", f"Now ({s.phase.value}) the decision must be one of: {names}.", "")
-    out: Effects = []
-    d = decision
-    phase = s.phase
-    if isinstance(d, FoundFactory):
-        s = found_factory(s, seat, d, out)
-    elif isinstance(d, SellStartShares):
-        s = sell_start_shares(s, seat, d, out)
-    elif phase == Phase.START_SPECIAL:
-        s = take_start_special(s, seat, d, out)
-    elif phase == Phase.PREDETERMINED_TILE:
-        s = take_predetermined_tile(s, seat, d, out)
-    elif phase == Phase.ACTION:
-        s = actions.apply_turn_decision(s, seat, d, out)
-    elif isinstance(d, CloseLastRow):
-        if d.close:
-            sale = s.sale
-            assert sale is not None
-            f = s.players[seat].factories[sale.good]
-            assert f is not None
-            row = last_occupied_row(f)
-            assert row is not None
-            s = replace(s, sale=replace(sale, closed_row=set_at(sale.closed_row, seat, row)))
-            out.append(fx.RowClosedBySchool(seat=seat, good=GOODS[sale.good], row=row + 1))
-        s = replace(s, cursor=s.cursor + 1, awaiting=())
-    elif phase == Phase.SALE:
-        s = sale_call(s, seat, d, out)
-    elif isinstance(d, PatronSale):
-        s = patron_sale(s, seat, d, out)
-    elif isinstance(d, ShipContract):
-        s = ship_contract(s, seat, d, out)
-    elif isinstance(d, StoreGoods):
-        s = store_goods(s, seat, d, out)
-    elif isinstance(d, UseCharisma):
-        s = use_charisma(s, seat, d, out)
-    elif phase == Phase.RELEASE:
-        s = release_or_done(s, seat, d, out)
-    elif isinstance(d, ChooseStartPlayer):
-        if d.seat >= s.players_count:
-            raise violation("no_such_seat", f"There is no seat {d.seat}.", "6.III")
-        out.append(vocabulary.StartPlayerChanged(seat=d.seat, reason="chosen"))
-        s = replace(s, start_player=d.seat, awaiting=(), phase=Phase.OBSOLESCENCE)
-    else:
-        s = trade(s, seat, d, out, "6.II" if phase == Phase.BROKER else "8.0")
-    s = _advance(s, out)
-    return s, tuple(out)
-
-
-# --- legal decisions -------------------------------------------------------------------
+_DECIDE: dict[Phase, Decide] = {
+    Phase.FOUNDATION_1: preparation.found_factory,
+    Phase.FOUNDATION_2: preparation.found_factory,
+    Phase.START_SHARES: preparation.sell_start_shares,
+    Phase.START_SPECIAL: preparation.take_start_special,
+    Phase.PREDETERMINED_TILE: preparation.take_predetermined_tile,
+    Phase.ACTION: actions.apply_turn_decision,
+    Phase.SCHOOL: production.close_last_row,
+    Phase.SALE: production.sale_call,
+    Phase.PATRON: production.patron_sale,
+    Phase.SHIPPING: production.ship_contract,
+    Phase.STORAGE: production.store_goods,
+    Phase.CHARISMA: cycle.use_charisma,
+    Phase.RELEASE: round_end.release_or_done,
+    Phase.BROKER: round_end.broker_trade,
+    Phase.START_PLAYER: round_end.choose_start_player,
+    Phase.FINAL_STOCK_EXCHANGE: scoring.final_trade,
+}
+"""What a decision does, by the phase it is made in."""
 
 
 def _valid(s: State, seat: int, d: Decision) -> bool:
-
+    """The engine's judge for the options only a trial tells apart."""
     try:
         apply(s, seat, d)
     except RuleViolationError:
@@ -290,106 +225,25 @@ def _valid(s: State, seat: int, d: Decision) -> bool:
     return True
 
 
-def legal_decisions(s: State, seat: int) -> tuple[Decision, ...]:
-    if seat not in s.awaiting:
-        return ()
-    p = s.players[seat]
-    if s.phase in (Phase.FOUNDATION_1, Phase.FOUNDATION_2):
-        out: list[Decision] = []
-        for g in range(4):
-            if s.phase == Phase.FOUNDATION_2 and g in p.start_goods:
-                continue
-            blank = Factory(level=1, price=C.price_min, rows=(Row(), Row(), Row(), Row()))
-            for price in prices(g, blank, every=True):
-                out.append(FoundFactory(good=GOODS[g], price=price))  # type: ignore[arg-type]
-        return tuple(out)
-    if s.phase == Phase.START_SHARES:
-        lo, hi = start_sale_range(p)
-        return tuple(SellStartShares(count=n) for n in range(lo, hi + 1))
-    if s.phase == Phase.START_SPECIAL:
-        return (*special.options(s, seat, start=True, valid=_valid), SkipSpecialMarker())
-    if s.phase == Phase.PREDETERMINED_TILE:
-        return (
-            *(TakeTile(tile=t) for t in box_tiles(s) if t not in p.tiles and t not in special.ASSIGNED_TILES),  # type: ignore[arg-type]
-            *(
-                TakeTile(tile=t, assign=GOODS[g])
-                for t in box_tiles(s)
-                if t in special.ASSIGNED_TILES  # type: ignore[arg-type]
-                for g in range(4)
-                if p.factories[g] is not None
-            ),
-            SkipSpecialMarker(),
-        )
-    if s.phase == Phase.ACTION:
-        storing = _storing(s)
-        if storing is not None:
-            good, _, made = storing
-            return tuple(storage.options(p, good, made))
-        return tuple(turn_options(s, seat, _valid))
-    if s.phase == Phase.SCHOOL:
-        return (CloseLastRow(close=True), CloseLastRow(close=False))
-    if s.phase == Phase.SALE:
-        sale = s.sale
-        assert sale is not None
-        g = sale.good
-        opts: list[Decision] = []
-        if has(p, "EXTRA_SHIFTS") and not sale.extra_window[seat]:
-            opts.append(UseExtraShifts())
-        if p.stock[g]:
-            opts.append(SellFromWarehouse(warehouse="large"))
-        if p.small_stock[g]:
-            opts.append(SellFromWarehouse(warehouse="small"))
-        return (*opts, StopSelling())
-    if s.phase == Phase.PATRON:
-        sale = s.sale
-        assert sale is not None
-        g = sale.good
-        sources = [
-            x
-            for x, ok in (
-                ("surplus", surplus_of(sale, seat) > 0),
-                ("large", p.stock[g] > 0),
-                ("small", p.small_stock[g] > 0),
-            )
-            if ok
-        ]
-        return (*(PatronSale(source=x) for x in sources), PatronSale(source=None))  # type: ignore[arg-type]
-    if s.phase == Phase.SHIPPING:
-        sale = s.sale
-        assert sale is not None
-        opts = [ShipContract(fulfil=False)]
-        for a in [0, -1, 1] if has(p, "AGENT_IN_THE_COLONIES") else [0]:
-            d = ShipContract(fulfil=True, agent=a)
-            if _valid(s, seat, d):
-                opts.append(d)
-                n = p.contracts[sale.good] + a
-                default = ship_sources(s, seat, n, (0, 1, 2))
-                for order in permutations((0, 1, 2)):  # the other orders of taking the goods
-                    x, y, z = ship_sources(s, seat, n, order)
-                    alt = ShipContract(fulfil=True, agent=a, from_surplus=x, from_large=y, from_small=z)
-                    if (x, y, z) != default and alt not in opts:
-                        opts.append(alt)
-        return tuple(opts)
-    if s.phase == Phase.STORAGE:
-        sale = s.sale
-        assert sale is not None
-        return tuple(storage.options(p, sale.good, surplus_of(sale, seat)))
-    if s.phase == Phase.CHARISMA:
-        return (UseCharisma(seat=None), *(UseCharisma(seat=i) for i in range(s.players_count)))
-    if s.phase == Phase.RELEASE:
-        return (
-            *(ReleaseShip(ship=x) for x in p.ships),
-            *(ReleaseWarehouseWorker(edge=e) for e, occupied in edges(p) if occupied),
-            Done(),
-        )
-    if s.phase == Phase.BROKER:
-        return (*trade_options(s, seat, repay=False), Done())
-    if s.phase == Phase.START_PLAYER:
-        return tuple(ChooseStartPlayer(seat=i) for i in range(s.players_count))
-    if s.phase == Phase.FINAL_STOCK_EXCHANGE:
-        return (*trade_options(s, seat), Done())
-    return ()
-
+_OPTIONS: dict[Phase, Options] = {
+    Phase.FOUNDATION_1: preparation.foundation_options,
+    Phase.FOUNDATION_2: preparation.foundation_options,
+    Phase.START_SHARES: preparation.start_share_options,
+    Phase.START_SPECIAL: lambda s, seat: preparation.start_special_options(s, seat, _valid),
+    Phase.PREDETERMINED_TILE: preparation.predetermined_tile_options,
+    Phase.ACTION: lambda s, seat: actions.options(s, seat, _valid),
+    Phase.SCHOOL: production.school_options,
+    Phase.SALE: production.sale_options,
+    Phase.PATRON: production.patron_options,
+    Phase.SHIPPING: lambda s, seat: production.shipping_options(s, seat, _valid),
+    Phase.STORAGE: production.storage_options,
+    Phase.CHARISMA: cycle.charisma_options,
+    Phase.RELEASE: round_end.release_options,
+    Phase.BROKER: round_end.broker_options,
+    Phase.START_PLAYER: round_end.start_player_options,
+    Phase.FINAL_STOCK_EXCHANGE: scoring.final_trade_options,
+}
+"""The legal decisions of the seat awaited, by phase."""
 
 _PROMPTS = {
     Phase.START_SPECIAL: "take a special marker: a light grey marker or ship of row I, or a tile, or skip",
@@ -408,6 +262,49 @@ _PROMPTS = {
     Phase.START_PLAYER: "name the start player of the next decade",
     Phase.FINAL_STOCK_EXCHANGE: "the final stock exchange: buy and sell shares, repay loans, sell stored goods",
 }
+
+
+def _advance(s: State, out: Effects) -> State:
+    """Run automatic procedures until a decision or a draw is due, or the game is over."""
+    return run_automatic(s, out, _PROCEDURES, Phase.FINISHED)  # type: ignore[no-any-return]
+
+
+def resume(s: State) -> tuple[State, tuple[Effect, ...]]:
+    """Run the automatic procedures from a position (a hand-built one, in tests and tools)."""
+    out: Effects = []
+    s = _advance(s, out)
+    return s, tuple(out)
+
+
+# --- the engine's interface --------------------------------------------------------------------
+
+
+def apply_draw(s: State, outcome: DrawOutcome) -> tuple[State, tuple[Effect, ...]]:
+    req = due_draw(s.draws, outcome, violation)
+    out: Effects = []
+    s = setup.drawn(replace(s, draws=s.draws[1:]), req, outcome.values, out)
+    s = _advance(s, out)
+    return s, tuple(out)
+
+
+def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect, ...]]:
+    if seat not in s.awaiting:
+        raise violation("not_your_turn", "The game is not waiting for your decision.", "")
+    accepted = (StoreGoods,) if actions.storing(s) is not None else _ACCEPTED.get(s.phase, ())
+    if not isinstance(decision, accepted):
+        names = ", ".join(d.model_fields["type"].default for d in accepted)
+        raise violation("wrong_decision", f"Now ({s.phase.value}) the decision must be one of: {names}.", "")
+    out: Effects = []
+    s = _DECIDE[s.phase](s, seat, decision, out)
+    s = _advance(s, out)
+    return s, tuple(out)
+
+
+def legal_decisions(s: State, seat: int) -> tuple[Decision, ...]:
+    options = _OPTIONS.get(s.phase)
+    if seat not in s.awaiting or options is None:
+        return ()
+    return options(s, seat)
 
 
 def pending(s: State) -> Pending:
@@ -429,56 +326,4 @@ def pending(s: State) -> Pending:
     return Pending(seats=s.awaiting, prompt=_PROMPTS.get(s.phase, ""))
 
 
-# --- standings, views, conservation ------------------------------------------------
-
-
-_HANDLERS.update(
-    {
-        Phase.SETUP: set_up,
-        Phase.PREDETERMINED_TILE: predetermined_tile,
-        Phase.FOUNDATION_1: first_foundation,
-        Phase.FOUNDATION_2: second_foundation,
-        Phase.START_SHARES: start_shares,
-        Phase.START_SPECIAL: start_special,
-        Phase.PAY_FACTORIES: pay_factories,
-        Phase.ECONOMY: economy_phase,
-        Phase.ACTION: action_phase,
-        Phase.SCHOOL: school,
-        Phase.SALE: sale_phase,
-        Phase.PATRON: patron,
-        Phase.AFTER_SALE: after_sale,
-        Phase.SHIPPING: shipping,
-        Phase.STORAGE: storage_phase,
-        Phase.END_OF_CYCLE: end_of_cycle,
-        Phase.CHARISMA: charisma,
-        Phase.RETURN_MARKERS: return_markers,
-        Phase.HARBOUR_WAGES: harbour_wages,
-        Phase.RELEASE: release,
-        Phase.EVENT: event,
-        Phase.BROKER: broker,
-        Phase.START_PLAYER: start_player,
-        Phase.OBSOLESCENCE: obsolescence,
-        Phase.FINAL_STOCK_EXCHANGE: final_stock_exchange,
-        Phase.SCORING: score_game,
-    }
-)
-
-
-class WaterFrameEngine:
-    meta = META
-    decision_adapter: TypeAdapter[Any] = DECISION_ADAPTER
-    state_adapter: TypeAdapter[State] = TypeAdapter(State)
-
-    new_game = staticmethod(new_game)
-    pending = staticmethod(pending)
-    legal_decisions = staticmethod(legal_decisions)
-    apply = staticmethod(apply)
-    apply_draw = staticmethod(apply_draw)
-    view = staticmethod(view)
-    standings = staticmethod(standings)
-    conservation = staticmethod(conservation)
-    secrets = staticmethod(secrets)
-    describe = staticmethod(words.describe)
-
-
-ENGINE = WaterFrameEngine()
+ENGINE = module_engine(__name__, META, DECISION_ADAPTER, State)

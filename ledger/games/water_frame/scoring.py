@@ -4,11 +4,12 @@ portfolios ranked: shares times share value, ties to more cash."""
 
 from __future__ import annotations
 
-from ledger.engine import Standing
+from ledger.engine import Decision, Standing
 from ledger.games import vocabulary
 from ledger.games.shared import replace
 from ledger.games.water_frame import effects as fx
 from ledger.games.water_frame.components import GOODS
+from ledger.games.water_frame.decisions import Done
 from ledger.games.water_frame.economy import (
     C,
     Effects,
@@ -19,6 +20,7 @@ from ledger.games.water_frame.economy import (
     turn_order,
 )
 from ledger.games.water_frame.state import Phase, State
+from ledger.games.water_frame.stock_exchange import trade, trade_options
 
 
 def final_stock_exchange(s: State, out: Effects) -> State:
@@ -76,3 +78,11 @@ def standings(s: State) -> tuple[Standing, ...]:
         )
         out.append(Standing(seat=i, rank=rank, score=key(i), summary=summary))
     return tuple(sorted(out, key=lambda x: (x.rank, x.seat)))
+
+
+def final_trade(s: State, seat: int, d: Decision, out: Effects) -> State:
+    return trade(s, seat, d, out, "8.0")
+
+
+def final_trade_options(s: State, seat: int) -> tuple[Decision, ...]:
+    return (*trade_options(s, seat), Done())

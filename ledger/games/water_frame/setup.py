@@ -63,7 +63,9 @@ def new_game(options: TitleOptions, seats: int) -> State:
         events = tuple(C.events_predetermined[d] for d in C.decades)
         if options.predetermined_events_shuffled:
             three = tuple(events[i] for i in (0, 1, 3))
-            draws.append(shuffle_request("events-predetermined", three, "event markers of 1770, 1780 and 1800"))
+            draws.append(
+                shuffle_request("events-predetermined", three, "event markers of 1770, 1780 and 1800")
+            )
         mat = C.mat_predetermined[n]
         display = tuple(sorted(C.tiles_predetermined[n]))
     else:

@@ -28,6 +28,45 @@ from ledger.games.water_frame.economy import (
 )
 from ledger.games.water_frame.state import State, Turn
 
+# --- the stock exchange action (§6.6) -----------------------------------------------------
+
+
+def options(s: State, seat: int, t: Turn, valid: Valid) -> list[Decision]:
+    """The stock exchange action's trades, and contracts placed or moved up."""
+    p = s.players[seat]
+    options: list[Decision] = []
+    options.extend(trade_options(s, seat))
+    track = contract_track(s)
+    for g in range(4):
+        for space in track:
+            if space > p.contracts[g]:
+                options.append(PlaceContract(good=GOODS[g], space=space))  # type: ignore[arg-type]
+    return options
+
+
+def trade_options(s: State, seat: int, *, repay: bool = True) -> list[Decision]:
+    p = s.players[seat]
+    out: list[Decision] = []
+    price = C.buy_price(p.share_space)
+    can_buy = min(p.bank_shares, p.cash // price) if not p.loans else 0
+    for n in sorted({1, can_buy}):
+        if 1 <= n <= can_buy:
+            out.append(BuyShares(count=n))
+    for n in sorted({1, p.shares}):
+        if 1 <= n <= p.shares:
+            out.append(SellShares(count=n))
+    if repay:
+        can_repay = min(p.loans, p.cash // C.loan_repay)
+        for n in sorted({1, can_repay}):
+            if 1 <= n <= can_repay:
+                out.append(RepayLoans(count=n))
+    for g in range(4):
+        stored = p.stock[g] + p.small_stock[g]
+        for n in sorted({1, stored}):
+            if 1 <= n <= stored:
+                out.append(SellStoredGoods(good=GOODS[g], count=n))  # type: ignore[arg-type]
+    return out
+
 
 def buy_shares(
     s: State, seat: int, count: int, out: Effects, rule: str = "II.2.6", half: bool = False
@@ -104,6 +143,9 @@ def place_contract(s: State, seat: int, d: PlaceContract, out: Effects) -> State
     return s
 
 
+# --- the broker's trade in the event phase (D-41) and the final stock exchange (D-42) -----
+
+
 def trade(s: State, seat: int, d: Decision, out: Effects, rule: str) -> State:
     """The final stock exchange (D-42) and the broker's event-phase trade (D-41)."""
     if isinstance(d, Done):
@@ -117,40 +159,3 @@ def trade(s: State, seat: int, d: Decision, out: Effects, rule: str) -> State:
     if isinstance(d, SellStoredGoods):
         return sell_stored(s, seat, d, out, rule)
     raise AssertionError  # pragma: no cover
-
-
-def options(s: State, seat: int, t: Turn, valid: Valid) -> list[Decision]:
-    """The stock exchange action's trades, and contracts placed or moved up."""
-    p = s.players[seat]
-    options: list[Decision] = []
-    options.extend(trade_options(s, seat))
-    track = contract_track(s)
-    for g in range(4):
-        for space in track:
-            if space > p.contracts[g]:
-                options.append(PlaceContract(good=GOODS[g], space=space))  # type: ignore[arg-type]
-    return options
-
-
-def trade_options(s: State, seat: int, *, repay: bool = True) -> list[Decision]:
-    p = s.players[seat]
-    out: list[Decision] = []
-    price = C.buy_price(p.share_space)
-    can_buy = min(p.bank_shares, p.cash // price) if not p.loans else 0
-    for n in sorted({1, can_buy}):
-        if 1 <= n <= can_buy:
-            out.append(BuyShares(count=n))
-    for n in sorted({1, p.shares}):
-        if 1 <= n <= p.shares:
-            out.append(SellShares(count=n))
-    if repay:
-        can_repay = min(p.loans, p.cash // C.loan_repay)
-        for n in sorted({1, can_repay}):
-            if 1 <= n <= can_repay:
-                out.append(RepayLoans(count=n))
-    for g in range(4):
-        stored = p.stock[g] + p.small_stock[g]
-        for n in sorted({1, stored}):
-            if 1 <= n <= stored:
-                out.append(SellStoredGoods(good=GOODS[g], count=n))  # type: ignore[arg-type]
-    return out
