@@ -32,7 +32,7 @@ from ledger.games.cotton_trade.decisions import (
     TakeRevealedContract,
 )
 from ledger.games.cotton_trade.payments import can_pay, charge
-from ledger.games.cotton_trade.state import UK, Phase, State
+from ledger.games.cotton_trade.state import UK, ContractPurchase, Phase, State
 from ledger.games.shared import replace
 
 # --- 6. Buy cotton ------------------------------------------------------------------------
@@ -121,7 +121,7 @@ def buy_contract(s: State, seat: int, d: BuyContract, out: Effects) -> State:
     if err:
         raise err
     cost = _contract_cost(C.contracts[d.card], capacity)
-    return charge(s, seat, cost, f"contract:{d.card}", out, mandatory=False)
+    return charge(s, seat, cost, ContractPurchase(d.card), out)
 
 
 def reveal_top_contract(s: State, seat: int, d: RevealTopContract, out: Effects) -> State:
@@ -139,7 +139,7 @@ def take_revealed_contract(s: State, seat: int, d: TakeRevealedContract, out: Ef
     if err:
         raise err
     cost = _contract_cost(C.contracts[s.revealed], capacity)
-    return charge(s, seat, cost, f"contract:{s.revealed}", out, mandatory=False)
+    return charge(s, seat, cost, ContractPurchase(s.revealed), out)
 
 
 def discard_revealed_contract(s: State, seat: int, d: DiscardRevealedContract, out: Effects) -> State:

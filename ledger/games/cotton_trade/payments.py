@@ -22,7 +22,7 @@ from ledger.games.cotton_trade.common import (
     violation,
 )
 from ledger.games.cotton_trade.components import REGIONS
-from ledger.games.cotton_trade.state import UK, Ship, State
+from ledger.games.cotton_trade.state import UK, ContractPurchase, Purpose, Ship, ShipRental, State
 from ledger.games.shared import replace
 
 
@@ -75,25 +75,24 @@ def pay(s: State, seat: int, amount: int, reason: str, out: Effects, *, mandator
     return gain(s, seat, -have, reason, out), amount - have
 
 
-_REASONS = {"rent": "ship_rental", "contract": "contract", "maintenance": "maintenance"}
-
-
-def charge(s: State, seat: int, amount: int, purpose: str, out: Effects, *, mandatory: bool) -> State:
-    """Pay a cost, then complete what it pays for (``purpose``: "rent:<card>", "contract:<card>",
-    "maintenance"). With the shares trade a shortfall opens a payment: shares are auctioned
-    one at a time (CT-D-07, CT-D-08) until the cost is covered (spec §5.12)."""
+def charge(s: State, seat: int, amount: int, purpose: Purpose, out: Effects) -> State:
+    """Pay a cost, then complete what it pays for (a ship rented, a contract bought, the
+    maintenance; a voluntary purchase or a mandatory cost as the purpose says). With the
+    shares trade a shortfall opens a payment: shares are auctioned one at a time (CT-D-07,
+    CT-D-08) until the cost is covered (spec §5.12)."""
+    mandatory = purpose.mandatory
     may_sell = mandatory or s.options.share_sale_for_voluntary_purchases == "ALLOWED"
     if s.options.shares_trade and money(s, seat) < amount and adv.sellable(s, seat) and may_sell:
         return adv.start_payment(s, seat, amount, purpose, mandatory=mandatory, out=out)
-    s, waived = pay(s, seat, amount, _REASONS[purpose.partition(":")[0]], out, mandatory=mandatory)
+    s, waived = pay(s, seat, amount, purpose.reason, out, mandatory=mandatory)
     return complete_purchase(s, seat, purpose, amount, waived, out)
 
 
-def complete_purchase(s: State, seat: int, purpose: str, amount: int, waived: int, out: Effects) -> State:
+def complete_purchase(s: State, seat: int, purpose: Purpose, amount: int, waived: int, out: Effects) -> State:
     """What a paid cost buys: a ship, a contract, or the maintenance of the fleet."""
-    what, _, card = purpose.partition(":")
     n = s.players_count
-    if what == "rent":
+    if isinstance(purpose, ShipRental):
+        card = purpose.card
         ship = C.ships[card]
         p = s.players[seat]
         ships = tuple(
@@ -107,7 +106,8 @@ def complete_purchase(s: State, seat: int, purpose: str, amount: int, waived: in
             cursor=(s.cursor + 1) % n,
         )
         out.append(fx.ShipRented(seat=seat, card=card, capacity=ship.capacity, fee=amount))
-    elif what == "contract":
+    elif isinstance(purpose, ContractPurchase):
+        card = purpose.card
         r, _, capacity = current_ship(s)
         contract = C.contracts[card]
         cargo = min(contract.cotton, capacity)
@@ -151,9 +151,9 @@ def settle(s: State, out: Effects) -> State:
         return replace(s, awaiting=(seat,))
     s = replace(s, payment=None, phase=due.resume)
     if money(s, seat) < due.amount and not due.mandatory:
-        out.append(fx.PurchaseCancelled(seat=seat, purpose=due.purpose, short=due.amount - money(s, seat)))
+        out.append(
+            fx.PurchaseCancelled(seat=seat, purpose=str(due.purpose), short=due.amount - money(s, seat))
+        )
         return s
-    s, waived = pay(
-        s, seat, due.amount, _REASONS[due.purpose.partition(":")[0]], out, mandatory=due.mandatory
-    )
+    s, waived = pay(s, seat, due.amount, due.purpose.reason, out, mandatory=due.mandatory)
     return complete_purchase(s, seat, due.purpose, due.amount, waived, out)

@@ -36,7 +36,7 @@ from ledger.games.cotton_trade.decisions import (
     TakeRevealedShip,
 )
 from ledger.games.cotton_trade.payments import can_pay, charge
-from ledger.games.cotton_trade.state import UK, Phase, Ship, State
+from ledger.games.cotton_trade.state import UK, Maintenance, Phase, Ship, ShipRental, State
 from ledger.games.shared import replace
 
 # --- 3. Rent ships ------------------------------------------------------------------------
@@ -132,7 +132,7 @@ def rent_ship(s: State, seat: int, d: RentShip, out: Effects) -> State:
     err = rentable(s, seat, d.card)
     if err:
         raise err
-    return charge(s, seat, C.ships[d.card].value, f"rent:{d.card}", out, mandatory=False)
+    return charge(s, seat, C.ships[d.card].value, ShipRental(d.card), out)
 
 
 def pass_renting(s: State, seat: int, d: PassRenting, out: Effects) -> State:
@@ -152,7 +152,7 @@ def take_revealed_ship(s: State, seat: int, d: TakeRevealedShip, out: Effects) -
     err = rentable(s, seat, s.revealed, revealed=True)
     if err:
         raise err
-    return charge(s, seat, C.ships[s.revealed].value, f"rent:{s.revealed}", out, mandatory=False)
+    return charge(s, seat, C.ships[s.revealed].value, ShipRental(s.revealed), out)
 
 
 def discard_revealed_ship(s: State, seat: int, d: DiscardRevealedShip, out: Effects) -> State:
@@ -377,7 +377,7 @@ def maintenance(s: State, out: Effects) -> State:
         if not total:
             s = replace(s, cursor=s.cursor + 1)
             continue
-        s = charge(s, seat, total, "maintenance", out, mandatory=True)
+        s = charge(s, seat, total, Maintenance(), out)
         if s.phase != Phase.MAINTENANCE:
             return s  # shares trade: shares are being auctioned to cover it
     return replace(s, phase=Phase.CLEAR_UP, cursor=0)

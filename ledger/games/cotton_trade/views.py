@@ -108,7 +108,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
             "seat": s.payment.seat,
             "amount": s.payment.amount,
             "currency": currency(s),
-            "purpose": s.payment.purpose,
+            "purpose": str(s.payment.purpose),
             "mandatory": s.payment.mandatory,
             "short": max(0, s.payment.amount - money(s, s.payment.seat)),
         },
