@@ -35,7 +35,9 @@ def run_automatic(s: Any, out: list[Any], handlers: dict[Any, Any], finished: An
 
 
 def due_draw(
-    draws: tuple[DrawRequest, ...], outcome: DrawOutcome, violation: Callable[[str, str, str], RuleViolationError]
+    draws: tuple[DrawRequest, ...],
+    outcome: DrawOutcome,
+    violation: Callable[[str, str, str], RuleViolationError],
 ) -> DrawRequest:
     """The draw due, once its outcome is one it could have had: a pick of one index in range,
     or a shuffle's permutation of its items (the title's ``violation`` names the refusal)."""

@@ -38,7 +38,7 @@ from ledger.games.arkwright_card_game.rounds import decade_start_chooser
 from ledger.games.arkwright_card_game.scoring import standings
 from ledger.games.arkwright_card_game.setup import new_game
 from ledger.games.arkwright_card_game.state import Phase, State
-from ledger.games.arkwright_card_game.views import secrets, view
+from ledger.games.arkwright_card_game.views import view
 from ledger.games.arkwright_card_game.words import describe
 from ledger.games.shared import due_draw, replace, run_automatic
 
@@ -204,6 +204,11 @@ def pending(s: State) -> Pending:
         }.get(stage, "")
         return Pending(seats=s.awaiting, prompt=prompt)
     return Pending(seats=s.awaiting, prompt=_PROMPTS.get(s.phase, ""))
+
+
+def secrets(s: State, seat: int | None) -> set[str]:
+    """The cards never drawn for the expert supply, face down in the box."""
+    return set(s.unseen)
 
 
 ENGINE = module_engine(__name__, META, DECISION_ADAPTER, State)

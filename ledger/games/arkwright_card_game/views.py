@@ -147,8 +147,3 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         },
         "scores": list(s.scores) if s.scores else None,
     }
-
-
-def secrets(s: State, seat: int | None) -> set[str]:
-    """The cards never drawn for the expert supply, face down in the box."""
-    return set(s.unseen)

@@ -55,7 +55,7 @@ from ledger.games.cotton_trade.decisions import (
 from ledger.games.cotton_trade.meta import META
 from ledger.games.cotton_trade.setup import new_game
 from ledger.games.cotton_trade.state import Phase, State
-from ledger.games.cotton_trade.views import secrets, view
+from ledger.games.cotton_trade.views import view
 from ledger.games.cotton_trade.words import describe
 from ledger.games.shared import due_draw, replace, run_automatic
 
@@ -255,6 +255,17 @@ def standings(s: State) -> tuple[Standing, ...]:
             Standing(seat=seat, rank=rank, score=scores[seat], summary=f"£{pounds} {shillings}s {pence}d")
         )
     return tuple(sorted(out, key=lambda x: (x.rank, x.seat)))
+
+
+def secrets(s: State, seat: int | None) -> set[str]:
+    """Card ids the seat may not see now: the decks (their order is hidden) and face-down
+    contracts, except those the seat has peeked at (reputation use 4)."""
+    hidden = set(s.ship_deck)
+    seen = {card for who, card in s.peeks if who == seat}
+    for r in range(len(REGIONS)):
+        hidden.update(s.contract_deck[r])
+        hidden.update(slot.card for slot in s.contract_row[r] if not slot.face_up and slot.card not in seen)
+    return hidden
 
 
 ENGINE = module_engine(__name__, META, DECISION_ADAPTER, State)

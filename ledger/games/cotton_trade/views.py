@@ -168,14 +168,3 @@ def _contract_view(card: str) -> dict[str, Any]:
 def _ship_card_view(card: str) -> dict[str, Any]:
     c = C.ship(card)
     return {"cabins": c.cabins, "fast": c.fast, "new": c.new, "value": c.value, "maintenance": c.maintenance}
-
-
-def secrets(s: State, seat: int | None) -> set[str]:
-    """Card ids the seat may not see now: the decks (their order is hidden) and face-down
-    contracts, except those the seat has peeked at (reputation use 4)."""
-    hidden = set(s.ship_deck)
-    seen = {card for who, card in s.peeks if who == seat}
-    for r in range(len(REGIONS)):
-        hidden.update(s.contract_deck[r])
-        hidden.update(slot.card for slot in s.contract_row[r] if not slot.face_up and slot.card not in seen)
-    return hidden

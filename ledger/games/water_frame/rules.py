@@ -88,12 +88,12 @@ from ledger.games.water_frame.decisions import (
     UseExtraShifts,
     UsePatent,
 )
-from ledger.games.water_frame.economy import Effects, violation
+from ledger.games.water_frame.economy import C, Effects, violation
 from ledger.games.water_frame.meta import META
 from ledger.games.water_frame.scoring import standings
 from ledger.games.water_frame.setup import new_game
 from ledger.games.water_frame.state import Phase, State
-from ledger.games.water_frame.views import secrets, view
+from ledger.games.water_frame.views import view
 from ledger.games.water_frame.words import describe
 
 __all__ = [  # the engine's interface (``ledger.engine.RulesEngine``)
@@ -324,6 +324,14 @@ def pending(s: State) -> Pending:
             prompt = "additional action, or end your turn"
         return Pending(seats=s.awaiting, prompt=prompt)
     return Pending(seats=s.awaiting, prompt=_PROMPTS.get(s.phase, ""))
+
+
+def secrets(s: State, seat: int | None) -> set[str]:
+    """Economy and event markers not yet revealed, and the advanced markers left in the box."""
+    hidden = set(s.economy[s.economy_revealed :]) | set(s.events[s.events_revealed :])
+    hidden.discard("")
+    hidden.discard(C.event_end)  # always public: End of the Game lies on 1810
+    return hidden
 
 
 ENGINE = module_engine(__name__, META, DECISION_ADAPTER, State)

@@ -167,11 +167,3 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "scores": list(s.scores) if s.scores else None,
         "eliminated": list(s.eliminated),
     }
-
-
-def secrets(s: State, seat: int | None) -> set[str]:
-    """Economy and event markers not yet revealed, and the advanced markers left in the box."""
-    hidden = set(s.economy[s.economy_revealed :]) | set(s.events[s.events_revealed :])
-    hidden.discard("")
-    hidden.discard(C.event_end)  # always public: End of the Game lies on 1810
-    return hidden
