@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ledger.engine import DrawOutcome, DrawRequest
+from ledger.engine import Decision, DrawOutcome, DrawRequest, Effect
 from ledger.errors import RuleViolationError
 
 T = TypeVar("T")
@@ -24,14 +25,48 @@ def clockwise_from(start: int, n: int) -> tuple[int, ...]:
     return tuple((start + i) % n for i in range(n))
 
 
-def run_automatic(s: Any, out: list[Any], handlers: dict[Any, Any], finished: Any) -> Any:
-    """A title's automatic procedures, one phase handler after another, until a decision or
-    a draw is due or the game is over (``finished``: the title's final phase)."""
-    for _ in range(100_000):
-        if s.draws or s.awaiting or s.phase == finished:
-            return s
-        s = handlers[s.phase](s, out)
-    raise RuntimeError("automatic procedures did not settle")  # pragma: no cover
+Effects = list[Effect]
+
+
+@dataclass(frozen=True)
+class PhaseTable:
+    """A title's phases: what each does by itself until a decision or a draw is due
+    (``procedures``), the legal decisions of the seat awaited in each (``options``), what a
+    random draw decides (``drawn``); the engine's resume, draw and legal decisions follow."""
+
+    procedures: Mapping[Any, Callable[[Any, Effects], Any]]
+    options: Mapping[Any, Callable[[Any, int], tuple[Decision, ...]]]
+    drawn: Callable[[Any, DrawRequest, tuple[int, ...], Effects], Any]
+    finished: Any  # the title's last phase
+    violation: Callable[[str, str, str], RuleViolationError]
+
+    def advance(self, s: Any, out: Effects) -> Any:
+        """Run the automatic procedures until a decision or a draw is due, or the game is over."""
+        procedures, finished = self.procedures, self.finished
+        for _ in range(100_000):
+            if s.draws or s.awaiting or s.phase == finished:
+                return s
+            s = procedures[s.phase](s, out)
+        raise RuntimeError("automatic procedures did not settle")  # pragma: no cover
+
+    def resume(self, s: Any) -> tuple[Any, tuple[Effect, ...]]:
+        """Run the automatic procedures from a position (a hand-built one, in tests and tools)."""
+        out: Effects = []
+        s = self.advance(s, out)
+        return s, tuple(out)
+
+    def apply_draw(self, s: Any, outcome: DrawOutcome) -> tuple[Any, tuple[Effect, ...]]:
+        req = due_draw(s.draws, outcome, self.violation)
+        out: Effects = []
+        s = self.drawn(replace(s, draws=s.draws[1:]), req, outcome.values, out)
+        s = self.advance(s, out)
+        return s, tuple(out)
+
+    def legal_decisions(self, s: Any, seat: int) -> tuple[Decision, ...]:
+        options = self.options.get(s.phase)
+        if seat not in s.awaiting or options is None:
+            return ()
+        return options(s, seat)
 
 
 def due_draw(

@@ -26,44 +26,26 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ledger.engine import Decision, DrawOutcome, Effect, Pending, module_engine
+from ledger.engine import Decision, Effect, Pending, module_engine
 from ledger.errors import RuleViolationError
-from ledger.games import vocabulary
 from ledger.games.arkwright_card_game import production, rounds, setup, turn
-from ledger.games.arkwright_card_game.conservation import conservation
+from ledger.games.arkwright_card_game.conservation import conservation  # noqa: F401 (the engine's interface)
 from ledger.games.arkwright_card_game.decisions import DECISION_ADAPTER
 from ledger.games.arkwright_card_game.economy import Effects, violation
 from ledger.games.arkwright_card_game.meta import META
-from ledger.games.arkwright_card_game.rounds import decade_start_chooser
-from ledger.games.arkwright_card_game.scoring import standings
-from ledger.games.arkwright_card_game.setup import new_game
+from ledger.games.arkwright_card_game.rounds import decade_start_chooser  # noqa: F401 (the engine's interface)
+from ledger.games.arkwright_card_game.scoring import standings  # noqa: F401 (the engine's interface)
+from ledger.games.arkwright_card_game.setup import new_game  # noqa: F401 (the engine's interface)
 from ledger.games.arkwright_card_game.state import Phase, State
-from ledger.games.arkwright_card_game.views import view
-from ledger.games.arkwright_card_game.words import describe
-from ledger.games.shared import due_draw, replace, run_automatic
+from ledger.games.arkwright_card_game.views import view  # noqa: F401 (the engine's interface)
+from ledger.games.arkwright_card_game.words import describe  # noqa: F401 (the engine's interface)
+from ledger.games.shared import PhaseTable, replace
 
-__all__ = [  # the engine's interface (``ledger.engine.RulesEngine``), and the chooser tests probe
-    "ENGINE",
-    "apply",
-    "apply_draw",
-    "conservation",
-    "decade_start_chooser",
-    "describe",
-    "legal_decisions",
-    "new_game",
-    "pending",
-    "secrets",
-    "standings",
-    "view",
-]
-
-Procedure = Callable[[State, Effects], State]
 Decide = Callable[[State, int, Any, Effects], State]
-Options = Callable[[State, int], tuple[Decision, ...]]
 
 # --- the phases --------------------------------------------------------------------------------
 
-_PROCEDURES: dict[Phase, Procedure] = {
+_PROCEDURES: dict[Phase, Callable[[State, Effects], State]] = {
     Phase.SETUP: setup.set_up,  # setup (§5.2)
     Phase.DRAFT_FIRST: setup.draft,
     Phase.DRAFT_SECOND: setup.draft,
@@ -101,7 +83,7 @@ _DECIDE: dict[Phase, Decide] = {
 }
 """What a decision does, by the phase it is made in (each phase says which it accepts)."""
 
-_OPTIONS: dict[Phase, Options] = {
+_OPTIONS: dict[Phase, Callable[[State, int], tuple[Decision, ...]]] = {
     Phase.DRAFT_FIRST: setup.draft_options,
     Phase.DRAFT_SECOND: setup.draft_options,
     Phase.START_FOREMAN: setup.foreman_options,
@@ -132,16 +114,8 @@ _STEP_PROMPTS = {
 }
 
 
-def _advance(s: State, out: Effects) -> State:
-    """Run automatic procedures until a decision or a draw is due, or the game is over."""
-    return run_automatic(s, out, _PROCEDURES, Phase.FINISHED)  # type: ignore[no-any-return]
-
-
-def resume(s: State) -> tuple[State, tuple[Effect, ...]]:
-    """Run the automatic procedures from a position (a hand-built one, in tests and tools)."""
-    out: Effects = []
-    s = _advance(s, out)
-    return s, tuple(out)
+PHASES = PhaseTable(_PROCEDURES, _OPTIONS, setup.drawn, Phase.FINISHED, violation)
+resume, apply_draw, legal_decisions = PHASES.resume, PHASES.apply_draw, PHASES.legal_decisions
 
 
 def _decide(s: State, seat: int, d: Decision, out: Effects) -> State:
@@ -157,19 +131,6 @@ def _decide(s: State, seat: int, d: Decision, out: Effects) -> State:
 # --- the engine's interface --------------------------------------------------------------------
 
 
-def apply_draw(s: State, outcome: DrawOutcome) -> tuple[State, tuple[Effect, ...]]:
-    req = due_draw(s.draws, outcome, violation)
-    out: Effects = []
-    s = replace(s, draws=s.draws[1:])
-    if req.key == "start_player":
-        s = replace(s, start_player=outcome.values[0])
-        out.append(vocabulary.StartPlayerDrawn(seat=outcome.values[0]))
-    else:
-        s = setup.build_expert_supply(s, tuple(req.items[i] for i in outcome.values), out)
-    s = _advance(s, out)
-    return s, tuple(out)
-
-
 def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect, ...]]:
     out: Effects = []
     s = _decide(s, seat, decision, out)
@@ -177,15 +138,8 @@ def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect,
         s = replace(s, awaiting=(s.turn.seat,))
     elif s.phase == Phase.ACTION:
         s = replace(s, awaiting=())
-    s = _advance(s, out)
+    s = PHASES.advance(s, out)
     return s, tuple(out)
-
-
-def legal_decisions(s: State, seat: int) -> tuple[Decision, ...]:
-    options = _OPTIONS.get(s.phase)
-    if seat not in s.awaiting or options is None:
-        return ()
-    return options(s, seat)
 
 
 def pending(s: State) -> Pending:

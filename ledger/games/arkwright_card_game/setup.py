@@ -331,3 +331,11 @@ def start_development_options(s: State, seat: int, valid: Valid) -> tuple[Decisi
 def start_share_options(s: State, seat: int) -> tuple[Decision, ...]:
     p = s.players[seat]
     return tuple(BuyStartingShares(count=k) for k in range(p.money // C.starting_share_price + 1))
+
+
+def drawn(s: State, req: DrawRequest, values: tuple[int, ...], out: Effects) -> State:
+    """What a draw decides: the start player, or (expert) the development supply."""
+    if req.key == "start_player":
+        out.append(vocabulary.StartPlayerDrawn(seat=values[0]))
+        return replace(s, start_player=values[0])
+    return build_expert_supply(s, tuple(req.items[i] for i in values), out)

@@ -10,6 +10,7 @@ from typing import Any
 from ledger.engine import Decision
 from ledger.games.arkwright_card_game import (
     actions,
+    decisions,
     development,
     extra_production,
     factory_actions,
@@ -19,34 +20,6 @@ from ledger.games.arkwright_card_game import (
     stock_exchange,
 )
 from ledger.games.arkwright_card_game import effects as fx
-from ledger.games.arkwright_card_game.decisions import (
-    AddMachine,
-    BuildFactory,
-    BuyShares,
-    ChooseAction,
-    DiscardDevelopmentCard,
-    FinishAction,
-    FinishReplacement,
-    HireWorker,
-    PlaceReplacementQuality,
-    ProduceExtra,
-    RegainShips,
-    SetDistributionCard,
-    SetPriceAndAppeal,
-    SetQualityCard,
-    ShipStoredGoods,
-    SkipAction,
-    SkipDevelopment,
-    StoreGoods,
-    TakeDevelopment,
-    TakeDevelopmentCard,
-    TakeLoans,
-    UpgradeFactory,
-    UpgradeWithInventor,
-    UseBroker,
-    UseDeveloper,
-    UseInventor,
-)
 from ledger.games.arkwright_card_game.economy import (
     GOODS,
     C,
@@ -81,7 +54,7 @@ def action_phase(s: State, out: Effects) -> State:
 
 
 def decide(s: State, seat: int, d: Decision, out: Effects, valid: Valid) -> State:
-    if isinstance(d, ChooseAction):
+    if isinstance(d, decisions.ChooseAction):
         possible = actions.available(s, d.action) and any_valid(
             s, seat, actions.options(s, seat, d.action), d.action, valid
         )
@@ -92,7 +65,7 @@ def decide(s: State, seat: int, d: Decision, out: Effects, valid: Valid) -> Stat
     return handler(s, seat, d, out)
 
 
-def set_price_and_appeal(s: State, seat: int, d: SetPriceAndAppeal, out: Effects) -> State:
+def set_price_and_appeal(s: State, seat: int, d: decisions.SetPriceAndAppeal, out: Effects) -> State:
     """Step b: token spot, office and quality sides; the appeal marker moves, arrows move demand."""
     t = actions.turn_of(s)
     if t.step != "b":
@@ -121,31 +94,31 @@ def set_price_and_appeal(s: State, seat: int, d: SetPriceAndAppeal, out: Effects
 
 
 _TURN_HANDLERS: dict[type, Callable[[State, int, Any, Effects], State]] = {
-    SkipAction: actions.skip,
-    FinishAction: actions.finish,
-    BuildFactory: factory_actions.build,
-    UpgradeFactory: factory_actions.upgrade,
-    UpgradeWithInventor: factory_actions.upgrade_with_inventor,
-    HireWorker: factory_actions.hire,
-    AddMachine: factory_actions.add_machine,
-    SetQualityCard: improvements.set_quality,
-    SetDistributionCard: improvements.set_distribution,
-    BuyShares: stock_exchange.buy,
-    TakeLoans: stock_exchange.loans,
-    RegainShips: stock_exchange.regain,
-    ProduceExtra: extra_production.produce_extra,
-    StoreGoods: extra_production.store_extra,
-    ShipStoredGoods: shipping.ship_stored,
-    UseDeveloper: actions.use_developer,
-    SetPriceAndAppeal: set_price_and_appeal,
-    TakeDevelopment: development.take_development,
-    TakeDevelopmentCard: development.take_development_card,
-    DiscardDevelopmentCard: development.discard,
-    UseBroker: development.use_broker,
-    UseInventor: development.use_inventor,
-    SkipDevelopment: development.skip,
-    PlaceReplacementQuality: development.place_replacement,
-    FinishReplacement: development.finish_replacement,
+    decisions.SkipAction: actions.skip,
+    decisions.FinishAction: actions.finish,
+    decisions.BuildFactory: factory_actions.build,
+    decisions.UpgradeFactory: factory_actions.upgrade,
+    decisions.UpgradeWithInventor: factory_actions.upgrade_with_inventor,
+    decisions.HireWorker: factory_actions.hire,
+    decisions.AddMachine: factory_actions.add_machine,
+    decisions.SetQualityCard: improvements.set_quality,
+    decisions.SetDistributionCard: improvements.set_distribution,
+    decisions.BuyShares: stock_exchange.buy,
+    decisions.TakeLoans: stock_exchange.loans,
+    decisions.RegainShips: stock_exchange.regain,
+    decisions.ProduceExtra: extra_production.produce_extra,
+    decisions.StoreGoods: extra_production.store_extra,
+    decisions.ShipStoredGoods: shipping.ship_stored,
+    decisions.UseDeveloper: actions.use_developer,
+    decisions.SetPriceAndAppeal: set_price_and_appeal,
+    decisions.TakeDevelopment: development.take_development,
+    decisions.TakeDevelopmentCard: development.take_development_card,
+    decisions.DiscardDevelopmentCard: development.discard,
+    decisions.UseBroker: development.use_broker,
+    decisions.UseInventor: development.use_inventor,
+    decisions.SkipDevelopment: development.skip,
+    decisions.PlaceReplacementQuality: development.place_replacement,
+    decisions.FinishReplacement: development.finish_replacement,
 }
 
 
@@ -178,7 +151,7 @@ def price_options(s: State, seat: int) -> list[Decision]:
     for cid in here:
         combos += [(*c, cid) for c in combos]
     return [
-        SetPriceAndAppeal(spot=spot, office=office, appeal_cards=combo)  # type: ignore[arg-type]
+        decisions.SetPriceAndAppeal(spot=spot, office=office, appeal_cards=combo)  # type: ignore[arg-type]
         for spot in range(1, len(C.side(g, f.side).spots) + 1)
         for office in ("PRICE", "APPEAL")
         for combo in combos
@@ -193,7 +166,7 @@ def options(s: State, seat: int, valid: Valid) -> list[Decision]:
     dev = held(p, "DEVELOPER")
     if dev is not None and not dev.rotated:
         developer = [
-            UseDeveloper(card=card_type(h))  # type: ignore[arg-type]
+            decisions.UseDeveloper(card=card_type(h))  # type: ignore[arg-type]
             for h in p.cards
             if h.rotated and C.card_types[card_type(h)].rotates and card_type(h) != "DEVELOPER"
         ]
@@ -202,17 +175,17 @@ def options(s: State, seat: int, valid: Valid) -> list[Decision]:
             if actions.available(s, action) and any_valid(
                 s, seat, actions.options(s, seat, action), action, valid
             ):
-                out.append(ChooseAction(action=action))  # type: ignore[arg-type]
-        return [*out, SkipAction(), *developer]
+                out.append(decisions.ChooseAction(action=action))  # type: ignore[arg-type]
+        return [*out, decisions.SkipAction(), *developer]
     if t.step == "action":
         out = [d for d in actions.options(s, seat, t.action) if valid(s, seat, d)]
         if t.steps:
-            out.append(FinishAction())
+            out.append(decisions.FinishAction())
         return out
     if t.step == "b":
         return [*price_options(s, seat), *developer]
     if t.step == "c":
         return [d for d in development.options(s, seat, start=False) if valid(s, seat, d)] + developer
     if t.step == "engineer":
-        return [*development.replacement_options(s, seat), FinishReplacement()]
+        return [*development.replacement_options(s, seat), decisions.FinishReplacement()]
     return []

@@ -63,7 +63,7 @@ def buy(s: State, out: Effects) -> State:
     return replace(s, phase=Phase.SELL, cursor_region=0, cursor=0)
 
 
-def _contract_cost(card: ContractCard, capacity: int) -> int:
+def contract_cost(card: ContractCard, capacity: int) -> int:
     """6. Buy cotton: a contract bigger than the ship costs one less."""
     return card.price - (C.oversized_discount if card.cotton > capacity else 0)
 
@@ -81,7 +81,7 @@ def buyable(
     card = C.contracts[card_id]
     if card.drought or card.cotton == 0:
         return violation("drought", "A drought card has no cotton to buy (A-16).", "6. Buy cotton, Drought")
-    cost = _contract_cost(card, capacity)
+    cost = contract_cost(card, capacity)
     if not can_pay(s, seat, cost):
         return violation(
             "cannot_afford",
@@ -120,7 +120,7 @@ def buy_contract(s: State, seat: int, d: BuyContract, out: Effects) -> State:
     err = buyable(s, seat, capacity, r, d.card)
     if err:
         raise err
-    cost = _contract_cost(C.contracts[d.card], capacity)
+    cost = contract_cost(C.contracts[d.card], capacity)
     return charge(s, seat, cost, ContractPurchase(d.card), out)
 
 
@@ -138,7 +138,7 @@ def take_revealed_contract(s: State, seat: int, d: TakeRevealedContract, out: Ef
     err = buyable(s, seat, capacity, r, s.revealed, revealed=True)
     if err:
         raise err
-    cost = _contract_cost(C.contracts[s.revealed], capacity)
+    cost = contract_cost(C.contracts[s.revealed], capacity)
     return charge(s, seat, cost, ContractPurchase(s.revealed), out)
 
 
@@ -223,16 +223,17 @@ def return_ship(s: State, r: int, pos: int, out: Effects, *, forced_by_war: bool
     return s
 
 
+def sale_income(demand: int, tokens: int) -> int:
+    """7. Sell cotton: ``tokens`` cotton fill the demand row from its ``demand`` tokens on; a full
+    row pays the guaranteed price."""
+    row = C.demand_row
+    return sum(row[d] if d < len(row) else C.guaranteed_price for d in range(demand, demand + tokens))
+
+
 def sell_cotton(s: State, seat: int, tokens: int, out: Effects) -> State:
     """7. Sell cotton: fill the demand row from the left; a full row pays the guaranteed price."""
-    income = 0
-    demand = s.demand
-    for _ in range(tokens):
-        if demand < len(C.demand_row):
-            income += C.demand_row[demand]
-            demand += 1
-        else:
-            income += C.guaranteed_price
+    income = sale_income(s.demand, tokens)
+    demand = min(len(C.demand_row), s.demand + tokens)
     out.append(fx.CottonSold(seat=seat, tokens=tokens, income=income, demand_after=demand))
     s = replace(s, demand=demand)
     return gain(s, seat, income, "cotton_sale", out)

@@ -24,64 +24,27 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ledger.engine import Decision, DrawOutcome, Effect, Pending, Standing, module_engine
+from ledger.engine import Decision, Effect, Pending, Standing, module_engine
 from ledger.games.cotton_trade import advanced as adv
-from ledger.games.cotton_trade import board, cotton, payments, setup, ships, stages
+from ledger.games.cotton_trade import board, cotton, decisions, payments, setup, ships, stages
 from ledger.games.cotton_trade.common import Effects, currency, current_ship, violation
 from ledger.games.cotton_trade.components import REGIONS, Components, load
-from ledger.games.cotton_trade.conservation import conservation
-from ledger.games.cotton_trade.decisions import (
-    DECISION_ADAPTER,
-    Bid,
-    BuyContract,
-    ChooseShareToSell,
-    DeclineContract,
-    DiscardRevealedContract,
-    DiscardRevealedShip,
-    KeepNewShip,
-    PassBid,
-    PassRenting,
-    PeekContract,
-    RentShip,
-    ReturnAllShips,
-    ReturnShip,
-    RevealTopContract,
-    RevealTopShip,
-    SailShip,
-    StayInRegion,
-    TakeRevealedContract,
-    TakeRevealedShip,
-)
+from ledger.games.cotton_trade.conservation import conservation  # noqa: F401 (the engine's interface)
+from ledger.games.cotton_trade.decisions import DECISION_ADAPTER
 from ledger.games.cotton_trade.meta import META
-from ledger.games.cotton_trade.setup import new_game
+from ledger.games.cotton_trade.setup import new_game  # noqa: F401 (the engine's interface)
 from ledger.games.cotton_trade.state import Phase, State
-from ledger.games.cotton_trade.views import view
-from ledger.games.cotton_trade.words import describe
-from ledger.games.shared import due_draw, replace, run_automatic
-
-__all__ = [  # the engine's interface (``ledger.engine.RulesEngine``)
-    "ENGINE",
-    "apply",
-    "apply_draw",
-    "conservation",
-    "describe",
-    "legal_decisions",
-    "new_game",
-    "pending",
-    "secrets",
-    "standings",
-    "view",
-]
+from ledger.games.cotton_trade.views import view  # noqa: F401 (the engine's interface)
+from ledger.games.cotton_trade.words import describe  # noqa: F401 (the engine's interface)
+from ledger.games.shared import PhaseTable, replace
 
 C: Components = load()
 
-Procedure = Callable[[State, Effects], State]
 Decide = Callable[[State, int, Any, Effects], State]
-Options = Callable[[State, int], tuple[Decision, ...]]
 
 # --- the phases ---------------------------------------------------------------------------
 
-_PROCEDURES: dict[Phase, Procedure] = {
+_PROCEDURES: dict[Phase, Callable[[State, Effects], State]] = {
     Phase.SETUP: lambda s, out: replace(s, phase=Phase.DRAW),
     Phase.TURN_ORDER: board.order_players,  # 1. Determine players turn order
     Phase.DRAW: board.draw_cards,  # 2. Draw cards
@@ -105,47 +68,60 @@ _PROCEDURES: dict[Phase, Procedure] = {
 
 _DECISIONS: dict[Phase, dict[type[Decision], Decide]] = {
     Phase.RENT: {
-        RentShip: ships.rent_ship,
-        PassRenting: ships.pass_renting,
-        RevealTopShip: ships.reveal_top_ship,
-        TakeRevealedShip: ships.take_revealed_ship,
-        DiscardRevealedShip: ships.discard_revealed_ship,
-        PeekContract: ships.peek_contract,
+        decisions.RentShip: ships.rent_ship,
+        decisions.PassRenting: ships.pass_renting,
+        decisions.RevealTopShip: ships.reveal_top_ship,
+        decisions.TakeRevealedShip: ships.take_revealed_ship,
+        decisions.DiscardRevealedShip: ships.discard_revealed_ship,
+        decisions.PeekContract: ships.peek_contract,
     },
-    Phase.SAIL: {SailShip: ships.sail_ship},
+    Phase.SAIL: {decisions.SailShip: ships.sail_ship},
     Phase.BUY: {
-        BuyContract: cotton.buy_contract,
-        DeclineContract: cotton.decline_contract,
-        RevealTopContract: cotton.reveal_top_contract,
-        TakeRevealedContract: cotton.take_revealed_contract,
-        DiscardRevealedContract: cotton.discard_revealed_contract,
+        decisions.BuyContract: cotton.buy_contract,
+        decisions.DeclineContract: cotton.decline_contract,
+        decisions.RevealTopContract: cotton.reveal_top_contract,
+        decisions.TakeRevealedContract: cotton.take_revealed_contract,
+        decisions.DiscardRevealedContract: cotton.discard_revealed_contract,
     },
-    Phase.SELL: {ReturnShip: cotton.return_empty_ship, StayInRegion: cotton.stay_in_region},
-    Phase.KEEP_NEW: {KeepNewShip: stages.keep_new_ship, ReturnAllShips: stages.return_all_ships},
+    Phase.SELL: {
+        decisions.ReturnShip: cotton.return_empty_ship,
+        decisions.StayInRegion: cotton.stay_in_region,
+    },
+    Phase.KEEP_NEW: {
+        decisions.KeepNewShip: stages.keep_new_ship,
+        decisions.ReturnAllShips: stages.return_all_ships,
+    },
     Phase.PAYMENT: {
-        ChooseShareToSell: lambda s, seat, d, out: adv.choose_share(s, seat, d.company, d.number, out)
+        decisions.ChooseShareToSell: lambda s, seat, d, out: adv.choose_share(
+            s, seat, d.company, d.number, out
+        )
     },
     Phase.AUCTION: {
-        Bid: lambda s, seat, d, out: adv.bid(s, seat, (d.pence, d.shillings, d.pounds), out),
-        PassBid: lambda s, seat, d, out: adv.pass_bid(s, seat, out),
+        decisions.Bid: lambda s, seat, d, out: adv.bid(s, seat, (d.pence, d.shillings, d.pounds), out),
+        decisions.PassBid: lambda s, seat, d, out: adv.pass_bid(s, seat, out),
     },
 }
 """The decisions each phase accepts, and what each does."""
 
-_ON_REVEALED = (TakeRevealedShip, DiscardRevealedShip, TakeRevealedContract, DiscardRevealedContract)
+_ON_REVEALED = (
+    decisions.TakeRevealedShip,
+    decisions.DiscardRevealedShip,
+    decisions.TakeRevealedContract,
+    decisions.DiscardRevealedContract,
+)
 
-_OPTIONS: dict[Phase, Options] = {
+_OPTIONS: dict[Phase, Callable[[State, int], tuple[Decision, ...]]] = {
     Phase.RENT: ships.rent_options,
     Phase.SAIL: ships.sail_options,
     Phase.BUY: cotton.buy_options,
     Phase.SELL: cotton.sell_options,
     Phase.KEEP_NEW: stages.keep_options,
     Phase.PAYMENT: lambda s, seat: tuple(
-        ChooseShareToSell(company=c, number=k) for c, k in adv.sellable(s, seat)
+        decisions.ChooseShareToSell(company=c, number=k) for c, k in adv.sellable(s, seat)
     ),
     Phase.AUCTION: lambda s, seat: (
-        *(Bid(pence=b[0], shillings=b[1], pounds=b[2]) for b in adv.bid_options(s, seat)),
-        PassBid(),
+        *(decisions.Bid(pence=b[0], shillings=b[1], pounds=b[2]) for b in adv.bid_options(s, seat)),
+        decisions.PassBid(),
     ),
 }
 """The legal decisions of the seat awaited, by phase."""
@@ -161,27 +137,11 @@ _PROMPTS = {
 }
 
 
-def _advance(s: State, out: Effects) -> State:
-    """Run automatic procedures until a decision or a draw is due, or the game is over."""
-    return run_automatic(s, out, _PROCEDURES, Phase.FINISHED)  # type: ignore[no-any-return]
+PHASES = PhaseTable(_PROCEDURES, _OPTIONS, setup.drawn, Phase.FINISHED, violation)
+resume, apply_draw, legal_decisions = PHASES.resume, PHASES.apply_draw, PHASES.legal_decisions
 
 
-def resume(s: State) -> tuple[State, tuple[Effect, ...]]:
-    """Run the automatic procedures from a position (a hand-built one, in tests and tools)."""
-    out: Effects = []
-    s = _advance(s, out)
-    return s, tuple(out)
-
-
-# --- the engine's interface ---------------------------------------------------------------
-
-
-def apply_draw(s: State, outcome: DrawOutcome) -> tuple[State, tuple[Effect, ...]]:
-    req = due_draw(s.draws, outcome, violation)
-    out: Effects = []
-    s = setup.drawn(replace(s, draws=s.draws[1:]), req, outcome.values, out)
-    s = _advance(s, out)
-    return s, tuple(out)
+# --- the engine's interface --------------------------------------------------------------------
 
 
 def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect, ...]]:
@@ -202,15 +162,8 @@ def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect,
         )
     out: Effects = []
     s = decide(replace(s, awaiting=()), seat, decision, out)
-    s = _advance(s, out)
+    s = PHASES.advance(s, out)
     return s, tuple(out)
-
-
-def legal_decisions(s: State, seat: int) -> tuple[Decision, ...]:
-    options = _OPTIONS.get(s.phase)
-    if seat not in s.awaiting or options is None:
-        return ()
-    return options(s, seat)
 
 
 def pending(s: State) -> Pending:

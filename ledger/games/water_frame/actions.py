@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 from ledger.engine import Decision
 from ledger.games.shared import replace, set_at
-from ledger.games.water_frame import effects as fx
 from ledger.games.water_frame import (
+    decisions,
     factory,
     improvements,
     production_action,
@@ -18,38 +18,8 @@ from ledger.games.water_frame import (
     storage,
     workers,
 )
+from ledger.games.water_frame import effects as fx
 from ledger.games.water_frame.components import GOODS
-from ledger.games.water_frame.decisions import (
-    AdjustPrice,
-    BuildFactory,
-    BuyShares,
-    CloseFactory,
-    DeliverContract,
-    EndTurn,
-    FinishMainAction,
-    FireWorkers,
-    HireWarehouseWorker,
-    HireWorkers,
-    ModernizeFactory,
-    MoveWarehouseWorker,
-    PlaceContract,
-    PlaceMachine,
-    PlaceMarker,
-    ProduceGoods,
-    RaiseDistribution,
-    RaiseQuality,
-    ReassignTile,
-    RepayLoans,
-    ReuseMarker,
-    SellShares,
-    SellStoredGoods,
-    StoreGoods,
-    TakeGreyMarker,
-    TakeShip,
-    TakeTile,
-    UseBroker,
-    UsePatent,
-)
 from ledger.games.water_frame.economy import (
     C,
     Effects,
@@ -92,16 +62,43 @@ GREY_ACTIONS = ("MACHINERY", "QUALITY", "DISTRIBUTION", "PRODUCTION")
 PRICE_ACTIONS = ("FACTORY", "QUALITY", "DISTRIBUTION", "PRODUCTION")
 SPECIAL_ACTIONS = ("WORKERS", "MACHINERY", "STOCK_EXCHANGE", "SHIP")
 MAIN_DECISIONS: dict[str, tuple[type[Decision], ...]] = {
-    "FACTORY": (BuildFactory, ModernizeFactory, CloseFactory),
-    "WORKERS": (HireWorkers, HireWarehouseWorker, MoveWarehouseWorker, FireWorkers),
-    "MACHINERY": (PlaceMachine,),
-    "QUALITY": (RaiseQuality,),
-    "DISTRIBUTION": (RaiseDistribution, UsePatent),
-    "STOCK_EXCHANGE": (BuyShares, SellShares, RepayLoans, SellStoredGoods, PlaceContract),
-    "PRODUCTION": (ProduceGoods,),
-    "SHIP": (DeliverContract,),
+    "FACTORY": (decisions.BuildFactory, decisions.ModernizeFactory, decisions.CloseFactory),
+    "WORKERS": (
+        decisions.HireWorkers,
+        decisions.HireWarehouseWorker,
+        decisions.MoveWarehouseWorker,
+        decisions.FireWorkers,
+    ),
+    "MACHINERY": (decisions.PlaceMachine,),
+    "QUALITY": (decisions.RaiseQuality,),
+    "DISTRIBUTION": (decisions.RaiseDistribution, decisions.UsePatent),
+    "STOCK_EXCHANGE": (
+        decisions.BuyShares,
+        decisions.SellShares,
+        decisions.RepayLoans,
+        decisions.SellStoredGoods,
+        decisions.PlaceContract,
+    ),
+    "PRODUCTION": (decisions.ProduceGoods,),
+    "SHIP": (decisions.DeliverContract,),
 }
-SPECIAL_DECISIONS = (TakeTile, TakeGreyMarker, TakeShip, UseBroker, ReassignTile)
+SPECIAL_DECISIONS = (
+    decisions.TakeTile,
+    decisions.TakeGreyMarker,
+    decisions.TakeShip,
+    decisions.UseBroker,
+    decisions.ReassignTile,
+)
+TURN_DECISIONS: tuple[type[Decision], ...] = (
+    decisions.PlaceMarker,
+    decisions.ReuseMarker,
+    *(decision for steps in MAIN_DECISIONS.values() for decision in steps),
+    *SPECIAL_DECISIONS,
+    decisions.AdjustPrice,
+    decisions.FinishMainAction,
+    decisions.EndTurn,
+)
+"""Every decision of a turn in the action phase, in the order the refusal of another names them."""
 
 
 # --- the turn: its decisions, and its menu ------------------------------------------------
@@ -110,21 +107,21 @@ SPECIAL_DECISIONS = (TakeTile, TakeGreyMarker, TakeShip, UseBroker, ReassignTile
 def apply_turn_decision(s: State, seat: int, d: Decision, out: Effects) -> State:
     """A decision during one player's turn in the action phase."""
     if s.turn is None:
-        if isinstance(d, PlaceMarker | ReuseMarker):
+        if isinstance(d, decisions.PlaceMarker | decisions.ReuseMarker):
             return place(s, seat, d, out)
         raise violation("choose_action_first", "First place (or re-use) an action marker.", "II.1")
     t = s.turn
-    if t.storing is not None:  # rules.apply admits only StoreGoods now
-        if not isinstance(d, StoreGoods):
+    if t.storing is not None:  # rules.apply admits only decisions.StoreGoods now
+        if not isinstance(d, decisions.StoreGoods):
             raise violation("wrong_decision", "Now the decision must be: store_goods.", "II.2.8")
         return store_produced(s, seat, d, out)
-    if isinstance(d, EndTurn):
+    if isinstance(d, decisions.EndTurn):
         return end_turn(s, out)
-    if isinstance(d, FinishMainAction):
+    if isinstance(d, decisions.FinishMainAction):
         if t.stage != "main":
             raise violation("main_action_done", "The main action is already finished.", "II.3")
         return finish_main(s, out)
-    if isinstance(d, AdjustPrice):
+    if isinstance(d, decisions.AdjustPrice):
         return adjust_price(s, seat, d, out)
     if isinstance(d, SPECIAL_DECISIONS):
         if t.action not in SPECIAL_ACTIONS or (t.action == "STOCK_EXCHANGE" and t.shade != "OWN"):
@@ -140,29 +137,29 @@ def apply_turn_decision(s: State, seat: int, d: Decision, out: Effects) -> State
         raise violation(
             "not_this_action", f"{type(d).__name__} is not part of the {t.action.lower()} action now.", "II.2"
         )
-    if isinstance(d, BuyShares):
+    if isinstance(d, decisions.BuyShares):
         return buy_shares(s, seat, d.count, out)
-    if isinstance(d, SellShares):
+    if isinstance(d, decisions.SellShares):
         return sell_shares(s, seat, d.count, out)
-    if isinstance(d, RepayLoans):
+    if isinstance(d, decisions.RepayLoans):
         return repay_loans(s, seat, d.count, out)
-    if isinstance(d, SellStoredGoods):
+    if isinstance(d, decisions.SellStoredGoods):
         return sell_stored(s, seat, d, out)
     handlers = {
-        BuildFactory: build,
-        ModernizeFactory: modernize,
-        CloseFactory: close,
-        HireWorkers: hire,
-        HireWarehouseWorker: hire_warehouse,
-        MoveWarehouseWorker: move_warehouse,
-        FireWorkers: fire_workers,
-        PlaceMachine: place_machine,
-        RaiseQuality: raise_quality,
-        RaiseDistribution: raise_distribution,
-        UsePatent: use_patent,
-        PlaceContract: place_contract,
-        ProduceGoods: produce,
-        DeliverContract: deliver,
+        decisions.BuildFactory: build,
+        decisions.ModernizeFactory: modernize,
+        decisions.CloseFactory: close,
+        decisions.HireWorkers: hire,
+        decisions.HireWarehouseWorker: hire_warehouse,
+        decisions.MoveWarehouseWorker: move_warehouse,
+        decisions.FireWorkers: fire_workers,
+        decisions.PlaceMachine: place_machine,
+        decisions.RaiseQuality: raise_quality,
+        decisions.RaiseDistribution: raise_distribution,
+        decisions.UsePatent: use_patent,
+        decisions.PlaceContract: place_contract,
+        decisions.ProduceGoods: produce,
+        decisions.DeliverContract: deliver,
     }
     return handlers[type(d)](s, seat, d, out)  # type: ignore[operator]
 
@@ -178,7 +175,7 @@ def options(s: State, seat: int, valid: Valid) -> tuple[Decision, ...]:
 
 
 def storing(s: State) -> tuple[int, int, int] | None:
-    """A production action's storage conflict awaiting the player's StoreGoods (D-34)."""
+    """A production action's storage conflict awaiting the player's decisions.StoreGoods (D-34)."""
     return s.turn.storing if s.phase == Phase.ACTION and s.turn is not None else None
 
 
@@ -190,7 +187,7 @@ def turn_options(s: State, seat: int, valid: Valid) -> list[Decision]:
     options: list[Decision] = []
     if t.stage == "main":
         options.extend(ACTION_OPTIONS[t.action](s, seat, t, valid))
-        options.append(FinishMainAction())
+        options.append(decisions.FinishMainAction())
     if t.action in PRICE_ACTIONS:
         probe = s if t.stage == "additional" else replace(s, turn=replace(t, stage="additional"))
         for g in range(4):
@@ -198,14 +195,14 @@ def turn_options(s: State, seat: int, valid: Valid) -> list[Decision]:
             if f is not None and price_adjustment_cost(probe, g) is not None:
                 for price in prices(g, f, every=True):
                     if price != f.price and price <= C.price_max - p.small_stock[g]:
-                        options.append(AdjustPrice(good=GOODS[g], price=price))  # type: ignore[arg-type]
+                        options.append(decisions.AdjustPrice(good=GOODS[g], price=price))  # type: ignore[arg-type]
     if (
         t.action in SPECIAL_ACTIONS
         and not (t.action == "STOCK_EXCHANGE" and t.shade != "OWN")
         and t.stage != "special_done"
     ):
         options.extend(special.options(s, seat, start=False, valid=valid))
-    options.append(EndTurn())
+    options.append(decisions.EndTurn())
     return options
 
 
@@ -248,24 +245,26 @@ def marker_options(s: State, seat: int) -> list[Decision]:
             cost = C.admin_spaces[p.admin.index(mid)]
             for a in acc:
                 if max(0, cost + a) >= capacity:
-                    out.append(ReuseMarker(action=action, shade=shade, ship=ship, accountant=a))  # type: ignore[arg-type]
+                    out.append(decisions.ReuseMarker(action=action, shade=shade, ship=ship, accountant=a))  # type: ignore[arg-type]
             continue
         for i, cost in enumerate(C.admin_spaces):
             if p.admin[i] is not None or (s.bureaucracy and i == 0 and not has(p, "ADMINISTRATOR")):
                 continue
             for a in acc:
                 if max(0, cost + a) >= capacity and (a == 0 or cost + a > 0):
-                    out.append(PlaceMarker(action=action, space=cost, shade=shade, ship=ship, accountant=a))  # type: ignore[arg-type]
+                    out.append(
+                        decisions.PlaceMarker(action=action, space=cost, shade=shade, ship=ship, accountant=a)
+                    )  # type: ignore[arg-type]
     return out
 
 
-def marker_id(d: PlaceMarker | ReuseMarker) -> str:
+def marker_id(d: decisions.PlaceMarker | decisions.ReuseMarker) -> str:
     if d.action == "SHIP":
         return f"SHIP:{d.ship}"
     return f"{d.shade}:{d.action}"
 
 
-def _check_marker(s: State, seat: int, d: PlaceMarker | ReuseMarker) -> None:
+def _check_marker(s: State, seat: int, d: decisions.PlaceMarker | decisions.ReuseMarker) -> None:
     p = s.players[seat]
     if d.action == "SHIP":
         if d.ship is None or d.ship not in p.ships:
@@ -280,7 +279,7 @@ def _check_marker(s: State, seat: int, d: PlaceMarker | ReuseMarker) -> None:
         )
 
 
-def _paid(s: State, seat: int, d: PlaceMarker | ReuseMarker, cost: int) -> int:
+def _paid(s: State, seat: int, d: decisions.PlaceMarker | decisions.ReuseMarker, cost: int) -> int:
     p = s.players[seat]
     if d.accountant and not has(p, "ACCOUNTANT"):
         raise violation("no_accountant", "Only the accountant changes the administrative cost.", "II.1")
@@ -301,11 +300,11 @@ def _budget(s: State, seat: int, action: str, shade: str, paid: int, capacity: i
     return paid
 
 
-def place(s: State, seat: int, d: PlaceMarker | ReuseMarker, out: Effects) -> State:
+def place(s: State, seat: int, d: decisions.PlaceMarker | decisions.ReuseMarker, out: Effects) -> State:
     _check_marker(s, seat, d)
     marker = marker_id(d)
     p = s.players[seat]
-    if isinstance(d, PlaceMarker):
+    if isinstance(d, decisions.PlaceMarker):
         if d.space not in C.admin_spaces:
             raise violation(
                 "no_such_space", f"The administration spaces cost {list(C.admin_spaces)}.", "II.1"
@@ -336,11 +335,15 @@ def place(s: State, seat: int, d: PlaceMarker | ReuseMarker, out: Effects) -> St
         raise violation(
             "ship_too_cheap", f"A ship of capacity {capacity} needs at least £{capacity} paid.", "II.2.7"
         )
-    if isinstance(d, PlaceMarker):
+    if isinstance(d, decisions.PlaceMarker):
         s = set_player(s, replace(p, admin=set_at(p.admin, index, marker)))
     out.append(
         fx.MarkerPlaced(
-            seat=seat, action=d.action, space=cost, cost=paid + fee, reuse=isinstance(d, ReuseMarker)
+            seat=seat,
+            action=d.action,
+            space=cost,
+            cost=paid + fee,
+            reuse=isinstance(d, decisions.ReuseMarker),
         )
     )
     s = settle(s, seat, paid + fee, "administration", out)  # batch (a), paid in advance
@@ -383,7 +386,7 @@ def price_adjustment_cost(s: State, g: int) -> int | None:
     return None
 
 
-def adjust_price(s: State, seat: int, d: AdjustPrice, out: Effects) -> State:
+def adjust_price(s: State, seat: int, d: decisions.AdjustPrice, out: Effects) -> State:
     g = good_index(d.good)
     f = factory_of(s, seat, g, "II.3.1")
     s = finish_main(s, out)

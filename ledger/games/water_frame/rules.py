@@ -28,12 +28,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ledger.engine import Decision, DrawOutcome, Effect, Pending, module_engine
+from ledger.engine import Decision, Effect, Pending, module_engine
 from ledger.errors import RuleViolationError
-from ledger.games.shared import due_draw, replace, run_automatic
+from ledger.games.shared import PhaseTable
 from ledger.games.water_frame import (
     actions,
     cycle,
+    decisions,
     preparation,
     production,
     round_end,
@@ -41,82 +42,21 @@ from ledger.games.water_frame import (
     setup,
 )
 from ledger.games.water_frame.components import GOODS
-from ledger.games.water_frame.conservation import conservation
-from ledger.games.water_frame.decisions import (
-    DECISION_ADAPTER,
-    AdjustPrice,
-    BuildFactory,
-    BuyShares,
-    ChooseStartPlayer,
-    CloseFactory,
-    CloseLastRow,
-    DeliverContract,
-    Done,
-    EndTurn,
-    FinishMainAction,
-    FireWorkers,
-    FoundFactory,
-    HireWarehouseWorker,
-    HireWorkers,
-    ModernizeFactory,
-    MoveWarehouseWorker,
-    PatronSale,
-    PlaceContract,
-    PlaceMachine,
-    PlaceMarker,
-    ProduceGoods,
-    RaiseDistribution,
-    RaiseQuality,
-    ReassignTile,
-    ReleaseShip,
-    ReleaseWarehouseWorker,
-    RepayLoans,
-    ReuseMarker,
-    SellFromWarehouse,
-    SellShares,
-    SellStartShares,
-    SellStoredGoods,
-    ShipContract,
-    SkipSpecialMarker,
-    StopSelling,
-    StoreGoods,
-    TakeGreyMarker,
-    TakeShip,
-    TakeTile,
-    UseBroker,
-    UseCharisma,
-    UseExtraShifts,
-    UsePatent,
-)
+from ledger.games.water_frame.conservation import conservation  # noqa: F401 (the engine's interface)
+from ledger.games.water_frame.decisions import DECISION_ADAPTER
 from ledger.games.water_frame.economy import C, Effects, violation
 from ledger.games.water_frame.meta import META
-from ledger.games.water_frame.scoring import standings
-from ledger.games.water_frame.setup import new_game
+from ledger.games.water_frame.scoring import standings  # noqa: F401 (the engine's interface)
+from ledger.games.water_frame.setup import new_game  # noqa: F401 (the engine's interface)
 from ledger.games.water_frame.state import Phase, State
-from ledger.games.water_frame.views import view
-from ledger.games.water_frame.words import describe
+from ledger.games.water_frame.views import view  # noqa: F401 (the engine's interface)
+from ledger.games.water_frame.words import describe  # noqa: F401 (the engine's interface)
 
-__all__ = [  # the engine's interface (``ledger.engine.RulesEngine``)
-    "ENGINE",
-    "apply",
-    "apply_draw",
-    "conservation",
-    "describe",
-    "legal_decisions",
-    "new_game",
-    "pending",
-    "secrets",
-    "standings",
-    "view",
-]
-
-Procedure = Callable[[State, Effects], State]
 Decide = Callable[[State, int, Any, Effects], State]
-Options = Callable[[State, int], tuple[Decision, ...]]
 
 # --- the phases --------------------------------------------------------------------------------
 
-_PROCEDURES: dict[Phase, Procedure] = {
+_PROCEDURES: dict[Phase, Callable[[State, Effects], State]] = {
     Phase.SETUP: preparation.set_up,  # 1760 (§3.1), or the predetermined set-up (§3.1.1)
     Phase.PREDETERMINED_TILE: preparation.predetermined_tile,
     Phase.FOUNDATION_1: preparation.first_foundation,
@@ -147,51 +87,33 @@ _PROCEDURES: dict[Phase, Procedure] = {
 """What each phase does by itself until a decision or a draw is due."""
 
 _ACCEPTED: dict[Phase, tuple[type[Decision], ...]] = {
-    Phase.FOUNDATION_1: (FoundFactory,),
-    Phase.FOUNDATION_2: (FoundFactory,),
-    Phase.START_SHARES: (SellStartShares,),
-    Phase.START_SPECIAL: (TakeTile, TakeGreyMarker, TakeShip, SkipSpecialMarker),
-    Phase.PREDETERMINED_TILE: (TakeTile, SkipSpecialMarker),
-    Phase.ACTION: (
-        PlaceMarker,
-        ReuseMarker,
-        BuildFactory,
-        ModernizeFactory,
-        CloseFactory,
-        HireWorkers,
-        HireWarehouseWorker,
-        MoveWarehouseWorker,
-        FireWorkers,
-        PlaceMachine,
-        RaiseQuality,
-        RaiseDistribution,
-        UsePatent,
-        BuyShares,
-        SellShares,
-        RepayLoans,
-        SellStoredGoods,
-        PlaceContract,
-        ProduceGoods,
-        DeliverContract,
-        TakeTile,
-        TakeGreyMarker,
-        TakeShip,
-        UseBroker,
-        ReassignTile,
-        AdjustPrice,
-        FinishMainAction,
-        EndTurn,
+    Phase.FOUNDATION_1: (decisions.FoundFactory,),
+    Phase.FOUNDATION_2: (decisions.FoundFactory,),
+    Phase.START_SHARES: (decisions.SellStartShares,),
+    Phase.START_SPECIAL: (
+        decisions.TakeTile,
+        decisions.TakeGreyMarker,
+        decisions.TakeShip,
+        decisions.SkipSpecialMarker,
     ),
-    Phase.SCHOOL: (CloseLastRow,),
-    Phase.SALE: (SellFromWarehouse, UseExtraShifts, StopSelling),
-    Phase.PATRON: (PatronSale,),
-    Phase.SHIPPING: (ShipContract,),
-    Phase.STORAGE: (StoreGoods,),
-    Phase.CHARISMA: (UseCharisma,),
-    Phase.RELEASE: (ReleaseShip, ReleaseWarehouseWorker, Done),
-    Phase.BROKER: (BuyShares, SellShares, SellStoredGoods, Done),
-    Phase.START_PLAYER: (ChooseStartPlayer,),
-    Phase.FINAL_STOCK_EXCHANGE: (BuyShares, SellShares, RepayLoans, SellStoredGoods, Done),
+    Phase.PREDETERMINED_TILE: (decisions.TakeTile, decisions.SkipSpecialMarker),
+    Phase.ACTION: actions.TURN_DECISIONS,
+    Phase.SCHOOL: (decisions.CloseLastRow,),
+    Phase.SALE: (decisions.SellFromWarehouse, decisions.UseExtraShifts, decisions.StopSelling),
+    Phase.PATRON: (decisions.PatronSale,),
+    Phase.SHIPPING: (decisions.ShipContract,),
+    Phase.STORAGE: (decisions.StoreGoods,),
+    Phase.CHARISMA: (decisions.UseCharisma,),
+    Phase.RELEASE: (decisions.ReleaseShip, decisions.ReleaseWarehouseWorker, decisions.Done),
+    Phase.BROKER: (decisions.BuyShares, decisions.SellShares, decisions.SellStoredGoods, decisions.Done),
+    Phase.START_PLAYER: (decisions.ChooseStartPlayer,),
+    Phase.FINAL_STOCK_EXCHANGE: (
+        decisions.BuyShares,
+        decisions.SellShares,
+        decisions.RepayLoans,
+        decisions.SellStoredGoods,
+        decisions.Done,
+    ),
 }
 """The decisions each phase accepts."""
 
@@ -225,7 +147,7 @@ def _valid(s: State, seat: int, d: Decision) -> bool:
     return True
 
 
-_OPTIONS: dict[Phase, Options] = {
+_OPTIONS: dict[Phase, Callable[[State, int], tuple[Decision, ...]]] = {
     Phase.FOUNDATION_1: preparation.foundation_options,
     Phase.FOUNDATION_2: preparation.foundation_options,
     Phase.START_SHARES: preparation.start_share_options,
@@ -264,47 +186,21 @@ _PROMPTS = {
 }
 
 
-def _advance(s: State, out: Effects) -> State:
-    """Run automatic procedures until a decision or a draw is due, or the game is over."""
-    return run_automatic(s, out, _PROCEDURES, Phase.FINISHED)  # type: ignore[no-any-return]
-
-
-def resume(s: State) -> tuple[State, tuple[Effect, ...]]:
-    """Run the automatic procedures from a position (a hand-built one, in tests and tools)."""
-    out: Effects = []
-    s = _advance(s, out)
-    return s, tuple(out)
-
-
-# --- the engine's interface --------------------------------------------------------------------
-
-
-def apply_draw(s: State, outcome: DrawOutcome) -> tuple[State, tuple[Effect, ...]]:
-    req = due_draw(s.draws, outcome, violation)
-    out: Effects = []
-    s = setup.drawn(replace(s, draws=s.draws[1:]), req, outcome.values, out)
-    s = _advance(s, out)
-    return s, tuple(out)
+PHASES = PhaseTable(_PROCEDURES, _OPTIONS, setup.drawn, Phase.FINISHED, violation)
+resume, apply_draw, legal_decisions = PHASES.resume, PHASES.apply_draw, PHASES.legal_decisions
 
 
 def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect, ...]]:
     if seat not in s.awaiting:
         raise violation("not_your_turn", "The game is not waiting for your decision.", "")
-    accepted = (StoreGoods,) if actions.storing(s) is not None else _ACCEPTED.get(s.phase, ())
+    accepted = (decisions.StoreGoods,) if actions.storing(s) is not None else _ACCEPTED.get(s.phase, ())
     if not isinstance(decision, accepted):
         names = ", ".join(d.model_fields["type"].default for d in accepted)
         raise violation("wrong_decision", f"Now ({s.phase.value}) the decision must be one of: {names}.", "")
     out: Effects = []
     s = _DECIDE[s.phase](s, seat, decision, out)
-    s = _advance(s, out)
+    s = PHASES.advance(s, out)
     return s, tuple(out)
-
-
-def legal_decisions(s: State, seat: int) -> tuple[Decision, ...]:
-    options = _OPTIONS.get(s.phase)
-    if seat not in s.awaiting or options is None:
-        return ()
-    return options(s, seat)
 
 
 def pending(s: State) -> Pending:
