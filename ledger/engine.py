@@ -25,21 +25,40 @@ from __future__ import annotations
 import copy
 import dataclasses
 import functools
+import inspect
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Any, ClassVar, Literal, Protocol, cast
+from typing import Annotated, Any, ClassVar, Literal, Protocol, TypeVar, Union, cast, dataclass_transform
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 # --- decisions -------------------------------------------------------------
 
 
 class Decision(BaseModel):
-    """Base of every decision: a frozen model with a ``type`` discriminator."""
+    """Base of every decision: a frozen model with a ``type`` discriminator, named in the class
+    statement (``class RentShip(Decision, type="rent_ship")``) and stored with every decision."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
+    type: str = ""
+
+    def __init_subclass__(cls, type: str | None = None, **kwargs: Any) -> None:
+        if type is not None:  # the discriminator: the first field, a literal (pydantic reads it next)
+            cls.__annotations__ = {"type": Literal[type], **inspect.get_annotations(cls)}
+            cls.type = type
+        super().__init_subclass__(**kwargs)
+
+
+def decision_adapter(module: str) -> TypeAdapter[Any]:
+    """The discriminated union of the decisions a module defines, in the order it defines them."""
+    members = tuple(
+        cls
+        for cls in vars(sys.modules[module]).values()
+        if isinstance(cls, type) and issubclass(cls, Decision) and cls.__module__ == module
+    )
+    return TypeAdapter(Annotated[Union[members], Field(discriminator="type")])  # type: ignore[arg-type]  # noqa: UP007
 
 
 class TitleOptions(BaseModel):
@@ -73,6 +92,20 @@ class Effect:
 
 
 _PAYLOAD_FIELDS: dict[type[Effect], tuple[str, ...]] = {}
+_E = TypeVar("_E", bound=type[Effect])
+
+
+@dataclass_transform(frozen_default=True, kw_only_default=True)
+def effect(kind: str | None = None) -> Callable[[_E], _E]:
+    """An effect class of this ``kind`` (None: its base's): a frozen, slotted dataclass whose
+    fields are given by keyword."""
+
+    def make(cls: _E) -> _E:
+        if kind is not None:
+            cls.kind = kind
+        return dataclass(frozen=True, slots=True, kw_only=True)(cls)  # type: ignore[return-value]
+
+    return make
 
 
 def _payload_fields(cls: type[Effect]) -> tuple[str, ...]:

@@ -13,30 +13,27 @@ otherwise); whatever only one title knows stays in that title's ``effects`` modu
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any
 
 from pydantic import Field
 
-from ledger.engine import Decision, Effect
+from ledger.engine import Decision, Effect, effect
 
 # --- effects ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("money_changed")
 class MoneyChanged(Effect):
-    kind: ClassVar[str] = "money_changed"
     seat: int
     amount: int
     balance: int
     reason: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("shares_changed")
 class SharesChanged(Effect):
     """Shares of the seat's own company bought (``delta`` > 0) or given up."""
 
-    kind: ClassVar[str] = "shares_changed"
     seat: int
     delta: int
     held: int
@@ -44,11 +41,10 @@ class SharesChanged(Effect):
     reason: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("share_price_changed")
 class SharePriceChanged(Effect):
     """A company's share value moved on its track (``space_from`` None: placed at setup)."""
 
-    kind: ClassVar[str] = "share_price_changed"
     company: int
     space_from: int | None
     space_to: int
@@ -58,95 +54,82 @@ class SharePriceChanged(Effect):
     cause: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("loans_changed")
 class LoansChanged(Effect):
-    kind: ClassVar[str] = "loans_changed"
     seat: int
     delta: int
     loans: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("player_eliminated")
 class PlayerEliminated(Effect):
-    kind: ClassVar[str] = "player_eliminated"
     seat: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("deck_shuffled")
 class DeckShuffled(Effect):
-    kind: ClassVar[str] = "deck_shuffled"
     deck: str
     cards: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("start_player_drawn")
 class StartPlayerDrawn(Effect):
-    kind: ClassVar[str] = "start_player_drawn"
     seat: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("start_player_changed")
 class StartPlayerChanged(Effect):
-    kind: ClassVar[str] = "start_player_changed"
     seat: int
     reason: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("decade_started")
 class DecadeStarted(Effect):
-    kind: ClassVar[str] = "decade_started"
     decade: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("cycle_started")
 class CycleStarted(Effect):
     """A cycle of production began (the share-value history keys its periods on it)."""
 
-    kind: ClassVar[str] = "cycle_started"
     decade: int
     cycle: int
     good: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("factory_built")
 class FactoryBuilt(Effect):
-    kind: ClassVar[str] = "factory_built"
     seat: int
     good: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("goods_produced")
 class GoodsProduced(Effect):
-    kind: ClassVar[str] = "goods_produced"
     seat: int
     good: str
     count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("goods_sold")
 class GoodsSold(Effect):
-    kind: ClassVar[str] = "goods_sold"
     seat: int
     good: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("goods_stored")
 class GoodsStored(Effect):
-    kind: ClassVar[str] = "goods_stored"
     seat: int
     good: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("distribution_decayed")
 class DistributionDecayed(Effect):
-    kind: ClassVar[str] = "distribution_decayed"
     seat: int
     good: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("game_scored")
 class GameScored(Effect):
-    kind: ClassVar[str] = "game_scored"
     scores: tuple[int, ...]
     winners: tuple[int, ...]
 
@@ -154,10 +137,9 @@ class GameScored(Effect):
 # --- decisions ----------------------------------------------------------------------------
 
 
-class ChooseStartPlayer(Decision):
+class ChooseStartPlayer(Decision, type="choose_start_player"):
     """The owner of the least valuable portfolio names the next start player."""
 
-    type: Literal["choose_start_player"] = "choose_start_player"
     seat: int = Field(ge=0, le=3)
 
 
