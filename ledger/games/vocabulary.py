@@ -12,6 +12,7 @@ otherwise); whatever only one title knows stays in that title's ``effects`` modu
 
 from __future__ import annotations
 
+import string
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -148,8 +149,26 @@ class ChooseStartPlayer(Decision, type="choose_start_player"):
 Who = Callable[[int | None], str]
 """A seat's name in the log (``None``: the neutral player of a two-player card game)."""
 
-Words = Callable[[Mapping[str, Any], Who], str]
-"""The words of one kind of effect: its stored payload and the namer of seats to a sentence."""
+Words = str | Callable[[Mapping[str, Any], Who], str]
+"""The words of one kind of effect: a template of its payload's fields (``{seat:who}`` names a
+seat, ``{reason:spelt}`` spells a word out, ``{good:lower}`` says a good), or, where the words
+depend on the values, a function of the payload and the namer of seats."""
+
+
+class _Template(string.Formatter):
+    """A words template filled in from an effect's payload."""
+
+    def __init__(self, who: Who) -> None:
+        self.who = who
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec == "who":
+            return self.who(value)
+        if format_spec == "spelt":
+            return spelt(value)
+        if format_spec == "lower":
+            return str(value or "").lower()
+        return str(super().format_field(value, format_spec))
 
 
 def tell(words: Mapping[str, Words], effect: Mapping[str, Any], names: Mapping[int, str] | None) -> str:
@@ -161,7 +180,11 @@ def tell(words: Mapping[str, Words], effect: Mapping[str, Any], names: Mapping[i
         return (names or {}).get(seat, f"Seat {seat}")
 
     render = words.get(effect["kind"])
-    return render(effect, who) if render else str(effect["kind"]).replace("_", " ")
+    if render is None:
+        return str(effect["kind"]).replace("_", " ")
+    if isinstance(render, str):
+        return _Template(who).vformat(render, (), effect)
+    return render(effect, who)
 
 
 def good(e: Mapping[str, Any]) -> str:
@@ -183,8 +206,8 @@ def money_changed(purse: str) -> Words:
 
 
 WORDS: dict[str, Words] = {
-    "start_player_drawn": lambda e, who: f"{who(e['seat'])} was drawn to start.",
-    "goods_produced": lambda e, who: f"{who(e['seat'])} produced {e['count']} {good(e)}.",
+    "start_player_drawn": "{seat:who} was drawn to start.",
+    "goods_produced": "{seat:who} produced {count} {good:lower}.",
     "game_scored": lambda e, who: (
         "Final scores: " + ", ".join(f"{who(i)} £{v}" for i, v in enumerate(e["scores"])) + "."
     ),

@@ -23,8 +23,8 @@ def _coins_text(coins: Any) -> str:
 
 
 WORDS: dict[str, Words] = {
-    "first_player_drawn": lambda e, who: f"{who(e['seat'])} was drawn to start.",
-    "deck_shuffled": lambda e, who: f"The {e['deck']} was shuffled ({e['cards']} cards).",
+    "first_player_drawn": "{seat:who} was drawn to start.",
+    "deck_shuffled": "The {deck} was shuffled ({cards} cards).",
     "money_changed": lambda e, who: (
         f"{who(e['seat'])} {'gained' if e['amount'] > 0 else 'paid'} {abs(e['amount'])} {e.get('currency', '')} ({spelt(e['reason'])}); now {e['balance']}."
     ),
@@ -36,24 +36,18 @@ WORDS: dict[str, Words] = {
     "contract_cards_drawn": lambda e, who: (
         f"Contracts drawn in {e['region']}: " + ", ".join(c or "face down" for c in e["cards"]) + "."
     ),
-    "ship_rented": lambda e, who: (
-        f"{who(e['seat'])} rented ship {e['card']} (capacity {e['capacity']}) for {e['fee']}."
-    ),
+    "ship_rented": "{seat:who} rented ship {card} (capacity {capacity}) for {fee}.",
     "renting_passed": lambda e, who: (
         f"{who(e['seat'])} passed{' (no ship available)' if e['automatic'] else ''}."
     ),
-    "contract_revealed": lambda e, who: f"Contract {e['card']} turned face up in {e['region']}.",
-    "harbour_tokens_placed": lambda e, who: (
-        f"{e['region']} harbour received {e['coins']} coins, {e['passengers']} passengers, {e['vip']} VIP."
-    ),
-    "war_broke": lambda e, who: f"War broke out in {e['region']} (unrest {e['unrest']} >= {e['threshold']}).",
+    "contract_revealed": "Contract {card} turned face up in {region}.",
+    "harbour_tokens_placed": "{region} harbour received {coins} coins, {passengers} passengers, {vip} VIP.",
+    "war_broke": "War broke out in {region} (unrest {unrest} >= {threshold}).",
     "ship_sailed": lambda e, who: (
         f"{who(e['seat'])} sailed the capacity-{e['capacity']} ship to {e['region']}, position {e['position']}{' by overtaking' if e['overtook'] else ''}."
     ),
-    "bonus_coins_taken": lambda e, who: f"{who(e['seat'])} took {e['coins']} bonus coins in {e['region']}.",
-    "passengers_carried": lambda e, who: (
-        f"{who(e['seat'])} carried {e['vip']} VIP and {e['regular']} passengers for {e['income']}."
-    ),
+    "bonus_coins_taken": "{seat:who} took {coins} bonus coins in {region}.",
+    "passengers_carried": "{seat:who} carried {vip} VIP and {regular} passengers for {income}.",
     "contract_bought": lambda e, who: (
         f"{who(e['seat'])} bought contract {e['card']} for {e['cost']}: {e['cargo']} cotton loaded{_opt(e['discarded'], ', {} discarded')}."
     ),
@@ -63,40 +57,30 @@ WORDS: dict[str, Words] = {
     "ship_returned": lambda e, who: (
         f"{who(e['seat'])}'s capacity-{e['capacity']} ship returned from {e['region']}{' (war)' if e['forced_by_war'] else ''}."
     ),
-    "cotton_sold": lambda e, who: f"{who(e['seat'])} sold {e['tokens']} cotton for {e['income']}.",
-    "ship_stayed": lambda e, who: (
-        f"{who(e['seat'])}'s capacity-{e['capacity']} ship stayed in {e['region']}."
-    ),
+    "cotton_sold": "{seat:who} sold {tokens} cotton for {income}.",
+    "ship_stayed": "{seat:who}'s capacity-{capacity} ship stayed in {region}.",
     "maintenance_paid": lambda e, who: (
         f"{who(e['seat'])} paid {e['amount']} maintenance{_opt(e['waived'], ' ({} waived)')}."
     ),
     "share_sold": lambda e, who: (
         f"{who(e['seat'])} sold share {e['number']} of {who(e['company'])} to the {e['buyer']} for {e['price']} {e.get('currency', '')}."
     ),
-    "board_cleared": lambda e, who: (
-        f"Board cleared: {e['ship_cards']} ship cards, {e['contract_cards']} contracts discarded."
-    ),
-    "war_ended": lambda e, who: f"The war in {e['region']} ended.",
-    "demand_reduced": lambda e, who: f"Cotton demand row: {e['before']} -> {e['after']} tokens.",
-    "stage_ended": lambda e, who: f"Stage {e['stage']} ended.",
-    "new_ship_kept": lambda e, who: f"{who(e['seat'])} kept NEW ship {e['card']} as a Good ol' Ship.",
+    "board_cleared": "Board cleared: {ship_cards} ship cards, {contract_cards} contracts discarded.",
+    "war_ended": "The war in {region} ended.",
+    "demand_reduced": "Cotton demand row: {before} -> {after} tokens.",
+    "stage_ended": "Stage {stage} ended.",
+    "new_ship_kept": "{seat:who} kept NEW ship {card} as a Good ol' Ship.",
     "ship_refunded": lambda e, who: (
         f"{who(e['seat'])} returned ship {e['card']} for {e['value']} {e.get('currency', '')}."
     ),
-    "demand_reset": lambda e, who: f"Cotton demand row reset to {e['tokens']} tokens.",
-    "currency_exchanged": lambda e, who: (
-        f"{who(e['seat'])} exchanged money: {e['before']} -> {e['after']} (pence, shillings, pounds)."
-    ),
-    "share_bought_back": lambda e, who: (
-        f"{who(e['seat'])} bought back share {e['number']} from the {e['seller']} for {e['price']}."
-    ),
-    "round_started": lambda e, who: f"Round {e['round']} (stage {e['stage']}) began.",
+    "demand_reset": "Cotton demand row reset to {tokens} tokens.",
+    "currency_exchanged": "{seat:who} exchanged money: {before} -> {after} (pence, shillings, pounds).",
+    "share_bought_back": "{seat:who} bought back share {number} from the {seller} for {price}.",
+    "round_started": "Round {round} (stage {stage}) began.",
     "payment_started": lambda e, who: (
         f"{who(e['seat'])} is short of {e['amount']} {e.get('currency', '')} ({e['purpose']}) and must sell shares at auction."
     ),
-    "purchase_cancelled": lambda e, who: (
-        f"{who(e['seat'])}'s purchase ({e['purpose']}) was called off: {e['short']} short."
-    ),
+    "purchase_cancelled": "{seat:who}'s purchase ({purpose}) was called off: {short} short.",
     "share_auction_opened": lambda e, who: (
         f"{'The bank' if e['seller'] < 0 else who(e['seller'])} auctions share {e['number']} of {who(e['company'])}'s company, starting at {e['start']} {e.get('currency', '')}."
     ),
@@ -116,23 +100,13 @@ WORDS: dict[str, Words] = {
     "coins_changed": lambda e, who: (
         f"{who(e['seat'])}: {_coins_text(e['coins'])}; now {_coins_text(e['balance'])}."
     ),
-    "reputation_gained": lambda e, who: (
-        f"{who(e['seat'])}'s reputation in {e['region']} rose to {e['level']} ({spelt(e['reason'])})."
-    ),
-    "reputation_spent": lambda e, who: (
-        f"{who(e['seat'])} spent {e['cost']} reputation in {e['region']} to {spelt(e['use'])} (now {e['level']})."
-    ),
-    "top_ship_revealed": lambda e, who: f"{who(e['seat'])} turned up ship card {e['card']}.",
-    "top_contract_revealed": lambda e, who: (
-        f"{who(e['seat'])} turned up contract {e['card']} in {e['region']}."
-    ),
-    "revealed_card_discarded": lambda e, who: f"{who(e['seat'])} discarded the card turned up, {e['card']}.",
-    "contract_peeked": lambda e, who: (
-        f"{who(e['seat'])} peeked at contract {e['card']} in {e['region']} (slot {e['slot']})."
-    ),
-    "passengers_created": lambda e, who: (
-        f"{who(e['seat'])} created {e['vip']} VIP and {e['regular']} passengers to {e['region']} for {e['income']}."
-    ),
+    "reputation_gained": "{seat:who}'s reputation in {region} rose to {level} ({reason:spelt}).",
+    "reputation_spent": "{seat:who} spent {cost} reputation in {region} to {use:spelt} (now {level}).",
+    "top_ship_revealed": "{seat:who} turned up ship card {card}.",
+    "top_contract_revealed": "{seat:who} turned up contract {card} in {region}.",
+    "revealed_card_discarded": "{seat:who} discarded the card turned up, {card}.",
+    "contract_peeked": "{seat:who} peeked at contract {card} in {region} (slot {slot}).",
+    "passengers_created": "{seat:who} created {vip} VIP and {regular} passengers to {region} for {income}.",
 }
 
 
