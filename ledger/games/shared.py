@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ledger.engine import Decision, DrawOutcome, DrawRequest, Effect
+from ledger.engine import Decision, DrawOutcome, DrawRequest, Effect, Pending, Standing
 from ledger.errors import RuleViolationError
 
 T = TypeVar("T")
@@ -36,9 +36,14 @@ class PhaseTable:
 
     procedures: Mapping[Any, Callable[[Any, Effects], Any]]
     options: Mapping[Any, Callable[[Any, int], tuple[Decision, ...]]]
+    prompt: Callable[[Any], str]  # what the seats awaited are asked
     drawn: Callable[[Any, DrawRequest, tuple[int, ...], Effects], Any]
     finished: Any  # the title's last phase
     violation: Callable[[str, str, str], RuleViolationError]
+
+    def check_awaited(self, s: Any, seat: int) -> None:
+        if seat not in s.awaiting:
+            raise self.violation("not_your_turn", "The game is not waiting for your decision.", "")
 
     def advance(self, s: Any, out: Effects) -> Any:
         """Run the automatic procedures until a decision or a draw is due, or the game is over."""
@@ -61,6 +66,13 @@ class PhaseTable:
         s = self.drawn(replace(s, draws=s.draws[1:]), req, outcome.values, out)
         s = self.advance(s, out)
         return s, tuple(out)
+
+    def pending(self, s: Any) -> Pending:
+        if s.draws:
+            return Pending(draw=s.draws[0], prompt=f"draw: {s.draws[0].label}")
+        if s.phase == self.finished:
+            return Pending(finished=True, prompt="the game is over")
+        return Pending(seats=s.awaiting, prompt=self.prompt(s))
 
     def legal_decisions(self, s: Any, seat: int) -> tuple[Decision, ...]:
         options = self.options.get(s.phase)
@@ -88,6 +100,18 @@ def due_draw(
     elif sorted(outcome.values) != list(range(n)):
         raise violation("bad_draw", "A shuffle needs a permutation of the items.", "")
     return req
+
+
+def ranked(scores: Sequence[tuple[int, ...]], summaries: Sequence[str]) -> tuple[Standing, ...]:
+    """Standings by score, seat by seat: a seat's rank is one more than the number of seats
+    that scored more, so that equal scores share a rank (a shared victory)."""
+    out = [
+        Standing(
+            seat=seat, rank=1 + sum(1 for other in scores if other > score), score=score, summary=summary
+        )
+        for seat, (score, summary) in enumerate(zip(scores, summaries, strict=True))
+    ]
+    return tuple(sorted(out, key=lambda x: (x.rank, x.seat)))
 
 
 def ceil_div(a: int, b: int) -> int:

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ledger.engine import Decision, Effect, Pending, module_engine
+from ledger.engine import Decision, Effect, module_engine
 from ledger.errors import RuleViolationError
 from ledger.games.arkwright_card_game import production, rounds, setup, turn
 from ledger.games.arkwright_card_game.conservation import conservation  # noqa: F401 (the engine's interface)
@@ -114,14 +114,27 @@ _STEP_PROMPTS = {
 }
 
 
-PHASES = PhaseTable(_PROCEDURES, _OPTIONS, setup.drawn, Phase.FINISHED, violation)
-resume, apply_draw, legal_decisions = PHASES.resume, PHASES.apply_draw, PHASES.legal_decisions
+def _prompt(s: State) -> str:
+    """What the seats awaited are asked now."""
+    if s.phase == Phase.ACTION and s.turn is not None:
+        return _STEP_PROMPTS.get(s.turn.step, "")
+    if s.phase == Phase.PRODUCTION and s.production is not None:
+        return {
+            "sale": "sell to the home market (Extra Shift, Patron, stored goods)",
+            "leftovers": "store or ship the leftover goods, or finish production",
+            "tie": "use the Entrepreneur to win the tie for the highest appeal?",
+        }.get(s.production.stage, "")
+    return _PROMPTS.get(s.phase, "")
+
+
+PHASES = PhaseTable(_PROCEDURES, _OPTIONS, _prompt, setup.drawn, Phase.FINISHED, violation)
+resume, apply_draw, pending = PHASES.resume, PHASES.apply_draw, PHASES.pending
+legal_decisions = PHASES.legal_decisions
 
 
 def _decide(s: State, seat: int, d: Decision, out: Effects) -> State:
     """Validate and resolve one decision, without running the automatic procedures after it."""
-    if seat not in s.awaiting:
-        raise violation("not_your_turn", "The game is not waiting for your decision.", "")
+    PHASES.check_awaited(s, seat)
     decide = _DECIDE.get(s.phase)
     if decide is None:
         raise violation("wrong_decision", "No decision is due.", "")
@@ -140,24 +153,6 @@ def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect,
         s = replace(s, awaiting=())
     s = PHASES.advance(s, out)
     return s, tuple(out)
-
-
-def pending(s: State) -> Pending:
-    if s.draws:
-        return Pending(draw=s.draws[0], prompt=f"draw: {s.draws[0].label}")
-    if s.phase == Phase.FINISHED:
-        return Pending(finished=True, prompt="the game is over")
-    if s.phase == Phase.ACTION and s.turn is not None:
-        return Pending(seats=s.awaiting, prompt=_STEP_PROMPTS.get(s.turn.step, ""))
-    if s.phase == Phase.PRODUCTION and s.production is not None:
-        stage = s.production.stage
-        prompt = {
-            "sale": "sell to the home market (Extra Shift, Patron, stored goods)",
-            "leftovers": "store or ship the leftover goods, or finish production",
-            "tie": "use the Entrepreneur to win the tie for the highest appeal?",
-        }.get(stage, "")
-        return Pending(seats=s.awaiting, prompt=prompt)
-    return Pending(seats=s.awaiting, prompt=_PROMPTS.get(s.phase, ""))
 
 
 def secrets(s: State, seat: int | None) -> set[str]:

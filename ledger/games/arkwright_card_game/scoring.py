@@ -16,7 +16,7 @@ from ledger.games.arkwright_card_game.economy import (
     set_player,
 )
 from ledger.games.arkwright_card_game.state import Phase, State, Storehouse
-from ledger.games.shared import replace
+from ledger.games.shared import ranked, replace
 
 
 def final_scoring(s: State, out: Effects) -> State:
@@ -65,21 +65,13 @@ def final_scoring(s: State, out: Effects) -> State:
 def standings(s: State) -> tuple[Standing, ...]:
     """[S] Final scoring: share value x shares; ties to the most leftover money; still tied, a
     shared victory. Bankrupt players rank last."""
-    n = s.players_count
     scores = s.scores or tuple(p.share_value * p.shares for p in s.players)
-
-    def key(i: int) -> tuple[int, int, int]:
-        p = s.players[i]
-        return (0 if p.eliminated else 1, scores[i], p.money)
-
-    out = []
-    for i in range(n):
-        rank = 1 + sum(1 for j in range(n) if key(j) > key(i))
-        p = s.players[i]
-        summary = (
+    return ranked(
+        [(0 if p.eliminated else 1, scores[i], p.money) for i, p in enumerate(s.players)],
+        [
             "bankrupt"
             if p.eliminated
             else f"£{scores[i]} ({p.shares} shares at £{p.share_value}), money £{p.money}"
-        )
-        out.append(Standing(seat=i, rank=rank, score=key(i), summary=summary))
-    return tuple(sorted(out, key=lambda x: (x.rank, x.seat)))
+            for i, p in enumerate(s.players)
+        ],
+    )

@@ -79,6 +79,28 @@ def gain(
     return replace(s, players=players)
 
 
+def sell_to_bank(
+    s: State, seat: int, share: tuple[int, int], price: int, out: Effects, *, stage: int, forced: bool
+) -> State:
+    """One of the seat's own shares sold to the bank for ``price`` coins of ``stage``'s currency:
+    to cover a cost (Selling shares), or the forced sale at the end of a stage (step 12)."""
+    p = s.players[seat]
+    s = set_player(s, replace(p, shares=tuple(x for x in p.shares if x != share)))
+    s = replace(s, bank_shares=tuple(sorted((*s.bank_shares, share))))
+    out.append(
+        fx.ShareSold(
+            seat=seat,
+            company=share[0],
+            number=share[1],
+            price=price,
+            currency=CURRENCIES[stage],
+            buyer="bank",
+            forced=forced,
+        )
+    )
+    return gain(s, seat, price, "forced_share_sale" if forced else "share_sale", out, stage=stage)
+
+
 def currency(s: State) -> str:
     return CURRENCIES[s.stage]
 

@@ -16,6 +16,7 @@ from ledger.games.cotton_trade.common import (
     money,
     own_shares,
     replace_ship,
+    sell_to_bank,
     set_player,
     set_tuple,
     share_price,
@@ -50,23 +51,7 @@ def pay(s: State, seat: int, amount: int, reason: str, out: Effects, *, mandator
         own = own_shares(s, seat)
         if not own:
             break
-        share = own[0]
-        price = share_price(s, seat)
-        p = s.players[seat]
-        s = set_player(s, replace(p, shares=tuple(x for x in p.shares if x != share)))
-        s = replace(s, bank_shares=tuple(sorted((*s.bank_shares, share))))
-        out.append(
-            fx.ShareSold(
-                seat=seat,
-                company=share[0],
-                number=share[1],
-                price=price,
-                currency=currency(s),
-                buyer="bank",
-                forced=False,
-            )
-        )
-        s = gain(s, seat, price, "share_sale", out)
+        s = sell_to_bank(s, seat, own[0], share_price(s, seat), out, stage=s.stage, forced=False)
     have = money(s, seat)
     if have >= amount:
         return gain(s, seat, -amount, reason, out), 0

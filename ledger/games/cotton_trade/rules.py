@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ledger.engine import Decision, Effect, Pending, Standing, module_engine
+from ledger.engine import Decision, Effect, Standing, module_engine
 from ledger.games.cotton_trade import advanced as adv
 from ledger.games.cotton_trade import board, cotton, decisions, payments, setup, ships, stages
 from ledger.games.cotton_trade.common import Effects, currency, current_ship, violation
@@ -36,7 +36,7 @@ from ledger.games.cotton_trade.setup import new_game  # noqa: F401 (the engine's
 from ledger.games.cotton_trade.state import Phase, State
 from ledger.games.cotton_trade.views import view  # noqa: F401 (the engine's interface)
 from ledger.games.cotton_trade.words import describe  # noqa: F401 (the engine's interface)
-from ledger.games.shared import PhaseTable, replace
+from ledger.games.shared import PhaseTable, ranked, replace
 
 C: Components = load()
 
@@ -137,16 +137,37 @@ _PROMPTS = {
 }
 
 
-PHASES = PhaseTable(_PROCEDURES, _OPTIONS, setup.drawn, Phase.FINISHED, violation)
-resume, apply_draw, legal_decisions = PHASES.resume, PHASES.apply_draw, PHASES.legal_decisions
+def _prompt(s: State) -> str:
+    """What the seats awaited are asked now."""
+    prompt = _PROMPTS.get(s.phase, "")
+    if s.revealed and s.phase in (Phase.RENT, Phase.BUY):
+        prompt = f"rent or discard the card turned up, {s.revealed}"
+        if s.phase == Phase.BUY:
+            prompt = f"buy or discard the contract turned up, {s.revealed}"
+    if s.phase in (Phase.BUY, Phase.SELL):
+        r, _, capacity = current_ship(s)
+        prompt += f" (your capacity-{capacity} ship in {REGIONS[r].value})"
+    if s.phase == Phase.PAYMENT and s.payment is not None:
+        prompt += f" to cover {s.payment.amount} {currency(s)} ({s.payment.purpose})"
+    if s.phase == Phase.AUCTION and s.auction is not None:
+        a = s.auction
+        prompt = (
+            f"bid for share {a.number} of seat {a.company}'s company (worth more than {adv.standing(a)} "
+            "pence-equivalents, paid with coins you hold), or pass"
+        )
+    return prompt
+
+
+PHASES = PhaseTable(_PROCEDURES, _OPTIONS, _prompt, setup.drawn, Phase.FINISHED, violation)
+resume, apply_draw, pending = PHASES.resume, PHASES.apply_draw, PHASES.pending
+legal_decisions = PHASES.legal_decisions
 
 
 # --- the engine's interface --------------------------------------------------------------------
 
 
 def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect, ...]]:
-    if seat not in s.awaiting:
-        raise violation("not_your_turn", "The game is not waiting for your decision.", "")
+    PHASES.check_awaited(s, seat)
     accepted = _DECISIONS.get(s.phase, {})
     decide = accepted.get(type(decision))
     if decide is None:
@@ -166,30 +187,6 @@ def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect,
     return s, tuple(out)
 
 
-def pending(s: State) -> Pending:
-    if s.draws:
-        return Pending(draw=s.draws[0], prompt=f"draw: {s.draws[0].label}")
-    if s.phase == Phase.FINISHED:
-        return Pending(finished=True, prompt="the game is over")
-    prompt = _PROMPTS.get(s.phase, "")
-    if s.revealed and s.phase in (Phase.RENT, Phase.BUY):
-        prompt = f"rent or discard the card turned up, {s.revealed}"
-        if s.phase == Phase.BUY:
-            prompt = f"buy or discard the contract turned up, {s.revealed}"
-    if s.phase in (Phase.BUY, Phase.SELL):
-        r, _, capacity = current_ship(s)
-        prompt += f" (your capacity-{capacity} ship in {REGIONS[r].value})"
-    if s.phase == Phase.PAYMENT and s.payment is not None:
-        prompt += f" to cover {s.payment.amount} {currency(s)} ({s.payment.purpose})"
-    if s.phase == Phase.AUCTION and s.auction is not None:
-        a = s.auction
-        prompt = (
-            f"bid for share {a.number} of seat {a.company}'s company (worth more than {adv.standing(a)} "
-            "pence-equivalents, paid with coins you hold), or pass"
-        )
-    return Pending(seats=s.awaiting, prompt=prompt)
-
-
 def score(s: State, seat: int) -> tuple[int, ...]:
     pence, shillings, pounds = s.players[seat].coins
     if s.options.final_tiebreak == "TOTAL_VALUE":
@@ -199,15 +196,10 @@ def score(s: State, seat: int) -> tuple[int, ...]:
 
 def standings(s: State) -> tuple[Standing, ...]:
     """End of the game, step 4: most pounds wins; shillings then pence break ties; else shared."""
-    scores = {seat: score(s, seat) for seat in range(s.players_count)}
-    out = []
-    for seat in range(s.players_count):
-        rank = 1 + sum(1 for other in scores.values() if other > scores[seat])
-        pence, shillings, pounds = s.players[seat].coins
-        out.append(
-            Standing(seat=seat, rank=rank, score=scores[seat], summary=f"£{pounds} {shillings}s {pence}d")
-        )
-    return tuple(sorted(out, key=lambda x: (x.rank, x.seat)))
+    return ranked(
+        [score(s, seat) for seat in range(s.players_count)],
+        [f"£{p.coins[2]} {p.coins[1]}s {p.coins[0]}d" for p in s.players],
+    )
 
 
 def secrets(s: State, seat: int | None) -> set[str]:

@@ -17,13 +17,14 @@ from ledger.games.cotton_trade.common import (
     gain,
     money,
     own_shares,
+    sell_to_bank,
     set_player,
     share_price,
     shuffle_request,
     stage_region_active,
     violation,
 )
-from ledger.games.cotton_trade.components import CURRENCIES, REGIONS, STAGE_NAMES
+from ledger.games.cotton_trade.components import REGIONS, STAGE_NAMES
 from ledger.games.cotton_trade.decisions import KeepNewShip, ReturnAllShips
 from ledger.games.cotton_trade.state import UK, Harbour, Phase, Ship, State
 from ledger.games.shared import replace
@@ -142,22 +143,7 @@ def rescale_money(s: State, out: Effects) -> State:
         own = own_shares(s, seat)
         if not own:
             continue
-        share = own[0]
-        p = s.players[seat]
-        s = set_player(s, replace(p, shares=tuple(x for x in p.shares if x != share)))
-        s = replace(s, bank_shares=tuple(sorted((*s.bank_shares, share))))
-        out.append(
-            fx.ShareSold(
-                seat=seat,
-                company=seat,
-                number=share[1],
-                price=price,
-                currency=CURRENCIES[new],
-                buyer="bank",
-                forced=True,
-            )
-        )
-        s = gain(s, seat, price, "forced_share_sale", out, stage=new)
+        s = sell_to_bank(s, seat, own[0], price, out, stage=new, forced=True)
     s = replace(s, round=s.round + 1, phase=Phase.TURN_ORDER)
     out.append(fx.RoundStarted(round=s.round, stage=STAGE_NAMES[s.stage]))
     for seat in range(s.players_count):  # the same space, priced in the new currency

@@ -19,7 +19,7 @@ from ledger.games.water_frame import (
     workers,
 )
 from ledger.games.water_frame import effects as fx
-from ledger.games.water_frame.components import GOODS
+from ledger.games.water_frame.components import GOODS, GREY_ACTIONS, OWN_ACTIONS
 from ledger.games.water_frame.economy import (
     C,
     Effects,
@@ -57,8 +57,6 @@ from ledger.games.water_frame.stock_exchange import (
 )
 from ledger.games.water_frame.workers import fire_workers, hire, hire_warehouse, move_warehouse
 
-OWN_ACTIONS = ("FACTORY", "WORKERS", "MACHINERY", "QUALITY", "DISTRIBUTION", "STOCK_EXCHANGE")
-GREY_ACTIONS = ("MACHINERY", "QUALITY", "DISTRIBUTION", "PRODUCTION")
 PRICE_ACTIONS = ("FACTORY", "QUALITY", "DISTRIBUTION", "PRODUCTION")
 SPECIAL_ACTIONS = ("WORKERS", "MACHINERY", "STOCK_EXCHANGE", "SHIP")
 MAIN_DECISIONS: dict[str, tuple[type[Decision], ...]] = {

@@ -8,34 +8,13 @@ from pydantic import Field, TypeAdapter
 
 from ledger.engine import Decision, decision_adapter
 from ledger.games import vocabulary
+from ledger.games.water_frame.components import Tile
 
 Good = Literal["FOOD", "CLOTHES", "CUTLERY", "LAMPS"]
 Action = Literal[
     "FACTORY", "WORKERS", "MACHINERY", "QUALITY", "DISTRIBUTION", "STOCK_EXCHANGE", "PRODUCTION", "SHIP"
 ]
 Shade = Literal["OWN", "LIGHT", "DARK"]
-Tile = Literal[
-    "ACCOUNTANT",
-    "ADMINISTRATOR",
-    "AGENT_IN_THE_COLONIES",
-    "BROKER",
-    "CHARISMA",
-    "DEVELOPER",
-    "ENGINEER",
-    "ENGINEERING_WORKS",
-    "EXTRA_SHIFTS",
-    "FOREMAN",
-    "INVENTOR",
-    "OFFICE",
-    "PATENT",
-    "PATRON_FOOD",
-    "PATRON_CLOTHES",
-    "PATRON_CUTLERY",
-    "PATRON_LAMPS",
-    "SCHOOL",
-    "SMALL_WAREHOUSE",
-    "WORKSHOP",
-]
 InventorUse = Literal["return", "pay"]
 Warehouse = Literal["large", "small"]
 Count = Annotated[int, Field(ge=0, le=99)]

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ledger.engine import Decision, Effect, Pending, module_engine
+from ledger.engine import Decision, Effect, module_engine
 from ledger.errors import RuleViolationError
 from ledger.games.shared import PhaseTable
 from ledger.games.water_frame import (
@@ -186,28 +186,8 @@ _PROMPTS = {
 }
 
 
-PHASES = PhaseTable(_PROCEDURES, _OPTIONS, setup.drawn, Phase.FINISHED, violation)
-resume, apply_draw, legal_decisions = PHASES.resume, PHASES.apply_draw, PHASES.legal_decisions
-
-
-def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect, ...]]:
-    if seat not in s.awaiting:
-        raise violation("not_your_turn", "The game is not waiting for your decision.", "")
-    accepted = (decisions.StoreGoods,) if actions.storing(s) is not None else _ACCEPTED.get(s.phase, ())
-    if not isinstance(decision, accepted):
-        names = ", ".join(d.model_fields["type"].default for d in accepted)
-        raise violation("wrong_decision", f"Now ({s.phase.value}) the decision must be one of: {names}.", "")
-    out: Effects = []
-    s = _DECIDE[s.phase](s, seat, decision, out)
-    s = PHASES.advance(s, out)
-    return s, tuple(out)
-
-
-def pending(s: State) -> Pending:
-    if s.draws:
-        return Pending(draw=s.draws[0], prompt=f"draw: {s.draws[0].label}")
-    if s.phase == Phase.FINISHED:
-        return Pending(finished=True, prompt="the game is over")
+def _prompt(s: State) -> str:
+    """What the seats awaited are asked now."""
     if s.phase == Phase.ACTION:
         t = s.turn
         if t is None:
@@ -218,8 +198,25 @@ def pending(s: State) -> Pending:
             prompt = f"{t.action.lower().replace('_', ' ')} action: continue, finish the main action or end the turn"
         else:
             prompt = "additional action, or end your turn"
-        return Pending(seats=s.awaiting, prompt=prompt)
-    return Pending(seats=s.awaiting, prompt=_PROMPTS.get(s.phase, ""))
+        return prompt
+    return _PROMPTS.get(s.phase, "")
+
+
+PHASES = PhaseTable(_PROCEDURES, _OPTIONS, _prompt, setup.drawn, Phase.FINISHED, violation)
+resume, apply_draw, pending = PHASES.resume, PHASES.apply_draw, PHASES.pending
+legal_decisions = PHASES.legal_decisions
+
+
+def apply(s: State, seat: int, decision: Decision) -> tuple[State, tuple[Effect, ...]]:
+    PHASES.check_awaited(s, seat)
+    accepted = (decisions.StoreGoods,) if actions.storing(s) is not None else _ACCEPTED.get(s.phase, ())
+    if not isinstance(decision, accepted):
+        names = ", ".join(d.model_fields["type"].default for d in accepted)
+        raise violation("wrong_decision", f"Now ({s.phase.value}) the decision must be one of: {names}.", "")
+    out: Effects = []
+    s = _DECIDE[s.phase](s, seat, decision, out)
+    s = PHASES.advance(s, out)
+    return s, tuple(out)
 
 
 def secrets(s: State, seat: int | None) -> set[str]:

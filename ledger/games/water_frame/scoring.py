@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ledger.engine import Decision, Standing
 from ledger.games import vocabulary
-from ledger.games.shared import replace
+from ledger.games.shared import ranked, replace
 from ledger.games.water_frame import effects as fx
 from ledger.games.water_frame.components import GOODS
 from ledger.games.water_frame.decisions import Done
@@ -61,23 +61,16 @@ def score_game(s: State, out: Effects) -> State:
 
 def standings(s: State) -> tuple[Standing, ...]:
     """[R16 8.0] shares x share value; players with loans lose; ties go to more cash, then shared."""
-    n = s.players_count
     scores = s.scores or tuple(portfolio(p) for p in s.players)
-
-    def key(i: int) -> tuple[int, int, int]:
-        return (0 if i in s.eliminated else 1, scores[i], s.players[i].cash)
-
-    out = []
-    for i in range(n):
-        rank = 1 + sum(1 for j in range(n) if key(j) > key(i))
-        p = s.players[i]
-        summary = (
+    return ranked(
+        [(0 if i in s.eliminated else 1, scores[i], p.cash) for i, p in enumerate(s.players)],
+        [
             "eliminated (loans)"
             if i in s.eliminated
-            else (f"£{scores[i]} ({p.shares} shares at £{C.share_value(p.share_space)}), cash £{p.cash}")
-        )
-        out.append(Standing(seat=i, rank=rank, score=key(i), summary=summary))
-    return tuple(sorted(out, key=lambda x: (x.rank, x.seat)))
+            else f"£{scores[i]} ({p.shares} shares at £{C.share_value(p.share_space)}), cash £{p.cash}"
+            for i, p in enumerate(s.players)
+        ],
+    )
 
 
 def final_trade(s: State, seat: int, d: Decision, out: Effects) -> State:
