@@ -32,6 +32,7 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
+from api.readmodels import init_views
 from api.storage import init_lock
 from ledger.application import Ledger
 from ledger.storage import Database
@@ -52,8 +53,6 @@ def _event_store(db: Database) -> None:
 
 
 def _read_models(db: Database) -> None:
-    from api.services import init_views
-
     init_views(db)
 
 

@@ -9,44 +9,25 @@ from typing import Any
 
 from api.accounts import AccountService, AccountStore
 from api.mail import MailDelivery, MailOutbox, transport_for
+from api.migrations import migrate, pending
 from api.pgguard import GuardedPostgresDatastore
+from api.readmodels import PROJECTIONS, STORES, init_views
 from api.settings import Settings
 from api.storage import build_ledger
 from ledger.application import Ledger
 from ledger.storage import Database, parse_database_url
-from projections.base import BatchProjection, Catchup, SqlView, build_view, views_datastore
+from projections.base import BatchProjection, Catchup, build_view, views_datastore
 from projections.digests import DigestsView
-from projections.game_index import GameIndex, GameIndexView
-from projections.league_stats import LeagueStats, LeagueStatsView
-from projections.notifications import Notifications, NotificationsView
-from projections.scoreboard import Scoreboard, ScoreboardView
-from projections.share_values import ShareValueHistory, ShareValueView
+from projections.game_index import GameIndex
 
 log = logging.getLogger("gameledger.projections")
-STORES: tuple[type[SqlView], ...] = (DigestsView, AccountStore, MailOutbox)
-"""Tables beside the read models that no rebuild touches: digests, accounts, the mail outbox."""
 STOP_CHECK_BATCHES = 4  # batches a background catch-up applies before it looks for a stop
 
-PROJECTIONS: dict[str, tuple[type[BatchProjection[Any]], type[SqlView]]] = {
-    "gameindex": (GameIndex, GameIndexView),
-    "scoreboard": (Scoreboard, ScoreboardView),
-    "sharevalues": (ShareValueHistory, ShareValueView),
-    "leaguestats": (LeagueStats, LeagueStatsView),
-    "notifications": (Notifications, NotificationsView),
-}
-
-
-def init_views(db: Database) -> None:
-    for _, view_class in PROJECTIONS.values():
-        build_view(view_class, db, create_table=True).datastore.close()
-    for store in STORES:
-        build_view(store, db, create_table=True).datastore.close()
+__all__ = ["PROJECTIONS", "STORES", "Services", "init_views", "initialise"]
 
 
 def initialise(settings: Settings) -> Database:
     """Apply the pending schema migrations (under the lock; see api/migrations.py)."""
-    from api.migrations import migrate
-
     db = parse_database_url(
         settings.effective_database_url, pool_size=settings.pool_size, pre_ping=settings.pg_pre_ping
     )
@@ -89,8 +70,6 @@ class Services:
         }
         services = cls(settings=settings, db=db, ledger=ledger, projections=projections)
         if not settings.init_db:
-            from api.migrations import pending
-
             services.schema_pending = pending(db)  # /ready says so until `db migrate` has run
         services.catchups = {
             name: Catchup(ledger, p, settings.projection_batch) for name, p in projections.items()

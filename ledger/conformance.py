@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger import registry
-from ledger.application import Ledger, derive_draw
+from ledger.application import Ledger
 from ledger.engine import DrawOutcome, RulesEngine
 from ledger.export import game_export
+from ledger.rng import derive_draw
 from ledger.verify import verify_export
 
 

@@ -25,19 +25,40 @@ from __future__ import annotations
 import copy
 import dataclasses
 import functools
-from collections.abc import Mapping
+import inspect
+import sys
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, Protocol
+from types import SimpleNamespace
+from typing import Annotated, Any, ClassVar, Literal, Protocol, TypeVar, Union, cast, dataclass_transform
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 # --- decisions -------------------------------------------------------------
 
 
 class Decision(BaseModel):
-    """Base of every decision: a frozen model with a ``type`` discriminator."""
+    """Base of every decision: a frozen model with a ``type`` discriminator, named in the class
+    statement (``class RentShip(Decision, type="rent_ship")``) and stored with every decision."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
+    type: str = ""
+
+    def __init_subclass__(cls, type: str | None = None, **kwargs: Any) -> None:
+        if type is not None:  # the discriminator: the first field, a literal (pydantic reads it next)
+            cls.__annotations__ = {"type": Literal[type], **inspect.get_annotations(cls)}
+            cls.type = type
+        super().__init_subclass__(**kwargs)
+
+
+def decision_adapter(module: str) -> TypeAdapter[Any]:
+    """The discriminated union of the decisions a module defines, in the order it defines them."""
+    members = tuple(
+        cls
+        for cls in vars(sys.modules[module]).values()
+        if isinstance(cls, type) and issubclass(cls, Decision) and cls.__module__ == module
+    )
+    return TypeAdapter(Annotated[Union[members], Field(discriminator="type")])  # type: ignore[arg-type]  # noqa: UP007
 
 
 class TitleOptions(BaseModel):
@@ -54,17 +75,46 @@ Audience = tuple[int, ...] | None
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Effect:
-    """A resolved fact (past tense). Subclasses set ``kind`` and add fields."""
+    """A resolved fact (past tense). Subclasses set ``kind`` and add fields; the stored payload
+    is the kind and the fields in the order declared, or in ``recorded_order`` where a title's
+    subclass adds a field amid its base's (the order its games have always been recorded in)."""
 
     kind: ClassVar[str] = "effect"
+    recorded_order: ClassVar[tuple[str, ...]] = ()
     visible_to: Audience = None
 
     def payload(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
-        for f in dataclasses.fields(self):
-            if f.name != "visible_to":
-                out[f.name] = _jsonable(getattr(self, f.name))
+        names = _PAYLOAD_FIELDS.get(type(self)) or _payload_fields(type(self))
+        for name in names:
+            out[name] = _jsonable(getattr(self, name))
         return out
+
+
+_PAYLOAD_FIELDS: dict[type[Effect], tuple[str, ...]] = {}
+_E = TypeVar("_E", bound=type[Effect])
+
+
+@dataclass_transform(frozen_default=True, kw_only_default=True)
+def effect(kind: str | None = None) -> Callable[[_E], _E]:
+    """An effect class of this ``kind`` (None: its base's): a frozen, slotted dataclass whose
+    fields are given by keyword."""
+
+    def make(cls: _E) -> _E:
+        if kind is not None:
+            cls.kind = kind
+        return dataclass(frozen=True, slots=True, kw_only=True)(cls)  # type: ignore[return-value]
+
+    return make
+
+
+def _payload_fields(cls: type[Effect]) -> tuple[str, ...]:
+    declared = tuple(f.name for f in dataclasses.fields(cls) if f.name != "visible_to")
+    if cls.recorded_order:
+        assert sorted(cls.recorded_order) == sorted(declared), f"{cls.__name__}: recorded_order names every field"
+        declared = cls.recorded_order
+    _PAYLOAD_FIELDS[cls] = declared
+    return declared
 
 
 def _jsonable(value: Any) -> Any:
@@ -153,3 +203,24 @@ class RulesEngine(Protocol):
     def conservation(self, state: Any) -> list[str]: ...
     def secrets(self, state: Any, seat: int | None) -> set[str]: ...
     def describe(self, effect: Mapping[str, Any], names: Mapping[int, str] | None = None) -> str: ...
+
+
+def module_engine(module: str, meta: TitleMeta, decision_adapter: TypeAdapter[Any], state: type) -> RulesEngine:
+    """A title's rules engine: the functions its rules module defines under the interface's
+    names (``new_game``, ``pending``, ... ``describe``), with the title's metadata and its
+    decision and state adapters."""
+    functions = vars(sys.modules[module])
+    return cast(
+        RulesEngine,
+        SimpleNamespace(
+            meta=meta,
+            decision_adapter=decision_adapter,
+            state_adapter=TypeAdapter(state),
+            **{name: functions[name] for name in _INTERFACE},
+        ),
+    )
+
+
+_INTERFACE = tuple(
+    name for name, member in vars(RulesEngine).items() if callable(member) and not name.startswith("_")
+)

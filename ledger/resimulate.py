@@ -8,15 +8,16 @@ game, the standings the current rules would give.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 from uuid import UUID
 
 from ledger import records, registry
-from ledger.application import derive_draw
-from ledger.domain import final_standings
+from ledger.domain import final_standings, split_effects
 from ledger.engine import DrawOutcome
 from ledger.errors import RuleViolationError
 from ledger.export import event_record
+from ledger.rng import derive_draw
 from ledger.verify import DECISION, DRAW, FINISHED, STARTED, TIMED_OUT, UNDONE
 
 
@@ -31,10 +32,6 @@ def _effects(record: dict[str, Any]) -> list[Any]:
 
 def _payloads(effects: Any) -> list[Any]:
     """The same for effects the rules produce now (through JSON, as they are stored)."""
-    import json
-
-    from ledger.domain import split_effects
-
     public, private = split_effects(tuple(effects))
     out: list[Any] = json.loads(json.dumps(public))
     out += [(aud, json.loads(json.dumps(private[aud]["effects"]))) for aud in sorted(private)]

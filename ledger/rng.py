@@ -13,7 +13,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from ledger.engine import DrawRequest
 
 T = TypeVar("T")
 
@@ -70,3 +73,11 @@ def shuffled(seed: bytes, counter: int, items: Sequence[T]) -> tuple[T, ...]:
 
 def pick(seed: bytes, counter: int, n: int) -> int:
     return DrawStream(seed, counter).below(n)
+
+
+def derive_draw(seed: bytes, counter: int, request: DrawRequest) -> tuple[int, ...]:
+    """The outcome of draw number ``counter``: the ledger records it, ``verify`` re-runs it."""
+    n = len(request.items)
+    if request.kind == "pick":
+        return (pick(seed, counter, n),)
+    return permutation(seed, counter, n)

@@ -25,7 +25,7 @@ from typing import Any
 
 from ledger import records, registry
 from ledger.engine import DrawOutcome
-from ledger.rng import seed_commitment
+from ledger.rng import derive_draw, seed_commitment
 
 CREATED = "gameledger.game.created"
 STARTED = "gameledger.game.started"
@@ -263,8 +263,6 @@ def _replay(
     seed: bytes,
     conservation: bool = False,
 ) -> None:
-    from ledger.application import derive_draw
-
     created = events[0]["public"]
     try:
         eng = registry.engine(created["title"])

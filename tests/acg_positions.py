@@ -17,6 +17,7 @@ from ledger.errors import RuleViolationError
 from ledger.games.arkwright_card_game import rules
 from ledger.games.arkwright_card_game.components import RESERVE, TRACKS, load
 from ledger.games.arkwright_card_game.decisions import ChooseAction, PlaceForeman
+from ledger.games.arkwright_card_game.economy import turn_order
 from ledger.games.arkwright_card_game.meta import CardGameOptions
 from ledger.games.arkwright_card_game.state import (
     Card,
@@ -236,7 +237,7 @@ def producing(s: State, good: int | str | None = None) -> tuple[State, list[Effe
     """The production phase of the round's good (``good`` sets the round) begins."""
     if good is not None:
         s = replace(s, round=g_(good) + 1)
-    order = tuple(seat for seat in rules.turn_order(s) if s.players[seat].factories[s.good] is not None)
+    order = tuple(seat for seat in turn_order(s) if s.players[seat].factories[s.good] is not None)
     n = s.players_count
     pr = Production(
         good=s.good,

@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from ledger.application import derive_draw
 from ledger.conformance import random_playout
 from ledger.engine import DrawOutcome
 from ledger.games.arkwright_card_game import bot, rules
 from ledger.games.arkwright_card_game.components import load
 from ledger.games.arkwright_card_game.meta import CardGameOptions
 from ledger.games.arkwright_card_game.state import Phase, State
+from ledger.rng import derive_draw
 from tests.api_helpers import API, Table
 
 TITLE = "arkwright-card-game"

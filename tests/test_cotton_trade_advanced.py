@@ -37,6 +37,7 @@ from ledger.games.cotton_trade.decisions import (
     TakeRevealedContract,
     TakeRevealedShip,
 )
+from ledger.games.cotton_trade.meta import CottonTradeOptions
 from ledger.games.cotton_trade.state import Phase, State, War
 from tests.api_helpers import API, Table
 from tests.ct_positions import (
@@ -517,11 +518,11 @@ def test_random_advanced_games_keep_every_conservation_law(module: str, players:
 
 
 def test_money_is_conserved_across_auctions_and_exchanges_in_whole_games() -> None:
-    from ledger.application import derive_draw
     from ledger.engine import DrawOutcome
+    from ledger.rng import derive_draw
 
     rnd = random.Random(5)
-    s = rules.new_game(rules.CottonTradeOptions(shares_trade=True, reputation=True), 4)
+    s = rules.new_game(CottonTradeOptions(shares_trade=True, reputation=True), 4)
     draws, seen = 0, set()
     while not rules.pending(s).finished:
         p = rules.pending(s)

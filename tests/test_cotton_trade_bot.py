@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from ledger.application import derive_draw
 from ledger.conformance import random_playout
 from ledger.engine import Decision, DrawOutcome
 from ledger.games.cotton_trade import advanced as adv
@@ -28,6 +27,7 @@ from ledger.games.cotton_trade.decisions import (
 )
 from ledger.games.cotton_trade.meta import CottonTradeOptions
 from ledger.games.cotton_trade.state import Auction, Phase, State, War
+from ledger.rng import derive_draw
 from tests.ct_positions import (
     at_phase,
     cleared_board,

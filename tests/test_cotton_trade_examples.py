@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from ledger.errors import RuleViolationError
-from ledger.games.cotton_trade import rules
+from ledger.games.cotton_trade import rules, ships
 from ledger.games.cotton_trade.components import Region
 from ledger.games.cotton_trade.decisions import (
     BuyContract,
@@ -303,7 +303,7 @@ def test_ex25_a_kept_new_ship_becomes_a_good_ol_ship_in_place() -> None:
     assert s.tracks[2] == ((0, 1),)
     assert s.supply_good_ol == 3
     s = replace(s, ship_row=("S01",), draws=())
-    assert rules._rentable(s, 0, "S01") is not None  # capacity 1 is taken
+    assert ships.rentable(s, 0, "S01") is not None  # capacity 1 is taken
     with pytest.raises(RuleViolationError) as err:
         play(replace(s, phase=Phase.RENT, awaiting=(0,)), 0, RentShip(card="S01"))
     assert err.value.code == "rule/cotton-trade/capacity_held"

@@ -100,7 +100,7 @@ def test_a_correction_rewinds_by_a_compensating_event_and_the_read_models_follow
     services.refresh()
     board = services.view("scoreboard").board(gid)
     game = services.ledger.get_game(gid)
-    from ledger.games.cotton_trade import rules as ct
+    from ledger.games.cotton_trade import common as ct
 
     assert [s["money"] for s in board["seats"]] == [ct.money(game.state, s) for s in range(2)]
     assert audit_game(services.ledger, gid, None, full_view=True)["ok"]

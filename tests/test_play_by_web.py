@@ -22,7 +22,7 @@ from api.services import Services
 from ledger.domain import Game
 from ledger.errors import ConflictError, InvalidRequestError
 from ledger.export import game_export
-from ledger.games.cotton_trade import rules as ct
+from ledger.games.cotton_trade import common as ct
 from ledger.verify import verify_export
 from tests.api_helpers import API
 

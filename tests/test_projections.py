@@ -17,7 +17,7 @@ import pytest
 from api.services import PROJECTIONS, Services
 from api.settings import Settings
 from ledger.conformance import ledger_playout
-from ledger.games.cotton_trade import rules
+from ledger.games.cotton_trade.common import money, share_price, wealth
 from ledger.games.cotton_trade.components import REGIONS
 from projections.base import Catchup
 
@@ -63,10 +63,10 @@ def test_the_scoreboard_agrees_with_the_rules_engine_at_every_step(
             s = game.state
             for seat in board["seats"]:
                 i = seat["seat"]
-                assert seat["money"] == rules.money(s, i)
-                assert seat["wealth"] == rules.wealth(s, i)
+                assert seat["money"] == money(s, i)
+                assert seat["wealth"] == wealth(s, i)
                 assert seat["space"] == s.track_space[i]
-                assert seat["share_value"] == rules.share_price(s, i)
+                assert seat["share_value"] == share_price(s, i)
                 assert sorted(map(tuple, seat["shares"])) == sorted(s.players[i].shares)
                 assert tuple(seat["coins"].values()) == s.players[i].coins
                 for region, level in seat["reputation"].items():

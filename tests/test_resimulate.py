@@ -14,7 +14,7 @@ from ledger import registry
 from ledger.audit import audit_game
 from ledger.conformance import ledger_playout
 from ledger.errors import ConflictError
-from ledger.games.cotton_trade import rules as ct
+from ledger.games.cotton_trade import cotton as ct
 
 
 def no_oversize_discount(card, capacity: int) -> int:  # type: ignore[no-untyped-def]
@@ -31,7 +31,7 @@ def test_resimulation_finds_the_games_a_rules_change_touches(
     report = services.resimulate()
     assert report["summary"] == {"identical": 4} and report["leagues"] == []
 
-    monkeypatch.setattr(ct, "_contract_cost", no_oversize_discount)
+    monkeypatch.setattr(ct, "contract_cost", no_oversize_discount)
     report = services.resimulate("cotton-trade")
     touched = [g for g in report["games"] if g["outcome"] != "identical"]
     assert touched, "some game bought an oversized contract"

@@ -8,10 +8,11 @@ from collections import Counter
 import pytest
 from fastapi.testclient import TestClient
 
-from ledger.application import derive_draw
 from ledger.engine import DrawOutcome
 from ledger.games.water_frame import bot, rules
 from ledger.games.water_frame.components import load
+from ledger.games.water_frame.meta import WaterFrameOptions
+from ledger.rng import derive_draw
 from ledger.verify import verify_export
 from tests.api_helpers import API, Table
 
@@ -19,7 +20,7 @@ C = load()
 
 
 def bot_game(seed: int, players: int = 4) -> tuple[rules.State, Counter[int], Counter[str]]:
-    s = rules.new_game(rules.WaterFrameOptions(), players)
+    s = rules.new_game(WaterFrameOptions(), players)
     draws = 0
     sold: Counter[int] = Counter()
     kinds: Counter[str] = Counter()

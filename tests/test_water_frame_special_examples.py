@@ -19,8 +19,9 @@ from typing import Any
 
 import pytest
 
-from ledger.games.water_frame import bot, rules
+from ledger.games.water_frame import bot
 from ledger.games.water_frame.components import load
+from ledger.games.water_frame.conservation import workers_in_play
 from ledger.games.water_frame.decisions import (
     AdjustPrice,
     BuildFactory,
@@ -45,6 +46,7 @@ from ledger.games.water_frame.decisions import (
 )
 from ledger.games.water_frame.economy import store
 from ledger.games.water_frame.meta import WaterFrameOptions
+from ledger.games.water_frame.setup import box_tiles
 from ledger.games.water_frame.state import Factory, Phase, Row, State
 from tests.wf_positions import (
     CLOTHES,
@@ -487,7 +489,7 @@ def test_ex38_swapping_the_capacity_2_ship_for_a_capacity_6_ship_hires_two_more_
     assert (six.capacity, six.crew, C.ship("SHIP-4A").crew, C.ship("SHIP-2A").crew) == (6, 2, 1, 0)
     s = replace(new_1770(3), decade=first_decade_of_level(six.row))
     s = with_ships(s, 0, "SHIP-2A", "SHIP-4A")
-    assert rules.workers_in_play(s) == C.workers_total
+    assert workers_in_play(s) == C.workers_total
     one_ship, _ = start_turn(with_ships(s, 0, "SHIP-4A"), 0, "WORKERS", 2)
     rejected(one_ship, 0, TakeShip(ship="SHIP-6A", give_back="SHIP-4A"), "pier_free")  # a pier is free
     s, _ = start_turn(s, 0, "WORKERS", 2)
@@ -501,7 +503,7 @@ def test_ex38_swapping_the_capacity_2_ship_for_a_capacity_6_ship_hires_two_more_
     assert s.jm_empty == e0 + 2
     assert sum(x["crew"] for x in E.view(s, None)["players"][0]["ships"]) == 1 + 2
     assert "SHIP-2A" in s.mat_ships[0] and "SHIP-6A" not in s.mat_ships[2]
-    assert rules.workers_in_play(s) == C.workers_total
+    assert workers_in_play(s) == C.workers_total
 
 
 # --- 8.6 production phase -------------------------------------------------------------------------------
@@ -697,7 +699,7 @@ def test_dt_the_foreman_and_the_workshop_must_name_the_factory_they_serve() -> N
     s, _ = settle_draws(E.new_game(WaterFrameOptions(predetermined_setup=True), 3))
     assert s.phase == Phase.PREDETERMINED_TILE
     seat = s.awaiting[0]
-    for tile in {"FOREMAN", "WORKSHOP"} & set(rules.box_tiles(s)):
+    for tile in {"FOREMAN", "WORKSHOP"} & set(box_tiles(s)):
         rejected(s, seat, TakeTile(tile=tile), "assign_required")  # type: ignore[arg-type]
         assert all(
             d.assign is not None

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
+
+from ledger.engine import Decision, DrawOutcome, DrawRequest, Effect, Pending, Standing
+from ledger.errors import RuleViolationError
 
 T = TypeVar("T")
 
@@ -20,14 +25,93 @@ def clockwise_from(start: int, n: int) -> tuple[int, ...]:
     return tuple((start + i) % n for i in range(n))
 
 
-def run_automatic(s: Any, out: list[Any], handlers: dict[Any, Any], finished: Any) -> Any:
-    """A title's automatic procedures, one phase handler after another, until a decision or
-    a draw is due or the game is over (``finished``: the title's final phase)."""
-    for _ in range(100_000):
-        if s.draws or s.awaiting or s.phase == finished:
-            return s
-        s = handlers[s.phase](s, out)
-    raise RuntimeError("automatic procedures did not settle")  # pragma: no cover
+Effects = list[Effect]
+
+
+@dataclass(frozen=True)
+class PhaseTable:
+    """A title's phases: what each does by itself until a decision or a draw is due
+    (``procedures``), the legal decisions of the seat awaited in each (``options``), what a
+    random draw decides (``drawn``); the engine's resume, draw and legal decisions follow."""
+
+    procedures: Mapping[Any, Callable[[Any, Effects], Any]]
+    options: Mapping[Any, Callable[[Any, int], tuple[Decision, ...]]]
+    prompt: Callable[[Any], str]  # what the seats awaited are asked
+    drawn: Callable[[Any, DrawRequest, tuple[int, ...], Effects], Any]
+    finished: Any  # the title's last phase
+    violation: Callable[[str, str, str], RuleViolationError]
+
+    def check_awaited(self, s: Any, seat: int) -> None:
+        if seat not in s.awaiting:
+            raise self.violation("not_your_turn", "The game is not waiting for your decision.", "")
+
+    def advance(self, s: Any, out: Effects) -> Any:
+        """Run the automatic procedures until a decision or a draw is due, or the game is over."""
+        procedures, finished = self.procedures, self.finished
+        for _ in range(100_000):
+            if s.draws or s.awaiting or s.phase == finished:
+                return s
+            s = procedures[s.phase](s, out)
+        raise RuntimeError("automatic procedures did not settle")  # pragma: no cover
+
+    def resume(self, s: Any) -> tuple[Any, tuple[Effect, ...]]:
+        """Run the automatic procedures from a position (a hand-built one, in tests and tools)."""
+        out: Effects = []
+        s = self.advance(s, out)
+        return s, tuple(out)
+
+    def apply_draw(self, s: Any, outcome: DrawOutcome) -> tuple[Any, tuple[Effect, ...]]:
+        req = due_draw(s.draws, outcome, self.violation)
+        out: Effects = []
+        s = self.drawn(replace(s, draws=s.draws[1:]), req, outcome.values, out)
+        s = self.advance(s, out)
+        return s, tuple(out)
+
+    def pending(self, s: Any) -> Pending:
+        if s.draws:
+            return Pending(draw=s.draws[0], prompt=f"draw: {s.draws[0].label}")
+        if s.phase == self.finished:
+            return Pending(finished=True, prompt="the game is over")
+        return Pending(seats=s.awaiting, prompt=self.prompt(s))
+
+    def legal_decisions(self, s: Any, seat: int) -> tuple[Decision, ...]:
+        options = self.options.get(s.phase)
+        if seat not in s.awaiting or options is None:
+            return ()
+        return options(s, seat)
+
+
+def due_draw(
+    draws: tuple[DrawRequest, ...],
+    outcome: DrawOutcome,
+    violation: Callable[[str, str, str], RuleViolationError],
+) -> DrawRequest:
+    """The draw due, once its outcome is one it could have had: a pick of one index in range,
+    or a shuffle's permutation of its items (the title's ``violation`` names the refusal)."""
+    if not draws:
+        raise violation("no_draw_due", "No random draw is due.", "")
+    req = draws[0]
+    n = len(req.items)
+    if outcome.key != req.key:
+        raise violation("wrong_draw", f"The draw due is {req.key!r}.", "")
+    if req.kind == "pick":
+        if len(outcome.values) != 1 or not 0 <= outcome.values[0] < n:
+            raise violation("bad_draw", "A pick needs one index in range.", "")
+    elif sorted(outcome.values) != list(range(n)):
+        raise violation("bad_draw", "A shuffle needs a permutation of the items.", "")
+    return req
+
+
+def ranked(scores: Sequence[tuple[int, ...]], summaries: Sequence[str]) -> tuple[Standing, ...]:
+    """Standings by score, seat by seat: a seat's rank is one more than the number of seats
+    that scored more, so that equal scores share a rank (a shared victory)."""
+    out = [
+        Standing(
+            seat=seat, rank=1 + sum(1 for other in scores if other > score), score=score, summary=summary
+        )
+        for seat, (score, summary) in enumerate(zip(scores, summaries, strict=True))
+    ]
+    return tuple(sorted(out, key=lambda x: (x.rank, x.seat)))
 
 
 def ceil_div(a: int, b: int) -> int:
@@ -41,7 +125,7 @@ def first(items: Any, default: Any = None) -> Any:
 _REPLACERS: dict[type, Any] = {}  # slotted classes: a generated replace per class
 _DICT_FIELDS: dict[type, frozenset[str]] = {}  # classes without slots: their field names
 _MISSING = object()
-_new = object.__new__
+_new = object.__new__  # bound once: replace() runs on every change of a state
 _setattr = object.__setattr__
 
 

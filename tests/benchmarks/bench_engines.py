@@ -17,8 +17,8 @@ import time
 from typing import Any
 
 from ledger import registry
-from ledger.application import derive_draw
 from ledger.engine import DrawOutcome
+from ledger.rng import derive_draw
 
 
 def play(title: str, players: int, seed: int) -> tuple[float, list[tuple[Any, ...]], Any]:

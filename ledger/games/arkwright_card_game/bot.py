@@ -9,6 +9,7 @@ useful developments, ships when it pays, and buys shares with the money it can s
 from __future__ import annotations
 
 from ledger.engine import Decision
+from ledger.games.arkwright_card_game import decisions
 from ledger.games.arkwright_card_game.components import (
     MACHINERY,
     QUALITY,
@@ -16,41 +17,6 @@ from ledger.games.arkwright_card_game.components import (
     SHIP,
     STOCK_EXCHANGE,
     TRACKS,
-)
-from ledger.games.arkwright_card_game.decisions import (
-    AddMachine,
-    BreakTieWithEntrepreneur,
-    BuildFactory,
-    BuyShares,
-    BuyStartingShares,
-    ChooseAction,
-    ChooseStartPlayer,
-    DiscardEntrepreneur,
-    FinishAction,
-    FinishProduction,
-    FinishReplacement,
-    HireWorker,
-    PlaceReplacementQuality,
-    ProduceExtra,
-    RegainShips,
-    SellGoods,
-    SetDistributionCard,
-    SetPriceAndAppeal,
-    SetQualityCard,
-    ShipGoods,
-    ShipStoredGoods,
-    SkipAction,
-    SkipDevelopment,
-    StoreGoods,
-    TakeDevelopment,
-    TakeDevelopmentCard,
-    UpgradeFactory,
-    UpgradeWithInventor,
-    UseBroker,
-    UseDeveloper,
-    UseExtraShift,
-    UseInventor,
-    UsePatron,
 )
 from ledger.games.arkwright_card_game.economy import (
     GOODS,
@@ -114,7 +80,7 @@ def _choose(s: State, seat: int, legal: tuple[Decision, ...]) -> Decision:
             (
                 d
                 for d in legal
-                if isinstance(d, BuyStartingShares) and d.count * C.starting_share_price <= keep
+                if isinstance(d, decisions.BuyStartingShares) and d.count * C.starting_share_price <= keep
             ),
             key=lambda d: d.count,  # type: ignore[attr-defined]
         )
@@ -123,9 +89,9 @@ def _choose(s: State, seat: int, legal: tuple[Decision, ...]) -> Decision:
     if s.phase == Phase.PRODUCTION:
         return _production(s, seat, legal)
     if s.phase == Phase.ENTREPRENEUR:
-        return DiscardEntrepreneur(start_player=None)
+        return decisions.DiscardEntrepreneur(start_player=None)
     if s.phase == Phase.CHOOSE_START:
-        return ChooseStartPlayer(seat=seat)
+        return decisions.ChooseStartPlayer(seat=seat)
     return legal[0]
 
 
@@ -136,24 +102,24 @@ def _turn(s: State, seat: int, legal: tuple[Decision, ...]) -> Decision:
     t = s.turn
     assert t is not None
     p = s.players[seat]
-    developer = _first(legal, UseDeveloper)
+    developer = _first(legal, decisions.UseDeveloper)
     if developer is not None:
         return developer
     if t.step == "a":
         wanted = _wanted_action(s, p, legal)
-        return ChooseAction(action=wanted) if wanted else SkipAction()  # type: ignore[arg-type]
+        return decisions.ChooseAction(action=wanted) if wanted else decisions.SkipAction()  # type: ignore[arg-type]
     if t.step == "action":
         return _action_step(s, p, legal)
     if t.step == "b":
         return _price(s, p, legal)
     if t.step == "engineer":
-        best = [d for d in legal if isinstance(d, PlaceReplacementQuality)]
-        return max(best, key=lambda d: d.value) if best else FinishReplacement()  # type: ignore[attr-defined]
+        best = [d for d in legal if isinstance(d, decisions.PlaceReplacementQuality)]
+        return max(best, key=lambda d: d.value) if best else decisions.FinishReplacement()  # type: ignore[attr-defined]
     return _development(s, seat, legal)
 
 
 def _wanted_action(s: State, p: Player, legal: tuple[Decision, ...]) -> str | None:
-    possible = {d.action for d in legal if isinstance(d, ChooseAction)}
+    possible = {d.action for d in legal if isinstance(d, decisions.ChooseAction)}
     wage = C.wage(s.wage)
     producing = [g for g, f in enumerate(p.factories) if f is not None and remaining_productions(s, g)]
     if "EARLY_SHIPPING" in possible and _early_ship_worth(p):
@@ -221,35 +187,37 @@ def _early_ship_worth(p: Player) -> bool:
 
 
 def _action_step(s: State, p: Player, legal: tuple[Decision, ...]) -> Decision:
-    finish = _first(legal, FinishAction) or legal[0]
+    finish = _first(legal, decisions.FinishAction) or legal[0]
     for d in legal:
-        if isinstance(d, BuildFactory) and remaining_productions(s, good_index(d.good)) >= 1:
+        if isinstance(d, decisions.BuildFactory) and remaining_productions(s, good_index(d.good)) >= 1:
             return d
-        if isinstance(d, UpgradeFactory) and remaining_productions(s, good_index(d.good)):
+        if isinstance(d, decisions.UpgradeFactory) and remaining_productions(s, good_index(d.good)):
             return d
-        if isinstance(d, UpgradeWithInventor) and len(d.goods) == 2:
+        if isinstance(d, decisions.UpgradeWithInventor) and len(d.goods) == 2:
             return d
     hires = [
         d
         for d in legal
-        if isinstance(d, HireWorker)
+        if isinstance(d, decisions.HireWorker)
         and remaining_productions(s, good_index(d.good))
         and len(p.factories[good_index(d.good)].workers) < C.workers_per_factory  # type: ignore[union-attr]
     ]
     if hires:
         return min(hires, key=lambda d: len(p.factories[good_index(d.good)].workers))  # type: ignore[attr-defined,union-attr]
     machines = [
-        d for d in legal if isinstance(d, AddMachine) and remaining_productions(s, good_index(d.good))
+        d
+        for d in legal
+        if isinstance(d, decisions.AddMachine) and remaining_productions(s, good_index(d.good))
     ]
     if machines:
         return min(
             machines, key=lambda d: (-remaining_productions(s, good_index(d.good)), d.good, d.position)
         )  # type: ignore[attr-defined]
-    quality = [d for d in legal if isinstance(d, SetQualityCard | SetDistributionCard)]
+    quality = [d for d in legal if isinstance(d, decisions.SetQualityCard | decisions.SetDistributionCard)]
     best = _best_card_step(s, p, quality)
     if best is not None:
         return best
-    buys = [d for d in legal if isinstance(d, BuyShares)]
+    buys = [d for d in legal if isinstance(d, decisions.BuyShares)]
     if buys:
         spare = p.money - reserve_money(s, p)
         affordable = [
@@ -257,23 +225,23 @@ def _action_step(s: State, p: Player, legal: tuple[Decision, ...]) -> Decision:
         ]
         if affordable and s.turn is not None and s.turn.exchange == 0:
             return max(affordable, key=lambda d: (d.discounted + d.full, d.discounted))  # type: ignore[attr-defined]
-    regain = _first(legal, RegainShips)
+    regain = _first(legal, decisions.RegainShips)
     if regain is not None and p.ships == 0 and s.turn is not None and s.turn.exchange < 3:
         return regain
-    stores = [d for d in legal if isinstance(d, StoreGoods)]
+    stores = [d for d in legal if isinstance(d, decisions.StoreGoods)]
     if stores:
         return max(stores, key=lambda d: d.count)  # type: ignore[attr-defined]
-    ships = [d for d in legal if isinstance(d, ShipStoredGoods)]
+    ships = [d for d in legal if isinstance(d, decisions.ShipStoredGoods)]
     if ships:
         return max(ships, key=lambda d: (d.customs_office, sum(n for _, n in d.loads)))  # type: ignore[attr-defined]
-    extra = [d for d in legal if isinstance(d, ProduceExtra)]
+    extra = [d for d in legal if isinstance(d, decisions.ProduceExtra)]
     if extra and s.turn is not None and not s.turn.produced:
         return max(extra, key=lambda d: (d.worker_cards == 0, d.extra_shift))  # type: ignore[attr-defined]
     return finish
 
 
 def _best_card_step(
-    s: State, p: Player, steps: list[SetQualityCard | SetDistributionCard]
+    s: State, p: Player, steps: list[decisions.SetQualityCard | decisions.SetDistributionCard]
 ) -> Decision | None:
     """The quality or distribution step that raises a producing factory the most (soonest first)."""
     best: tuple[int, int, int] | None = None
@@ -284,14 +252,14 @@ def _best_card_step(
         g = good_index(d.good)
         if not remaining_productions(s, g):
             continue
-        cards = p.quality if isinstance(d, SetQualityCard) else p.distribution
+        cards = p.quality if isinstance(d, decisions.SetQualityCard) else p.distribution
         card = next(c for c in cards if c.id == d.card)
         if card.good not in (RESERVE, g):
             continue  # never strip another factory
         gain = d.value - (card.value if card.good == g else 0)
         if gain <= 0:
             continue
-        mode_ok = not isinstance(d, SetQualityCard) or d.mode == "APPEAL"
+        mode_ok = not isinstance(d, decisions.SetQualityCard) or d.mode == "APPEAL"
         key = (gain, int(mode_ok), -((g - s.good) % len(GOODS)))
         if best is None or key > best:
             best, choice = key, d
@@ -310,7 +278,7 @@ def _price(s: State, p: Player, legal: tuple[Decision, ...]) -> Decision:
     best_key: tuple[int, int] | None = None
     best: Decision = legal[0]
     for d in legal:
-        if not isinstance(d, SetPriceAndAppeal):
+        if not isinstance(d, decisions.SetPriceAndAppeal):
             continue
         nf = replace(f, spot=d.spot, office_appeal=d.office == "APPEAL")
         quality = tuple(replace(c, appeal=c.id in d.appeal_cards) if c.good == g else c for c in p.quality)
@@ -349,19 +317,19 @@ CARD_WORTH = {
 
 def _development(s: State, seat: int, legal: tuple[Decision, ...]) -> Decision:
     p = s.players[seat]
-    broker = [d for d in legal if isinstance(d, UseBroker) and d.count >= 1]
+    broker = [d for d in legal if isinstance(d, decisions.UseBroker) and d.count >= 1]
     if broker:
         return max(broker, key=lambda d: d.count)  # type: ignore[attr-defined]
-    inventor = [d for d in legal if isinstance(d, UseInventor)]
+    inventor = [d for d in legal if isinstance(d, decisions.UseInventor)]
     if inventor:
         return max(inventor, key=lambda d: sum(_track_worth(s, p, TRACKS.index(x)) for x in d.tracks))  # type: ignore[attr-defined]
-    best: Decision = _first(legal, SkipDevelopment) or legal[0]
+    best: Decision = _first(legal, decisions.SkipDevelopment) or legal[0]
     best_worth = 0
     for d in legal:
         worth = 0
-        if isinstance(d, TakeDevelopment):
+        if isinstance(d, decisions.TakeDevelopment):
             worth = _track_worth(s, p, TRACKS.index(d.track))
-        elif isinstance(d, TakeDevelopmentCard):
+        elif isinstance(d, decisions.TakeDevelopmentCard):
             worth = _card_worth(s, p, d)
         if worth > best_worth:
             best, best_worth = d, worth
@@ -383,7 +351,7 @@ def _track_worth(s: State, p: Player, track: int) -> int:
     return 4 - level
 
 
-def _card_worth(s: State, p: Player, d: TakeDevelopmentCard) -> int:
+def _card_worth(s: State, p: Player, d: decisions.TakeDevelopmentCard) -> int:
     kind = d.card
     if kind.startswith("PATRON"):
         return 5 if any(p.factories[g] is not None for g in C.card_types[kind].goods) else 0
@@ -404,25 +372,25 @@ def _production(s: State, seat: int, legal: tuple[Decision, ...]) -> Decision:
     pr = s.production
     assert pr is not None
     if pr.stage == "tie":
-        return BreakTieWithEntrepreneur(use=True)
-    patron = _first(legal, UsePatron)
+        return decisions.BreakTieWithEntrepreneur(use=True)
+    patron = _first(legal, decisions.UsePatron)
     base = allowed_sales(p.appeal[pr.good] or 0, s.demand[pr.good])
     if patron is not None and pr.produced[seat] + stored_at(p, pr.good) > base:
         return patron
-    extra = _first(legal, UseExtraShift)
+    extra = _first(legal, decisions.UseExtraShift)
     if extra is not None and pr.produced[seat] < allowed_sales(p.appeal[pr.good] or 0, s.demand[pr.good]):
         return extra
-    sells = [d for d in legal if isinstance(d, SellGoods)]
+    sells = [d for d in legal if isinstance(d, decisions.SellGoods)]
     if sells:
         return max(sells, key=lambda d: d.from_storage)  # type: ignore[attr-defined]
-    ships = [d for d in legal if isinstance(d, ShipGoods)]
+    ships = [d for d in legal if isinstance(d, decisions.ShipGoods)]
     price = values(p, pr.good).ship_price
     for d in sorted(ships, key=lambda d: (-d.customs_office, -(d.from_production + d.from_storage))):
         if d.customs_office or (d.from_production + d.from_storage) * price >= SHIP_MINIMUM:
             return d
-    stores = [d for d in legal if isinstance(d, StoreGoods)]
+    stores = [d for d in legal if isinstance(d, decisions.StoreGoods)]
     for store in sorted(stores, key=lambda d: -d.count):
         st = next(x for x in p.storehouses if x.id == store.storehouse)
         if st.good in (RESERVE, pr.good):
             return store
-    return _first(legal, FinishProduction) or legal[-1]
+    return _first(legal, decisions.FinishProduction) or legal[-1]

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from ledger.engine import Decision
 from ledger.games.arkwright_card_game import effects as fx
-from ledger.games.arkwright_card_game.actions import discard_card
 from ledger.games.arkwright_card_game.components import RESERVE, TRACKS
 from ledger.games.arkwright_card_game.decisions import (
     DiscardDevelopmentCard,
@@ -27,6 +26,7 @@ from ledger.games.arkwright_card_game.economy import (
     card_limit,
     card_range,
     card_type,
+    discard_card,
     good_index,
     has,
     lifted,

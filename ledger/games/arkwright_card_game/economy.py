@@ -6,9 +6,12 @@ Spec references: §5.3 factory values, §5.4 arrows, §5.8 costs and the emergen
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from ledger.engine import Decision
 from ledger.errors import RuleViolationError
+from ledger.games import vocabulary
 from ledger.games.arkwright_card_game import effects as fx
 from ledger.games.arkwright_card_game.components import (
     DEV_CARDS,
@@ -16,12 +19,23 @@ from ledger.games.arkwright_card_game.components import (
     Components,
     load,
 )
-from ledger.games.arkwright_card_game.state import Card, Factory, Held, Player, State, Storehouse, Worker
+from ledger.games.arkwright_card_game.state import (
+    Card,
+    Factory,
+    Held,
+    Player,
+    State,
+    Storehouse,
+    Turn,
+    Worker,
+)
 from ledger.games.shared import clockwise_from, replace, set_at
 
 C: Components = load()
 GOODS = C.goods
 Effects = list[fx.Effect]
+Valid = Callable[[State, int, Decision], bool]
+"""The engine's judge, for the options only a trial tells apart: would this decision be accepted now."""
 
 
 def violation(code: str, message: str, rule: str) -> RuleViolationError:
@@ -32,7 +46,7 @@ def good_index(name: str) -> int:
     return GOODS.index(name)
 
 
-# --- players and order --------------------------------------------------------------
+# --- players and order --------------------------------------------------------------------
 
 
 def set_player(s: State, p: Player) -> State:
@@ -66,7 +80,43 @@ def will_produce(s: State, g: int) -> bool:
     return not last_decade(s) or g >= s.good
 
 
-# --- development cards ---------------------------------------------------------------
+# --- the action phase's turn --------------------------------------------------------------
+
+
+def turn_of(s: State) -> Turn:
+    assert s.turn is not None
+    return s.turn
+
+
+def step_done(s: State, **changes: object) -> State:
+    t = turn_of(s)
+    return replace(s, turn=replace(t, steps=t.steps + 1, **changes))
+
+
+RULE = {
+    "BUILD": "Action 1 Build and/or Upgrade Factories",
+    "EMPLOY": "Action 2 Employ Workers",
+    "AUTOMATE": "Action 3 Automate Production",
+    "QUALITY": "Action 4 Add Quality or Distribution",
+    "DISTRIBUTION": "Action 4 Add Quality or Distribution",
+    "STOCK_EXCHANGE": "Action 5 Stock Exchange",
+    "EXTRA_PRODUCTION": "Action 6 Extra Production (expert)",
+    "EARLY_SHIPPING": "Action 7 Early Shipping (expert)",
+}
+
+
+def in_action(s: State, action: str) -> Turn:
+    t = turn_of(s)
+    if t.step != "action" or t.action != action:
+        raise violation(
+            "wrong_action",
+            f"This step belongs to the {action.lower().replace('_', ' ')} action.",
+            RULE[action],
+        )
+    return t
+
+
+# --- development cards --------------------------------------------------------------------
 
 
 def card_type(h: Held) -> str:
@@ -92,6 +142,27 @@ def lifted(p: Player, track: int) -> bool:
 
 def set_held(p: Player, h: Held) -> Player:
     return replace(p, cards=tuple(h if x.card == h.card else x for x in p.cards))
+
+
+def discard_card(s: State, seat: int, kind: str, reason: str, out: Effects) -> State:
+    """A held card back to the general supply; its components leave with it (§5.12)."""
+    p = s.players[seat]
+    h = held(p, kind)
+    assert h is not None
+    lost = 0
+    if kind == "ENGINEER":
+        lost = next((c.value for c in p.quality if c.id == "ENGINEER"), 0)
+        p = replace(p, quality=tuple(c for c in p.quality if c.id != "ENGINEER"))
+    elif kind == "PATENT":
+        lost = next((c.value for c in p.distribution if c.id == "PATENT"), 0)
+        p = replace(p, distribution=tuple(c for c in p.distribution if c.id != "PATENT"))
+    elif kind == "BIG_STOREHOUSE":
+        lost = next((x.goods for x in p.storehouses if x.id == "BIG"), 0)
+        p = replace(p, storehouses=tuple(x for x in p.storehouses if x.id != "BIG"))
+    p = replace(p, cards=tuple(x for x in p.cards if x.card != h.card))
+    out.append(fx.DevelopmentCardDiscarded(seat=seat, card=kind, reason=reason, value_lost=lost))
+    s = set_player(s, p)
+    return replace(s, supply=tuple(sorted((*s.supply, h.card))))
 
 
 # --- quality, distribution, storehouses ---------------------------------------------------
@@ -145,7 +216,7 @@ def take_stored(p: Player, g: int, n: int) -> Player:
     return replace(p, storehouses=tuple(houses))
 
 
-# --- factory values (§5.3) ------------------------------------------------------------------
+# --- factory values (§5.3) ----------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,7 +315,31 @@ def allowed_sales(appeal: int, demand: int) -> int:
     return max(0, min(appeal - demand, appeal))
 
 
-# --- money, shares, loans --------------------------------------------------------------------
+def opened(p: Player) -> list[int]:
+    """The goods of the player's open factories."""
+    return [g for g in range(len(GOODS)) if p.factories[g] is not None]
+
+
+def factory_of(p: Player, g: int, rule: str) -> Factory:
+    f = p.factories[g]
+    if f is None:
+        raise violation("no_factory", f"You have no open {GOODS[g].lower()} factory.", rule)
+    return f
+
+
+def place_factory(p: Player, g: int, side: int, with_worker: bool) -> Player:
+    """A factory from the reserve: token on the starting spot, office on its price side, its appeal
+    marker on the starting value (a placement passes no arrow)."""
+    workers = (Worker(position=1, side=C.worker_cards[1].side_for(side)),) if with_worker else ()
+    f = Factory(side=side, spot=C.start_spot, office_appeal=False, workers=workers)
+    return replace(
+        p,
+        factories=set_at(p.factories, g, f),
+        appeal=set_at(p.appeal, g, C.start_appeal),
+    )
+
+
+# --- money, shares, loans -----------------------------------------------------------------
 
 
 def gain(s: State, seat: int, amount: int, reason: str, out: Effects) -> State:
@@ -253,7 +348,7 @@ def gain(s: State, seat: int, amount: int, reason: str, out: Effects) -> State:
         return s
     p = s.players[seat]
     p = replace(p, money=p.money + amount)
-    out.append(fx.MoneyChanged(seat=seat, amount=amount, balance=p.money, reason=reason))
+    out.append(vocabulary.MoneyChanged(seat=seat, amount=amount, balance=p.money, reason=reason))
     return replace(set_player(s, p), bank=s.bank - amount)
 
 
@@ -262,7 +357,7 @@ def change_shares(s: State, seat: int, delta: int, price: int, reason: str, out:
         return s
     p = s.players[seat]
     p = replace(p, shares=p.shares + delta)
-    out.append(fx.SharesChanged(seat=seat, delta=delta, held=p.shares, price=price, reason=reason))
+    out.append(vocabulary.SharesChanged(seat=seat, delta=delta, held=p.shares, price=price, reason=reason))
     return set_player(s, p)
 
 
@@ -288,7 +383,7 @@ def move_share_value(s: State, seat: int, delta: int, cause: str, out: Effects) 
     if value == p.share_value:
         return s
     out.append(
-        fx.SharePriceChanged(
+        vocabulary.SharePriceChanged(
             company=seat,
             space_from=p.share_value,
             space_to=value,
@@ -332,7 +427,7 @@ def eliminate(s: State, seat: int, shortfall: int, out: Effects) -> State:
     return set_player(s, p)
 
 
-# --- the market (§5.4, §5.5) -----------------------------------------------------------------
+# --- the market (§5.4, §5.5) --------------------------------------------------------------
 
 
 def arrows_passed(s: State, g: int, a: int, b: int, *, neutral: bool = False) -> int:
@@ -396,15 +491,3 @@ def decay(s: State, seat: int, g: int, out: Effects) -> State:
         )
     )
     return s
-
-
-def place_factory(p: Player, g: int, side: int, with_worker: bool) -> Player:
-    """A factory from the reserve: token on the starting spot, office on its price side, its appeal
-    marker on the starting value (a placement passes no arrow)."""
-    workers = (Worker(position=1, side=C.worker_cards[1].side_for(side)),) if with_worker else ()
-    f = Factory(side=side, spot=C.start_spot, office_appeal=False, workers=workers)
-    return replace(
-        p,
-        factories=set_at(p.factories, g, f),
-        appeal=set_at(p.appeal, g, C.start_appeal),
-    )

@@ -1,110 +1,40 @@
-"""Arkwright: The Card Game effects: resolved facts, past tense. Everything placed is public."""
+"""Arkwright: The Card Game's own effects: resolved facts, past tense. Everything placed is
+public. The shared ones (money, shares, loans, share values, the start player, decades and
+rounds, goods, the final scores) are ``ledger.games.vocabulary``'s, some with fields added here."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
-
-from ledger.engine import Effect
+from ledger.engine import Effect, effect
+from ledger.games import vocabulary
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class StartPlayerDrawn(Effect):
-    kind: ClassVar[str] = "start_player_drawn"
-    seat: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("development_supply_built")
 class DevelopmentSupplyBuilt(Effect):
-    kind: ClassVar[str] = "development_supply_built"
     cards: tuple[str, ...]  # types on the table
     flipped: int  # cards turned to their other face (expert supply)
     rejected: int  # cards drawn and returned to the box
     boxed: int  # cards in the box
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class MoneyChanged(Effect):
-    kind: ClassVar[str] = "money_changed"
-    seat: int
-    amount: int
-    balance: int
+@effect()
+class LoansChanged(vocabulary.LoansChanged):
     reason: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SharesChanged(Effect):
-    kind: ClassVar[str] = "shares_changed"
-    seat: int
-    delta: int
-    held: int
-    price: int
-    reason: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class LoansChanged(Effect):
-    kind: ClassVar[str] = "loans_changed"
-    seat: int
-    delta: int
-    loans: int
-    reason: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SharePriceChanged(Effect):
-    kind: ClassVar[str] = "share_price_changed"
-    company: int
-    space_from: int | None
-    space_to: int
-    value_from: int | None
-    value_to: int
-    currency: str = "pounds"
-    cause: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CycleStarted(Effect):
-    """A round began (the share-value history keys its periods on it)."""
-
-    kind: ClassVar[str] = "cycle_started"
-    decade: int  # 1770, 1780, 1790
-    cycle: int  # round 1..4
-    good: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DecadeStarted(Effect):
-    kind: ClassVar[str] = "decade_started"
-    decade: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class StartPlayerChanged(Effect):
-    kind: ClassVar[str] = "start_player_changed"
-    seat: int
-    reason: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("action_chosen")
 class ActionChosen(Effect):
-    kind: ClassVar[str] = "action_chosen"
     seat: int
     action: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class FactoryBuilt(Effect):
-    kind: ClassVar[str] = "factory_built"
-    seat: int
-    good: str
+@effect()
+class FactoryBuilt(vocabulary.FactoryBuilt):
     side: int
     reason: str  # setup | draft | build
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("factory_upgraded")
 class FactoryUpgraded(Effect):
-    kind: ClassVar[str] = "factory_upgraded"
     seat: int
     good: str
     side: int
@@ -112,27 +42,24 @@ class FactoryUpgraded(Effect):
     inventor: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("worker_card_added")
 class WorkerCardAdded(Effect):
-    kind: ClassVar[str] = "worker_card_added"
     seat: int
     good: str
     position: int
     side: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("machine_added")
 class MachineAdded(Effect):
-    kind: ClassVar[str] = "machine_added"
     seat: int
     good: str
     position: int
     machines: int  # on that card now
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("quality_card_set")
 class QualityCardSet(Effect):
-    kind: ClassVar[str] = "quality_card_set"
     seat: int
     card: str
     good: str | None
@@ -140,34 +67,30 @@ class QualityCardSet(Effect):
     mode: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("distribution_card_set")
 class DistributionCardSet(Effect):
-    kind: ClassVar[str] = "distribution_card_set"
     seat: int
     card: str
     good: str | None
     value: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("demand_moved")
 class DemandMoved(Effect):
-    kind: ClassVar[str] = "demand_moved"
     good: str
     demand_from: int
     demand_to: int
     cause: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("wages_moved")
 class WagesMoved(Effect):
-    kind: ClassVar[str] = "wages_moved"
     position: int
     wage: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("appeal_marker_moved")
 class AppealMarkerMoved(Effect):
-    kind: ClassVar[str] = "appeal_marker_moved"
     seat: int | None  # None: the neutral player (2 players)
     good: str
     appeal_from: int | None
@@ -175,9 +98,8 @@ class AppealMarkerMoved(Effect):
     arrows: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("price_and_appeal_set")
 class PriceAndAppealSet(Effect):
-    kind: ClassVar[str] = "price_and_appeal_set"
     seat: int
     good: str
     spot: int
@@ -186,71 +108,58 @@ class PriceAndAppealSet(Effect):
     appeal: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("ships_changed")
 class ShipsChanged(Effect):
-    kind: ClassVar[str] = "ships_changed"
     seat: int
     ships: int
     reason: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("development_taken")
 class DevelopmentTaken(Effect):
-    kind: ClassVar[str] = "development_taken"
     seat: int
     track: str
     level: int
     reason: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("development_card_taken")
 class DevelopmentCardTaken(Effect):
-    kind: ClassVar[str] = "development_card_taken"
     seat: int
     card: str
     instance: str
     good: str | None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("foreman_placed")
 class ForemanPlaced(Effect):
-    kind: ClassVar[str] = "foreman_placed"
     seat: int
     good: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("development_card_discarded")
 class DevelopmentCardDiscarded(Effect):
-    kind: ClassVar[str] = "development_card_discarded"
     seat: int
     card: str
     reason: str
     value_lost: int  # quality or distribution lost with it, or goods wasted
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("card_rotated")
 class CardRotated(Effect):
-    kind: ClassVar[str] = "card_rotated"
     seat: int
     card: str
     rotated: bool
     reason: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GoodsProduced(Effect):
-    kind: ClassVar[str] = "goods_produced"
-    seat: int
-    good: str
-    count: int
+@effect()
+class GoodsProduced(vocabulary.GoodsProduced):
     extra: bool  # by the Extra Production action
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GoodsSold(Effect):
-    kind: ClassVar[str] = "goods_sold"
-    seat: int
-    good: str
+@effect()
+class GoodsSold(vocabulary.GoodsSold):
     allowed: int
     from_production: int
     from_storage: int
@@ -258,19 +167,15 @@ class GoodsSold(Effect):
     income: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GoodsStored(Effect):
-    kind: ClassVar[str] = "goods_stored"
-    seat: int
-    good: str
+@effect()
+class GoodsStored(vocabulary.GoodsStored):
     storehouse: str
     count: int
     wasted: int  # goods of another kind lost when the storehouse was taken away
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("goods_shipped")
 class GoodsShipped(Effect):
-    kind: ClassVar[str] = "goods_shipped"
     seat: int
     goods: tuple[tuple[str, int], ...]
     income: int
@@ -278,17 +183,15 @@ class GoodsShipped(Effect):
     tokens: int  # shipping tokens added
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("goods_wasted")
 class GoodsWasted(Effect):
-    kind: ClassVar[str] = "goods_wasted"
     seat: int
     good: str
     count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("production_costs_paid")
 class ProductionCostsPaid(Effect):
-    kind: ClassVar[str] = "production_costs_paid"
     seat: int
     good: str
     wages: int
@@ -297,48 +200,33 @@ class ProductionCostsPaid(Effect):
     total: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("emergency_fund_used")
 class EmergencyFundUsed(Effect):
-    kind: ClassVar[str] = "emergency_fund_used"
     seat: int
     tokens: int
     amount: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PlayerEliminated(Effect):
-    kind: ClassVar[str] = "player_eliminated"
-    seat: int
+@effect()
+class PlayerEliminated(vocabulary.PlayerEliminated):
     shortfall: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DistributionDecayed(Effect):
-    kind: ClassVar[str] = "distribution_decayed"
-    seat: int
-    good: str
+@effect()
+class DistributionDecayed(vocabulary.DistributionDecayed):
     distribution: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("cards_reactivated")
 class CardsReactivated(Effect):
-    kind: ClassVar[str] = "cards_reactivated"
     cards: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("final_score")
 class FinalScore(Effect):
-    kind: ClassVar[str] = "final_score"
     seat: int
     stored_goods: int
     shares_bought: int
     shares_lost: int
     value_lost: int
     score: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GameScored(Effect):
-    kind: ClassVar[str] = "game_scored"
-    scores: tuple[int, ...]
-    winners: tuple[int, ...]

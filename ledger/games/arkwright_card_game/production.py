@@ -5,16 +5,11 @@ start player (A-25); their sales do not interact."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from ledger.engine import Decision
 from ledger.games.arkwright_card_game import effects as fx
-from ledger.games.arkwright_card_game.actions import (
-    check_ship,
-    discard_card,
-    ship_capacity,
-    shipped,
-    store,
-    storehouse_room,
-)
 from ledger.games.arkwright_card_game.decisions import (
     BreakTieWithEntrepreneur,
     FinishProduction,
@@ -28,10 +23,12 @@ from ledger.games.arkwright_card_game.economy import (
     GOODS,
     C,
     Effects,
+    Valid,
     allowed_sales,
     card_type,
     costs,
     decay,
+    discard_card,
     factory_goods,
     gain,
     held,
@@ -45,6 +42,8 @@ from ledger.games.arkwright_card_game.economy import (
     values,
     violation,
 )
+from ledger.games.arkwright_card_game.extra_production import store, storehouse_room
+from ledger.games.arkwright_card_game.shipping import check_ship, ship_capacity, shipped
 from ledger.games.arkwright_card_game.state import Phase, Player, Production, State
 from ledger.games.shared import replace, set_at
 
@@ -109,6 +108,67 @@ def usable_patron(s: State, p: Player, g: int) -> str | None:
     return None
 
 
+def step(s: State, out: Effects) -> State:
+    """Run the producers in order until one has a choice; then the share value and decay."""
+    while True:
+        pr = prod(s)
+        if pr.cursor >= len(pr.order):
+            return _share_value(s, out)
+        seat = current(s)
+        p = s.players[seat]
+        if pr.stage == "produce":
+            f = p.factories[pr.good]
+            assert f is not None
+            n = factory_goods(pr.good, f)
+            out.append(fx.GoodsProduced(seat=seat, good=GOODS[pr.good], count=n, extra=False))
+            s = _set(s, produced=set_at(pr.produced, seat, n), stage="sale")
+            continue
+        if pr.stage == "sale":
+            opts = _sale_options(s, seat)
+            if len(opts) > 1:
+                return replace(s, awaiting=(seat,))
+            s = sell(s, seat, SellGoods(from_storage=0), out)
+            continue
+        if pr.stage == "leftovers":
+            if _leftover_options(s, seat):
+                return replace(s, awaiting=(seat,))
+            s = finish(s, seat, FinishProduction(), out)
+            continue
+        raise AssertionError(pr.stage)  # pragma: no cover
+
+
+def _stage(s: State, seat: int, stage: str) -> Production:
+    pr = prod(s)
+    if pr.stage != stage or pr.cursor >= len(pr.order) or current(s) != seat:
+        raise violation("production_order", f"This decision belongs to the {stage} step of production.", RULE)
+    return pr
+
+
+# --- the decisions of the production phase ------------------------------------------------
+
+
+def decide(s: State, seat: int, d: Decision, out: Effects) -> State:
+    handler = _DECIDE.get(type(d))
+    if handler is None:
+        raise violation(
+            "wrong_decision", "Now the production phase needs your decision.", "2 Production Phase"
+        )
+    return replace(handler(s, seat, d, out), awaiting=())
+
+
+def options(s: State, seat: int) -> list[Decision]:
+    pr = prod(s)
+    if pr.stage == "tie":
+        return [BreakTieWithEntrepreneur(use=True), BreakTieWithEntrepreneur(use=False)]
+    if pr.stage == "sale":
+        return _sale_options(s, seat)
+    return [*_leftover_options(s, seat), FinishProduction()]
+
+
+def legal_options(s: State, seat: int, valid: Valid) -> tuple[Decision, ...]:
+    return tuple(d for d in options(s, seat) if valid(s, seat, d))
+
+
 def _sale_options(s: State, seat: int) -> list[Decision]:
     pr = prod(s)
     p = s.players[seat]
@@ -154,42 +214,6 @@ def _leftover_options(s: State, seat: int) -> list[Decision]:
             if a + b >= 1:
                 out += [ShipGoods(from_production=a, from_storage=b, customs_office=c) for c in customs]
     return out
-
-
-def step(s: State, out: Effects) -> State:
-    """Run the producers in order until one has a choice; then the share value and decay."""
-    while True:
-        pr = prod(s)
-        if pr.cursor >= len(pr.order):
-            return _share_value(s, out)
-        seat = current(s)
-        p = s.players[seat]
-        if pr.stage == "produce":
-            f = p.factories[pr.good]
-            assert f is not None
-            n = factory_goods(pr.good, f)
-            out.append(fx.GoodsProduced(seat=seat, good=GOODS[pr.good], count=n, extra=False))
-            s = _set(s, produced=set_at(pr.produced, seat, n), stage="sale")
-            continue
-        if pr.stage == "sale":
-            opts = _sale_options(s, seat)
-            if len(opts) > 1:
-                return replace(s, awaiting=(seat,))
-            s = sell(s, seat, SellGoods(from_storage=0), out)
-            continue
-        if pr.stage == "leftovers":
-            if _leftover_options(s, seat):
-                return replace(s, awaiting=(seat,))
-            s = finish(s, seat, FinishProduction(), out)
-            continue
-        raise AssertionError(pr.stage)  # pragma: no cover
-
-
-def _stage(s: State, seat: int, stage: str) -> Production:
-    pr = prod(s)
-    if pr.stage != stage or pr.cursor >= len(pr.order) or current(s) != seat:
-        raise violation("production_order", f"This decision belongs to the {stage} step of production.", RULE)
-    return pr
 
 
 def use_extra_shift(s: State, seat: int, d: UseExtraShift, out: Effects) -> State:
@@ -303,7 +327,7 @@ def finish(s: State, seat: int, d: FinishProduction, out: Effects) -> State:
     return _set(s, leftover=set_at(pr.leftover, seat, 0), cursor=pr.cursor + 1, stage="produce")
 
 
-# --- share value and decay -----------------------------------------------------------------------
+# --- share value and decay ----------------------------------------------------------------
 
 
 def qualified(s: State) -> list[int]:
@@ -368,10 +392,12 @@ def _decay_all(s: State, out: Effects) -> State:
     return replace(s, production=None, phase=Phase.END_OF_ROUND, awaiting=())
 
 
-def options(s: State, seat: int) -> list[Decision]:
-    pr = prod(s)
-    if pr.stage == "tie":
-        return [BreakTieWithEntrepreneur(use=True), BreakTieWithEntrepreneur(use=False)]
-    if pr.stage == "sale":
-        return _sale_options(s, seat)
-    return [*_leftover_options(s, seat), FinishProduction()]
+_DECIDE: dict[type[Decision], Callable[[State, int, Any, Effects], State]] = {
+    UseExtraShift: use_extra_shift,
+    UsePatron: use_patron,
+    SellGoods: sell,
+    StoreGoods: store_leftover,
+    ShipGoods: ship,
+    FinishProduction: finish,
+    BreakTieWithEntrepreneur: break_tie,
+}

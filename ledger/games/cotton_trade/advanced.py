@@ -34,7 +34,7 @@ from ledger.games.cotton_trade.common import (
     violation,
 )
 from ledger.games.cotton_trade.components import CURRENCIES, REGIONS
-from ledger.games.cotton_trade.state import Auction, Payment, Phase, State
+from ledger.games.cotton_trade.state import Auction, Payment, Phase, Purpose, State
 from ledger.games.shared import replace
 
 UK_REP = "UK"
@@ -110,10 +110,12 @@ def sale_estimate(s: State, seat: int) -> int:
     return sum(share_price(s, company) for company, _ in s.players[seat].shares)
 
 
-def start_payment(s: State, seat: int, amount: int, purpose: str, *, mandatory: bool, out: Effects) -> State:
+def start_payment(
+    s: State, seat: int, amount: int, purpose: Purpose, *, mandatory: bool, out: Effects
+) -> State:
     out.append(
         fx.PaymentStarted(
-            seat=seat, amount=amount, currency=CURRENCIES[s.stage], purpose=purpose, mandatory=mandatory
+            seat=seat, amount=amount, currency=CURRENCIES[s.stage], purpose=str(purpose), mandatory=mandatory
         )
     )
     payment = Payment(seat=seat, amount=amount, mandatory=mandatory, purpose=purpose, resume=s.phase)

@@ -35,31 +35,12 @@ from collections.abc import Iterable, Sequence
 
 from ledger.engine import Decision
 from ledger.games.cotton_trade import advanced as adv
-from ledger.games.cotton_trade.common import UNIT, money, value
+from ledger.games.cotton_trade import decisions
+from ledger.games.cotton_trade.common import UNIT, money, ship_of, value, wealth
 from ledger.games.cotton_trade.components import REGIONS, Components, ContractCard, ShipCard, load
-from ledger.games.cotton_trade.decisions import (
-    Bid,
-    BuyContract,
-    ChooseShareToSell,
-    DeclineContract,
-    DiscardRevealedContract,
-    DiscardRevealedShip,
-    KeepNewShip,
-    PassBid,
-    PassRenting,
-    PeekContract,
-    RentShip,
-    ReturnAllShips,
-    ReturnShip,
-    RevealTopContract,
-    RevealTopShip,
-    SailShip,
-    StayInRegion,
-    TakeRevealedContract,
-    TakeRevealedShip,
-)
+from ledger.games.cotton_trade.cotton import contract_cost, sale_income
 from ledger.games.cotton_trade.rules import legal_decisions
-from ledger.games.cotton_trade.state import UK, Phase, Ship, State
+from ledger.games.cotton_trade.state import UK, Phase, State
 
 C: Components = load()
 
@@ -79,28 +60,11 @@ STAY_MARGIN = 0.0  # an empty ship stays when the region's next harvest beats re
 # --- small estimates -----------------------------------------------------------------
 
 
-def _income(demand: float, tokens: int) -> int:
-    """Sale income of ``tokens`` cotton when the demand row holds ``demand`` tokens."""
-    d = max(0, int(demand))
-    total = 0
-    for i in range(tokens):
-        total += C.demand_row[d + i] if d + i < len(C.demand_row) else C.guaranteed_price
-    return total
-
-
-def _cost(card: ContractCard, capacity: int) -> int:
-    return card.price - (C.oversized_discount if card.cotton > capacity else 0)
-
-
 def _profit(card: ContractCard, capacity: int, demand: float) -> float | None:
     """What the contract earns the ship (sale minus price); None for a drought card."""
     if card.drought or card.cotton == 0:
         return None
-    return _income(demand, min(card.cotton, capacity)) - _cost(card, capacity)
-
-
-def _ship_of(s: State, seat: int, capacity: int) -> Ship:
-    return next(sh for sh in s.players[seat].ships if sh.capacity == capacity)
+    return sale_income(max(0, int(demand)), min(card.cotton, capacity)) - contract_cost(card, capacity)
 
 
 def _maintenance(s: State, seat: int, extra: int = 0) -> int:
@@ -145,7 +109,7 @@ def _unknown_value(pool: Sequence[ContractCard], capacity: int, demand: float, b
     values = []
     for card in pool:
         p = _profit(card, capacity, demand)
-        values.append(p if p is not None and p > 0 and _cost(card, capacity) <= budget else 0.0)
+        values.append(p if p is not None and p > 0 and contract_cost(card, capacity) <= budget else 0.0)
     return _mean(values)
 
 
@@ -155,7 +119,7 @@ def _quantile(pool: Sequence[ContractCard], capacity: int, demand: float, budget
     values = []
     for card in pool:
         p = _profit(card, capacity, demand)
-        values.append(p if p is not None and p > 0 and _cost(card, capacity) <= budget else 0.0)
+        values.append(p if p is not None and p > 0 and contract_cost(card, capacity) <= budget else 0.0)
     values.sort(reverse=True)
     return values[min(len(values) - 1, int(q * len(values)))] if values else 0.0
 
@@ -169,7 +133,7 @@ def _ahead_tokens(s: State, r: int, pos: int) -> float:
             if (r2, i) >= (r, pos):
                 break
             done = s.phase in (Phase.BUY, Phase.SELL) and (r2, i) < (s.cursor_region, s.cursor)
-            cargo = _ship_of(s, seat, capacity).cargo
+            cargo = ship_of(s, seat, capacity).cargo
             total += cargo if done or cargo else min(capacity, TOKENS_AHEAD)
     return total
 
@@ -186,7 +150,7 @@ def _best_contract(
         p = _profit(card, capacity, demand)
         if p is None:
             continue
-        ours = p if p > 0 and _cost(card, capacity) <= budget else 0.0
+        ours = p if p > 0 and contract_cost(card, capacity) <= budget else 0.0
         entries.append((p, ours))
     ev = _unknown_value(pool, capacity, demand, budget)
     entries += [(ev, ev)] * unknown
@@ -205,7 +169,7 @@ def _outlook(s: State, seat: int, r: int, capacity: int, ahead: int, demand: flo
     values = []
     for card in pool:
         p = _profit(card, capacity, demand)
-        values.append(p if p is not None and p > 0 and _cost(card, capacity) <= budget else 0.0)
+        values.append(p if p is not None and p > 0 and contract_cost(card, capacity) <= budget else 0.0)
     values.sort(reverse=True)
     # the (ahead + 1)-th best of ``drawn`` cards: roughly that quantile of the pool
     return values[min(len(values) - 1, int((ahead + 0.5) / drawn * len(values)))]
@@ -227,20 +191,15 @@ def _price_per_token(s: State, seat: int) -> float:
 # --- shares ----------------------------------------------------------------------------
 
 
-def _wealth(s: State, seat: int) -> int:
-    p = s.players[seat]
-    return p.coins[s.stage] + sum(C.ship(sh.card).value for sh in p.ships)
-
-
 def _final_pounds(s: State, company: int) -> float:
     """A company's pounds at the end, before its buy-backs: in stage III its wealth plus a
     typical round's gain for each round left; before, a typical final fortune scaled by how
     the company stands against the others now."""
     n = s.players_count
     if s.stage == 2:
-        return _wealth(s, company) + ROUND_GAIN * (C.rounds - s.round + 1)
-    mean = sum(_wealth(s, q) for q in range(n)) / n
-    ratio = _wealth(s, company) / mean if mean > 0 else 1.0
+        return wealth(s, company) + ROUND_GAIN * (C.rounds - s.round + 1)
+    mean = sum(wealth(s, q) for q in range(n)) / n
+    ratio = wealth(s, company) / mean if mean > 0 else 1.0
     return TYPICAL_FINAL * min(2.0, max(0.5, ratio))
 
 
@@ -257,7 +216,7 @@ def _share_value(s: State, company: int, number: int) -> float:
 
 def _choose_share(s: State, seat: int, legal: Sequence[Decision]) -> Decision:
     """Sell the share worth least to keep; on a tie another company's rather than one's own."""
-    options = [d for d in legal if isinstance(d, ChooseShareToSell)]
+    options = [d for d in legal if isinstance(d, decisions.ChooseShareToSell)]
     return min(options, key=lambda d: (_share_value(s, d.company, d.number), d.company == seat, d.company))
 
 
@@ -266,7 +225,7 @@ def _bid(s: State, seat: int) -> Decision:
     keeping enough current money for the fleet (and, at a stage's start, a new ship and cargo)."""
     a = s.auction
     if a is None:
-        return PassBid()
+        return decisions.PassBid()
     limit = BID_SHARE[s.stage] * _share_value(s, a.company, a.number)
     stage_start = s.payment is None  # a bank auction between stages: the stage is still ahead
     resume = s.payment.resume if s.payment is not None else Phase.RENT
@@ -278,8 +237,8 @@ def _bid(s: State, seat: int) -> Decision:
     avail = (*held[: s.stage], spendable, *held[s.stage + 1 :])
     coins = adv.cheapest_bid((avail[0], avail[1], avail[2]), adv.standing(a))
     if coins is None or value(coins) > limit:
-        return PassBid()
-    return Bid(pence=coins[0], shillings=coins[1], pounds=coins[2])
+        return decisions.PassBid()
+    return decisions.Bid(pence=coins[0], shillings=coins[1], pounds=coins[2])
 
 
 # --- renting -----------------------------------------------------------------------------
@@ -294,7 +253,7 @@ def _slot_values(s: State, seat: int, capacity: int, demand: float, budget: floa
         for card_id in known:
             card = C.contracts[card_id]
             p = _profit(card, capacity, demand)
-            values.append(p if p is not None and p > 0 and _cost(card, capacity) <= budget else 0.0)
+            values.append(p if p is not None and p > 0 and contract_cost(card, capacity) <= budget else 0.0)
         if unknown:
             values += [_unknown_value(_unseen(s, seat, r), capacity, demand, budget)] * unknown
     return values
@@ -337,10 +296,10 @@ def _rent(s: State, seat: int, legal: Sequence[Decision]) -> Decision:
     p = s.players[seat]
     if s.revealed:
         card = C.ships.get(s.revealed)
-        if card is not None and TakeRevealedShip() in legal and _ship_score(s, seat, card) > 0:
-            return TakeRevealedShip()
-        return DiscardRevealedShip()
-    rentals = [d for d in legal if isinstance(d, RentShip)]
+        if card is not None and decisions.TakeRevealedShip() in legal and _ship_score(s, seat, card) > 0:
+            return decisions.TakeRevealedShip()
+        return decisions.DiscardRevealedShip()
+    rentals = [d for d in legal if isinstance(d, decisions.RentShip)]
     scored = [(_ship_score(s, seat, C.ships[d.card]), d) for d in rentals]
     best = max((x for x in scored if x[0] > 0), key=lambda x: x[0], default=None)
     # peek at a face-down contract where the biggest ship (held or about to be) will sail
@@ -351,28 +310,28 @@ def _rent(s: State, seat: int, legal: Sequence[Decision]) -> Decision:
         r = _planned_region(s, seat, max(caps))
         if r is not None and p.reputation[r] > PEEK_KEEP:
             for d in legal:
-                if isinstance(d, PeekContract) and d.region == REGIONS[r]:
+                if isinstance(d, decisions.PeekContract) and d.region == REGIONS[r]:
                     return d
     if best is not None:
         return best[1]
-    if RevealTopShip() in legal and len(p.ships) < 3:
+    if decisions.RevealTopShip() in legal and len(p.ships) < 3:
         # the top card, when a good part of the cards it may be are ships worth renting
         held = {sh.capacity for sh in p.ships}
         pool = [C.ships[c] for c in s.ship_deck] or [C.ships[c] for c in s.ship_discard]
         wanted = [c for c in pool if c.capacity not in held and _ship_score(s, seat, c) > 0]
         if pool and len(wanted) >= len(pool) / 3:
-            return RevealTopShip()
-    return PassRenting()
+            return decisions.RevealTopShip()
+    return decisions.PassRenting()
 
 
 # --- sailing -----------------------------------------------------------------------------
 
 
-def _sail_value(s: State, seat: int, d: SailShip) -> float:
+def _sail_value(s: State, seat: int, d: decisions.SailShip) -> float:
     """Bonus coins, tickets (waiting passengers, created ones less their tokens), the contract
     the ship can expect from its place in the queue, less the reputation a war entry costs."""
     r = REGIONS.index(d.region)
-    ship = _ship_of(s, seat, d.capacity)
+    ship = ship_of(s, seat, d.capacity)
     card = C.ship(ship.card)
     track = s.tracks[r]
     pos = len(track) - 1 if d.overtake else len(track)
@@ -397,7 +356,7 @@ def _sail_value(s: State, seat: int, d: SailShip) -> float:
 
 
 def _sail(s: State, seat: int, legal: Sequence[Decision]) -> Decision:
-    options = [d for d in legal if isinstance(d, SailShip)]
+    options = [d for d in legal if isinstance(d, decisions.SailShip)]
     return max(options, key=lambda d: _sail_value(s, seat, d))
 
 
@@ -414,23 +373,28 @@ def _buy(s: State, seat: int, legal: Sequence[Decision]) -> Decision:
     if s.revealed:
         card = C.contracts[s.revealed]
         p = _profit(card, capacity, demand)
-        if TakeRevealedContract() in legal and p is not None and p > 0 and _cost(card, capacity) <= m:
-            return TakeRevealedContract()
-        return DiscardRevealedContract()
+        if (
+            decisions.TakeRevealedContract() in legal
+            and p is not None
+            and p > 0
+            and contract_cost(card, capacity) <= m
+        ):
+            return decisions.TakeRevealedContract()
+        return decisions.DiscardRevealedContract()
     buys = []
     for d in legal:
-        if isinstance(d, BuyContract):
+        if isinstance(d, decisions.BuyContract):
             card = C.contracts[d.card]
             p = _profit(card, capacity, demand)
-            if p is not None and p > 0 and _cost(card, capacity) <= m:
+            if p is not None and p > 0 and contract_cost(card, capacity) <= m:
                 buys.append((p, d))
     if buys:
         return max(buys, key=lambda x: x[0])[1]
-    if RevealTopContract() in legal:
+    if decisions.RevealTopContract() in legal:
         pool = _unseen(s, seat, r)
         if _unknown_value(pool, capacity, demand, m) > C.reputation_cost["reveal_top_contract"] * 0.5:
-            return RevealTopContract()
-    return DeclineContract()
+            return decisions.RevealTopContract()
+    return decisions.DeclineContract()
 
 
 # --- selling -----------------------------------------------------------------------------
@@ -441,10 +405,10 @@ def _sell(s: State, seat: int, legal: Sequence[Decision]) -> Decision:
     returning (bonus coins and passengers next time, and a free choice of region)."""
     r = s.cursor_region
     _, capacity = s.tracks[r][s.cursor]
-    stay = next((d for d in legal if isinstance(d, StayInRegion)), None)
+    stay = next((d for d in legal if isinstance(d, decisions.StayInRegion)), None)
     if stay is None or s.round % STAGE_ROUNDS == 0:
-        return ReturnShip()  # every ship goes back at the stage's end anyway
-    card = C.ship(_ship_of(s, seat, capacity).card)
+        return decisions.ReturnShip()  # every ship goes back at the stage's end anyway
+    card = C.ship(ship_of(s, seat, capacity).card)
     n = s.players_count
     budget = money(s, seat) + 2 * capacity  # the money the next round starts with, roughly
     demand_next = max(0.0, s.demand + TOKENS_AHEAD * n - C.demand_removed_per_player * n)
@@ -458,7 +422,7 @@ def _sell(s: State, seat: int, legal: Sequence[Decision]) -> Decision:
         for r2 in _open_regions(s)
     )
     back += C.bonus_other + card.cabins * 1.0 + (1.0 if card.fast else 0.0)
-    return stay if stay_value > back + STAY_MARGIN else ReturnShip()
+    return stay if stay_value > back + STAY_MARGIN else decisions.ReturnShip()
 
 
 # --- stage end -----------------------------------------------------------------------------
@@ -468,12 +432,12 @@ def _keep(s: State, seat: int, legal: Sequence[Decision]) -> Decision:
     """A Good ol' Ship (capacity 1, no maintenance) for the next stage instead of the refund
     of one NEW ship (the cheapest): worth it when its voyages (bonus coins, a small contract
     now and then) earn more than the refund, a third as much in the next stage's currency."""
-    keeps = [d for d in legal if isinstance(d, KeepNewShip)]
+    keeps = [d for d in legal if isinstance(d, decisions.KeepNewShip)]
     if not keeps:
-        return ReturnAllShips()
+        return decisions.ReturnAllShips()
     d = min(keeps, key=lambda x: C.ship(x.card).value)
     refund_next = C.ship(d.card).value / C.exchange_rate
-    return d if refund_next < STAGE_ROUNDS * GOOD_OL_ROUND else ReturnAllShips()
+    return d if refund_next < STAGE_ROUNDS * GOOD_OL_ROUND else decisions.ReturnAllShips()
 
 
 def choose(s: State, seat: int) -> Decision:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.engine import Effect
+from ledger.engine import DrawRequest, Effect
 from ledger.errors import RuleViolationError
 from ledger.games.cotton_trade import effects as fx
 from ledger.games.cotton_trade.components import CURRENCIES, REGIONS, Components, Region, load
-from ledger.games.cotton_trade.state import Player, State
+from ledger.games.cotton_trade.state import UK, Player, Ship, State
 from ledger.games.shared import replace
 
 C: Components = load()
@@ -26,8 +26,7 @@ def violation(code: str, message: str, rule: str) -> RuleViolationError:
     return RuleViolationError(f"rule/cotton-trade/{code}", message, rule)
 
 
-def region_index(region: Region | str) -> int:
-    return REGIONS.index(Region(region))
+# --- players, money and shares ------------------------------------------------------------
 
 
 def set_tuple(t: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
@@ -50,14 +49,6 @@ def value(coins: tuple[int, int, int]) -> int:
 def held_value(p: Player) -> int:
     """Every coin a player holds, and buy-back income kept apart, in pence-equivalents."""
     return value(p.coins) + p.separate_income * UNIT[2]
-
-
-def share_price(s: State, company: int) -> int:
-    return C.share_value(s.stage, s.track_space[company])
-
-
-def currency(s: State) -> str:
-    return CURRENCIES[s.stage]
 
 
 def gain(
@@ -86,3 +77,88 @@ def gain(
     if bank:  # one copy of the state for both changes
         return replace(s, players=players, bank=s.bank - amount * UNIT[stage])
     return replace(s, players=players)
+
+
+def sell_to_bank(
+    s: State, seat: int, share: tuple[int, int], price: int, out: Effects, *, stage: int, forced: bool
+) -> State:
+    """One of the seat's own shares sold to the bank for ``price`` coins of ``stage``'s currency:
+    to cover a cost (Selling shares), or the forced sale at the end of a stage (step 12)."""
+    p = s.players[seat]
+    s = set_player(s, replace(p, shares=tuple(x for x in p.shares if x != share)))
+    s = replace(s, bank_shares=tuple(sorted((*s.bank_shares, share))))
+    out.append(
+        fx.ShareSold(
+            seat=seat,
+            company=share[0],
+            number=share[1],
+            price=price,
+            currency=CURRENCIES[stage],
+            buyer="bank",
+            forced=forced,
+        )
+    )
+    return gain(s, seat, price, "forced_share_sale" if forced else "share_sale", out, stage=stage)
+
+
+def currency(s: State) -> str:
+    return CURRENCIES[s.stage]
+
+
+def share_price(s: State, company: int) -> int:
+    return C.share_value(s.stage, s.track_space[company])
+
+
+def own_shares(s: State, seat: int) -> list[tuple[int, int]]:
+    return sorted(sh for sh in s.players[seat].shares if sh[0] == seat)
+
+
+def wealth(s: State, seat: int) -> int:
+    """Rulebook 1. Turn order: money plus the value of all ships (A-29: current currency only)."""
+    return money(s, seat) + sum(C.ship(sh.card).value for sh in s.players[seat].ships)
+
+
+# --- ships, regions and draws -------------------------------------------------------------
+
+
+def ship_of(s: State, seat: int, capacity: int) -> Ship:
+    for ship in s.players[seat].ships:
+        if ship.capacity == capacity:
+            return ship
+    raise KeyError((seat, capacity))
+
+
+def replace_ship(s: State, seat: int, capacity: int, **changes: Any) -> State:
+    p = s.players[seat]
+    ships = tuple(replace(sh, **changes) if sh.capacity == capacity else sh for sh in p.ships)
+    return set_player(s, replace(p, ships=ships))
+
+
+def ships_in_uk(s: State, seat: int) -> list[Ship]:
+    return [sh for sh in s.players[seat].ships if sh.location == UK]
+
+
+def current_ship(s: State) -> tuple[int, int, int]:
+    r = s.cursor_region
+    seat, capacity = s.tracks[r][s.cursor]
+    return r, seat, capacity
+
+
+def region_index(region: Region | str) -> int:
+    return REGIONS.index(Region(region))
+
+
+def region_open(s: State, region: Region) -> bool:
+    return not (s.stage == 0 and region in C.closed_in_stage_one)
+
+
+def stage_region_active(stage: int, region: Region) -> bool:
+    return not (stage == 0 and region in C.closed_in_stage_one)
+
+
+def war_locked(s: State, region: Region) -> bool:
+    return s.war is not None and s.war.region == region and s.war.side == "WAR"
+
+
+def shuffle_request(key: str, items: tuple[str, ...], label: str) -> DrawRequest:
+    return DrawRequest(key=key, kind="shuffle", items=tuple(sorted(items)), hidden=True, label=label)

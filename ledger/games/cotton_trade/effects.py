@@ -1,112 +1,82 @@
-"""Cotton Trade effects: resolved facts, past tense, each with its visibility."""
+"""Cotton Trade's own effects: resolved facts, past tense, each with its visibility (the shared
+ones, a deck shuffled or a share value moved, are ``ledger.games.vocabulary``'s)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
-from ledger.engine import Effect
+from ledger.engine import Effect, effect
+from ledger.games import vocabulary
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("first_player_drawn")
 class FirstPlayerDrawn(Effect):
-    kind: ClassVar[str] = "first_player_drawn"
     seat: int
     turn_order: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DeckShuffled(Effect):
-    kind: ClassVar[str] = "deck_shuffled"
-    deck: str
-    cards: int
+@effect()
+class MoneyChanged(vocabulary.MoneyChanged):
+    """Coins of one currency (the stage's, or an older one's at a rescaling)."""
 
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class MoneyChanged(Effect):
-    kind: ClassVar[str] = "money_changed"
-    seat: int
-    amount: int
     currency: str
-    balance: int
-    reason: str
+    recorded_order: ClassVar[tuple[str, ...]] = ("seat", "amount", "currency", "balance", "reason")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("turn_order_determined")
 class TurnOrderDetermined(Effect):
-    kind: ClassVar[str] = "turn_order_determined"
     turn_order: tuple[int, ...]
     wealth: tuple[int, ...]  # by seat
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SharePriceChanged(Effect):
-    kind: ClassVar[str] = "share_price_changed"
-    company: int
-    space_from: int | None
-    space_to: int
-    value_from: int | None
-    value_to: int
-    currency: str
-    cause: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("ship_cards_drawn")
 class ShipCardsDrawn(Effect):
-    kind: ClassVar[str] = "ship_cards_drawn"
     cards: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("contract_cards_drawn")
 class ContractCardsDrawn(Effect):
-    kind: ClassVar[str] = "contract_cards_drawn"
     region: str
     cards: tuple[str | None, ...]  # None: placed face down
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("ship_rented")
 class ShipRented(Effect):
-    kind: ClassVar[str] = "ship_rented"
     seat: int
     card: str
     capacity: int
     fee: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("renting_passed")
 class RentingPassed(Effect):
-    kind: ClassVar[str] = "renting_passed"
     seat: int
     automatic: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("contract_revealed")
 class ContractRevealed(Effect):
-    kind: ClassVar[str] = "contract_revealed"
     region: str
     card: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("harbour_tokens_placed")
 class HarbourTokensPlaced(Effect):
-    kind: ClassVar[str] = "harbour_tokens_placed"
     region: str
     coins: int
     passengers: int
     vip: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("war_broke")
 class WarBroke(Effect):
-    kind: ClassVar[str] = "war_broke"
     region: str
     unrest: int
     threshold: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("ship_sailed")
 class ShipSailed(Effect):
-    kind: ClassVar[str] = "ship_sailed"
     seat: int
     capacity: int
     region: str
@@ -115,17 +85,15 @@ class ShipSailed(Effect):
     war_entry: bool = False  # reputation use 5
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("bonus_coins_taken")
 class BonusCoinsTaken(Effect):
-    kind: ClassVar[str] = "bonus_coins_taken"
     seat: int
     region: str
     coins: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("passengers_carried")
 class PassengersCarried(Effect):
-    kind: ClassVar[str] = "passengers_carried"
     seat: int
     region: str
     vip: int
@@ -133,9 +101,8 @@ class PassengersCarried(Effect):
     income: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("contract_bought")
 class ContractBought(Effect):
-    kind: ClassVar[str] = "contract_bought"
     seat: int
     capacity: int
     region: str
@@ -145,53 +112,47 @@ class ContractBought(Effect):
     discarded: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("contract_declined")
 class ContractDeclined(Effect):
-    kind: ClassVar[str] = "contract_declined"
     seat: int
     capacity: int
     region: str
     automatic: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("ship_returned")
 class ShipReturned(Effect):
-    kind: ClassVar[str] = "ship_returned"
     seat: int
     capacity: int
     region: str
     forced_by_war: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("cotton_sold")
 class CottonSold(Effect):
-    kind: ClassVar[str] = "cotton_sold"
     seat: int
     tokens: int
     income: int
     demand_after: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("ship_stayed")
 class ShipStayed(Effect):
-    kind: ClassVar[str] = "ship_stayed"
     seat: int
     capacity: int
     region: str
     despite_war: bool = False  # reputation use 7
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("maintenance_paid")
 class MaintenancePaid(Effect):
-    kind: ClassVar[str] = "maintenance_paid"
     seat: int
     amount: int
     waived: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("share_sold")
 class ShareSold(Effect):
-    kind: ClassVar[str] = "share_sold"
     seat: int
     company: int
     number: int
@@ -201,69 +162,60 @@ class ShareSold(Effect):
     forced: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("board_cleared")
 class BoardCleared(Effect):
-    kind: ClassVar[str] = "board_cleared"
     ship_cards: int
     contract_cards: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("war_ended")
 class WarEnded(Effect):
-    kind: ClassVar[str] = "war_ended"
     region: str
     coins: int
     passengers: int
     vip: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("demand_reduced")
 class DemandReduced(Effect):
-    kind: ClassVar[str] = "demand_reduced"
     before: int
     after: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("stage_ended")
 class StageEnded(Effect):
-    kind: ClassVar[str] = "stage_ended"
     stage: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("new_ship_kept")
 class NewShipKept(Effect):
-    kind: ClassVar[str] = "new_ship_kept"
     seat: int
     card: str
     location: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("ship_refunded")
 class ShipRefunded(Effect):
-    kind: ClassVar[str] = "ship_refunded"
     seat: int
     card: str
     value: int
     currency: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("demand_reset")
 class DemandReset(Effect):
-    kind: ClassVar[str] = "demand_reset"
     tokens: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("currency_exchanged")
 class CurrencyExchanged(Effect):
-    kind: ClassVar[str] = "currency_exchanged"
     seat: int
     before: tuple[int, int, int]
     after: tuple[int, int, int]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("share_bought_back")
 class ShareBoughtBack(Effect):
-    kind: ClassVar[str] = "share_bought_back"
     seat: int
     number: int
     price: int
@@ -271,9 +223,8 @@ class ShareBoughtBack(Effect):
     holder: int = -1  # the selling seat when a player held the share (shares trade)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("round_started")
 class RoundStarted(Effect):
-    kind: ClassVar[str] = "round_started"
     round: int
     stage: str
 
@@ -281,11 +232,10 @@ class RoundStarted(Effect):
 # --- advanced game: shares trade -----------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("payment_started")
 class PaymentStarted(Effect):
     """A cost the payer cannot cover with money: shares are auctioned until it is."""
 
-    kind: ClassVar[str] = "payment_started"
     seat: int
     amount: int
     currency: str
@@ -293,19 +243,17 @@ class PaymentStarted(Effect):
     mandatory: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("purchase_cancelled")
 class PurchaseCancelled(Effect):
     """A voluntary purchase the auctions did not cover is called off (the shares stay sold)."""
 
-    kind: ClassVar[str] = "purchase_cancelled"
     seat: int
     purpose: str
     short: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("share_auction_opened")
 class ShareAuctionOpened(Effect):
-    kind: ClassVar[str] = "share_auction_opened"
     seller: int  # -1: the bank
     company: int
     number: int
@@ -315,24 +263,21 @@ class ShareAuctionOpened(Effect):
     bidders: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("bid_made")
 class BidMade(Effect):
-    kind: ClassVar[str] = "bid_made"
     seat: int
     coins: tuple[int, int, int]  # pence, shillings, pounds
     value: int  # pence-equivalents
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("bid_passed")
 class BidPassed(Effect):
-    kind: ClassVar[str] = "bid_passed"
     seat: int
     automatic: bool  # the seat's coins could not beat the standing bid
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("share_auctioned")
 class ShareAuctioned(Effect):
-    kind: ClassVar[str] = "share_auctioned"
     company: int
     number: int
     seller: int  # -1: the bank
@@ -341,11 +286,10 @@ class ShareAuctioned(Effect):
     value: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("coins_changed")
 class CoinsChanged(Effect):
     """Coins moved as they are, without change (an auction's winning bid)."""
 
-    kind: ClassVar[str] = "coins_changed"
     seat: int
     coins: tuple[int, int, int]  # the change, pence, shillings, pounds
     balance: tuple[int, int, int]
@@ -355,18 +299,16 @@ class CoinsChanged(Effect):
 # --- advanced game: reputation -------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("reputation_gained")
 class ReputationGained(Effect):
-    kind: ClassVar[str] = "reputation_gained"
     seat: int
     region: str  # a region, or "UK" (passenger tokens held)
     level: int
     reason: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("reputation_spent")
 class ReputationSpent(Effect):
-    kind: ClassVar[str] = "reputation_spent"
     seat: int
     region: str
     cost: int
@@ -374,43 +316,38 @@ class ReputationSpent(Effect):
     use: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("top_ship_revealed")
 class TopShipRevealed(Effect):
-    kind: ClassVar[str] = "top_ship_revealed"
     seat: int
     card: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("revealed_card_discarded")
 class RevealedCardDiscarded(Effect):
-    kind: ClassVar[str] = "revealed_card_discarded"
     seat: int
     card: str
     region: str | None  # None: a ship card
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("contract_peeked")
 class ContractPeeked(Effect):
     """Seen by the peeking seat only (``visible_to``)."""
 
-    kind: ClassVar[str] = "contract_peeked"
     seat: int
     region: str
     slot: int
     card: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("top_contract_revealed")
 class TopContractRevealed(Effect):
-    kind: ClassVar[str] = "top_contract_revealed"
     seat: int
     region: str
     card: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("passengers_created")
 class PassengersCreated(Effect):
-    kind: ClassVar[str] = "passengers_created"
     seat: int
     region: str
     regular: int

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Annotated, ClassVar
+
+from pydantic import PlainSerializer, PlainValidator
 
 from ledger.engine import DrawRequest
 from ledger.games.cotton_trade.components import Region
@@ -74,13 +77,70 @@ class War:
 
 
 @dataclass(frozen=True, slots=True)
+class ShipRental:
+    """3. Rent ships: the rental fee of a ship card (a voluntary purchase)."""
+
+    card: str
+    reason: ClassVar[str] = "ship_rental"  # the word of the money paid
+    mandatory: ClassVar[bool] = False
+
+    def __str__(self) -> str:
+        return f"rent:{self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class ContractPurchase:
+    """6. Buy cotton: the price of a contract for the ship whose turn it is (voluntary)."""
+
+    card: str
+    reason: ClassVar[str] = "contract"
+    mandatory: ClassVar[bool] = False
+
+    def __str__(self) -> str:
+        return f"contract:{self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Maintenance:
+    """8. Pay maintenance cost: every ship's maintenance (mandatory)."""
+
+    reason: ClassVar[str] = "maintenance"
+    mandatory: ClassVar[bool] = True
+
+    def __str__(self) -> str:
+        return "maintenance"
+
+
+def purpose_of(text: str) -> ShipRental | ContractPurchase | Maintenance:
+    """A purpose from the words it is recorded in: ``rent:<card>``, ``contract:<card>``, ``maintenance``."""
+    what, _, card = text.partition(":")
+    if what == "rent":
+        return ShipRental(card)
+    if what == "contract":
+        return ContractPurchase(card)
+    if text == "maintenance":
+        return Maintenance()
+    raise ValueError(f"not a purpose: {text!r}")
+
+
+Purpose = Annotated[
+    ShipRental | ContractPurchase | Maintenance,
+    PlainSerializer(str, return_type=str),
+    PlainValidator(
+        lambda v: v if isinstance(v, ShipRental | ContractPurchase | Maintenance) else purpose_of(v)
+    ),
+]
+"""What a payment buys; recorded (state, effects, prompts) in its words, ``rent:S05``."""
+
+
+@dataclass(frozen=True, slots=True)
 class Payment:
     """A cost being covered by selling shares at auction (shares trade, spec §5.12)."""
 
     seat: int
     amount: int
     mandatory: bool
-    purpose: str  # "rent:S05", "contract:C010", "maintenance", "buy_back"
+    purpose: Purpose
     resume: Phase  # where play continues once the cost is settled
 
 

@@ -8,39 +8,8 @@ share values that rose), not only that random moves survive.
 from __future__ import annotations
 
 from ledger.engine import Decision
-from ledger.games.water_frame import actions
+from ledger.games.water_frame import actions, decisions
 from ledger.games.water_frame.components import GOODS
-from ledger.games.water_frame.decisions import (
-    AdjustPrice,
-    BuildFactory,
-    BuyShares,
-    ChooseStartPlayer,
-    DeliverContract,
-    Done,
-    EndTurn,
-    FinishMainAction,
-    FoundFactory,
-    HireWorkers,
-    ModernizeFactory,
-    PlaceContract,
-    PlaceMachine,
-    PlaceMarker,
-    ProduceGoods,
-    RaiseDistribution,
-    RaiseQuality,
-    RepayLoans,
-    ReuseMarker,
-    SellFromWarehouse,
-    SellShares,
-    SellStartShares,
-    SellStoredGoods,
-    ShipContract,
-    StoreGoods,
-    TakeGreyMarker,
-    TakeShip,
-    TakeTile,
-    UseExtraShifts,
-)
 from ledger.games.water_frame.economy import C, appeal, level_now, output, wage
 from ledger.games.water_frame.rules import legal_decisions
 from ledger.games.water_frame.state import Phase, State
@@ -115,7 +84,7 @@ def choose(s: State, seat: int) -> Decision:
 
     if s.phase in (Phase.FOUNDATION_1, Phase.FOUNDATION_2):
         taken = [sum(1 for q in s.players if q.factories[g] is not None) for g in range(4)]
-        wanted = [d for d in legal if isinstance(d, FoundFactory)]
+        wanted = [d for d in legal if isinstance(d, decisions.FoundFactory)]
         return min(
             wanted,
             key=lambda d: (
@@ -125,14 +94,14 @@ def choose(s: State, seat: int) -> Decision:
             ),
         )
     if s.phase == Phase.START_SHARES:
-        counts = [d.count for d in legal if isinstance(d, SellStartShares)]
-        return SellStartShares(count=min(max(counts), min(counts) + 3))
+        counts = [d.count for d in legal if isinstance(d, decisions.SellStartShares)]
+        return decisions.SellStartShares(count=min(max(counts), min(counts) + 3))
     if s.phase == Phase.SALE:
-        return first(SellFromWarehouse) or first(UseExtraShifts) or legal[-1]
+        return first(decisions.SellFromWarehouse) or first(decisions.UseExtraShifts) or legal[-1]
     if s.phase in (Phase.START_SPECIAL, Phase.PREDETERMINED_TILE):
         return _special(s, seat, legal) or legal[-1]
     if s.phase == Phase.SHIPPING:
-        return next((d for d in legal if isinstance(d, ShipContract) and d.fulfil), legal[0])
+        return next((d for d in legal if isinstance(d, decisions.ShipContract) and d.fulfil), legal[0])
     if s.phase == Phase.PATRON:
         return legal[0]
     if s.phase == Phase.STORAGE or (s.turn is not None and s.turn.storing is not None):
@@ -143,22 +112,22 @@ def choose(s: State, seat: int) -> Decision:
             legal[0],
         )
     if s.phase == Phase.BROKER:
-        return Done()
+        return decisions.Done()
     if s.phase == Phase.RELEASE:
-        return Done()
+        return decisions.Done()
     if s.phase == Phase.START_PLAYER:
-        return ChooseStartPlayer(seat=seat)
+        return decisions.ChooseStartPlayer(seat=seat)
     if s.phase == Phase.FINAL_STOCK_EXCHANGE:
-        if p.loans and not first(RepayLoans) and p.shares:
-            return next(d for d in legal if isinstance(d, SellShares) and d.count == 1)
-        return first(SellStoredGoods) or _max_repay(legal) or _max_buy(legal) or Done()
+        if p.loans and not first(decisions.RepayLoans) and p.shares:
+            return next(d for d in legal if isinstance(d, decisions.SellShares) and d.count == 1)
+        return first(decisions.SellStoredGoods) or _max_repay(legal) or _max_buy(legal) or decisions.Done()
     t = s.turn
     if t is None:
         action = _want(s, seat)
         for d in legal:
-            if isinstance(d, ReuseMarker) and d.action == action and p.cash > 10:
+            if isinstance(d, decisions.ReuseMarker) and d.action == action and p.cash > 10:
                 return d
-        places = [d for d in legal if isinstance(d, PlaceMarker) and d.action == action]
+        places = [d for d in legal if isinstance(d, decisions.PlaceMarker) and d.action == action]
         greys = [d for d in places if d.shade != "OWN"]
         if greys and action in ("MACHINERY", "QUALITY"):
             places = greys
@@ -170,15 +139,15 @@ def choose(s: State, seat: int) -> Decision:
     if t.stage == "main":
         if t.action == "WORKERS":
             for g, r, free in _incomplete_rows(s, seat):
-                d = HireWorkers(good=GOODS[g], row=r + 1, count=free)  # type: ignore[arg-type]
+                d = decisions.HireWorkers(good=GOODS[g], row=r + 1, count=free)  # type: ignore[arg-type]
                 if d in legal:
                     return d
         elif t.action == "FACTORY":
             lvl = level_now(s)
             for d in legal:
-                if isinstance(d, ModernizeFactory) and p.cash > 20:
+                if isinstance(d, decisions.ModernizeFactory) and p.cash > 20:
                     return d
-            builds = [d for d in legal if isinstance(d, BuildFactory) and d.level == lvl]
+            builds = [d for d in legal if isinstance(d, decisions.BuildFactory) and d.level == lvl]
             if builds and p.cash > 35:
                 return max(
                     builds,
@@ -188,42 +157,42 @@ def choose(s: State, seat: int) -> Decision:
                     ),
                 )
         elif t.action == "DISTRIBUTION":
-            raises = [d for d in legal if isinstance(d, RaiseDistribution)]
+            raises = [d for d in legal if isinstance(d, decisions.RaiseDistribution)]
             if raises:
                 return min(
                     raises, key=lambda d: appeal(GOODS.index(d.good), p.factories[GOODS.index(d.good)])
                 )
         elif t.action == "QUALITY":
-            return first(RaiseQuality) or FinishMainAction()
+            return first(decisions.RaiseQuality) or decisions.FinishMainAction()
         elif t.action == "MACHINERY":
-            return first(PlaceMachine) or FinishMainAction()
+            return first(decisions.PlaceMachine) or decisions.FinishMainAction()
         elif t.action == "STOCK_EXCHANGE":
             contract = _contract(s, seat, legal)
             return (
-                first(RepayLoans)
+                first(decisions.RepayLoans)
                 or contract
                 or (_max_buy(legal) if p.cash > 30 else None)
-                or FinishMainAction()
+                or decisions.FinishMainAction()
             )
         elif t.action == "SHIP":
-            return first(DeliverContract) or FinishMainAction()
+            return first(decisions.DeliverContract) or decisions.FinishMainAction()
         elif t.action == "PRODUCTION":
-            produce = [d for d in legal if isinstance(d, ProduceGoods) and not d.extra_shift]
+            produce = [d for d in legal if isinstance(d, decisions.ProduceGoods) and not d.extra_shift]
             if produce:
                 return max(produce, key=lambda d: d.rows)
-        if FinishMainAction() in legal:
-            return FinishMainAction()
+        if decisions.FinishMainAction() in legal:
+            return decisions.FinishMainAction()
     if not t.took_special and t.stage != "special_done":
         chosen = _special(s, seat, legal)
         if chosen is not None:
             return chosen
     for d in legal:  # additional action: prices that leave a healthy appeal
-        if isinstance(d, AdjustPrice):
+        if isinstance(d, decisions.AdjustPrice):
             g = GOODS.index(d.good)
             f = p.factories[g]
             if f is not None and f.price != _good_price(s, seat, g) and d.price == _good_price(s, seat, g):
                 return d
-    return EndTurn()
+    return decisions.EndTurn()
 
 
 TILE_WISH = (
@@ -246,17 +215,21 @@ def _special(s: State, seat: int, legal: tuple[Decision, ...]) -> Decision | Non
     """A ship first (contracts pay well), then useful tiles, then grey markers."""
     p = s.players[seat]
     if not p.ships:
-        ships = [d for d in legal if isinstance(d, TakeShip) and d.inventor is None]
+        ships = [d for d in legal if isinstance(d, decisions.TakeShip) and d.inventor is None]
         if ships:
             return min(ships, key=lambda d: C.ship(d.ship).crew)
     if len(p.tiles) < 3:
         for wish in TILE_WISH:
-            tiles = [d for d in legal if isinstance(d, TakeTile) and d.tile == wish and d.give_back is None]
+            tiles = [
+                d
+                for d in legal
+                if isinstance(d, decisions.TakeTile) and d.tile == wish and d.give_back is None
+            ]
             if wish.startswith("PATRON_") and p.factories[GOODS.index(wish[7:])] is None:
                 continue
             if tiles:
                 return max(tiles, key=lambda d: _serves(s, seat, d))
-    greys = [d for d in legal if isinstance(d, TakeGreyMarker) and d.inventor is None]
+    greys = [d for d in legal if isinstance(d, decisions.TakeGreyMarker) and d.inventor is None]
     for action in ("PRODUCTION", "MACHINERY", "QUALITY", "DISTRIBUTION"):
         for d in greys:
             if d.marker.endswith(action):
@@ -264,7 +237,7 @@ def _special(s: State, seat: int, legal: tuple[Decision, ...]) -> Decision | Non
     return None
 
 
-def _serves(s: State, seat: int, d: TakeTile) -> int:
+def _serves(s: State, seat: int, d: decisions.TakeTile) -> int:
     """How much the foreman (workers) or the workshop (machines) saves in the factory it is
     assigned to; 0 for other tiles (one candidate each)."""
     if d.assign is None:
@@ -280,7 +253,7 @@ def _serves(s: State, seat: int, d: TakeTile) -> int:
 def _store(legal: tuple[Decision, ...]) -> Decision:
     """A storage conflict: keep the most valuable goods (fixed warehouse prices); on a tie the
     engine's automatic fill, which comes first."""
-    stores = [d for d in legal if isinstance(d, StoreGoods)]
+    stores = [d for d in legal if isinstance(d, decisions.StoreGoods)]
     return max(
         stores,
         key=lambda d: sum(C.fixed_goods_prices[g] * (d.large[g] + d.small[g]) for g in range(4)),
@@ -296,18 +269,20 @@ def _contract(s: State, seat: int, legal: tuple[Decision, ...]) -> Decision | No
     options = [
         d
         for d in legal
-        if isinstance(d, PlaceContract) and d.space <= cap and p.factories[GOODS.index(d.good)] is not None
+        if isinstance(d, decisions.PlaceContract)
+        and d.space <= cap
+        and p.factories[GOODS.index(d.good)] is not None
     ]
     return min(options, key=lambda d: (d.space, -C.base_quality(GOODS.index(d.good), 1))) if options else None
 
 
 def _max_repay(legal: tuple[Decision, ...]) -> Decision | None:
-    repays = [d for d in legal if isinstance(d, RepayLoans)]
+    repays = [d for d in legal if isinstance(d, decisions.RepayLoans)]
     return max(repays, key=lambda d: d.count) if repays else None
 
 
 def _max_buy(legal: tuple[Decision, ...]) -> Decision | None:
-    buys = [d for d in legal if isinstance(d, BuyShares)]
+    buys = [d for d in legal if isinstance(d, decisions.BuyShares)]
     return max(buys, key=lambda d: d.count) if buys else None
 
 

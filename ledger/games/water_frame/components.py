@@ -11,14 +11,14 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 GOODS = ("FOOD", "CLOTHES", "CUTLERY", "LAMPS")
 FOOD, CLOTHES, CUTLERY, LAMPS = range(4)
 OWN_ACTIONS = ("FACTORY", "WORKERS", "MACHINERY", "QUALITY", "DISTRIBUTION", "STOCK_EXCHANGE")
 
 
-TILE_TYPES = (
+Tile = Literal[
     "ACCOUNTANT",
     "ADMINISTRATOR",
     "AGENT_IN_THE_COLONIES",
@@ -39,7 +39,8 @@ TILE_TYPES = (
     "SCHOOL",
     "SMALL_WAREHOUSE",
     "WORKSHOP",
-)
+]
+TILE_TYPES: tuple[str, ...] = get_args(Tile)
 PATRONS = ("PATRON_FOOD", "PATRON_CLOTHES", "PATRON_CUTLERY", "PATRON_LAMPS")
 GREY_ACTIONS = ("MACHINERY", "QUALITY", "DISTRIBUTION", "PRODUCTION")
 

@@ -5,21 +5,27 @@ Spec references: §2.4 derived values, §5.1 job market, §5.2 payments, §5.7 w
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from ledger.engine import Decision
 from ledger.errors import RuleViolationError
+from ledger.games import vocabulary
 from ledger.games.shared import ceil_div, clockwise_from, replace, set_at
 from ledger.games.water_frame import effects as fx
 from ledger.games.water_frame.components import GOODS, Components, load
-from ledger.games.water_frame.state import Factory, Player, State
+from ledger.games.water_frame.state import Factory, Phase, Player, State, Turn
 
 C: Components = load()
 Effects = list[fx.Effect]
+Valid = Callable[[State, int, Decision], bool]
+"""The engine's judge, for the options only a trial tells apart: would this decision be accepted now."""
 
 
 def violation(code: str, message: str, rule: str) -> RuleViolationError:
     return RuleViolationError(f"rule/water-frame/{code}", message, rule)
 
 
-# --- players and order ---------------------------------------------------------
+# --- players and order --------------------------------------------------------------------
 
 
 def set_player(s: State, p: Player) -> State:
@@ -38,7 +44,26 @@ def level_now(s: State) -> int:
     return C.level_of_decade[s.decade]
 
 
-# --- factories -----------------------------------------------------------------
+def ask_in_turn(s: State, order: tuple[int, ...], ready: Callable[[State, int], bool], nxt: Phase) -> State:
+    """Ask the players of ``order`` one at a time from ``cursor``; skip those not concerned."""
+    cursor = s.cursor
+    while cursor < len(order):
+        seat = order[cursor]
+        if ready(s, seat):
+            return replace(s, cursor=cursor, awaiting=(seat,))
+        cursor += 1
+    return replace(s, phase=nxt, cursor=0, awaiting=())
+
+
+def charisma_owner(s: State) -> int | None:
+    return next((p.seat for p in s.players if has(p, "CHARISMA")), None)
+
+
+def good_index(name: str) -> int:
+    return GOODS.index(name)
+
+
+# --- factories ----------------------------------------------------------------------------
 
 
 def base_quality(good: int, f: Factory) -> int:
@@ -76,12 +101,31 @@ def set_factory(s: State, seat: int, good: int, f: Factory | None) -> State:
     return set_player(s, replace(p, factories=set_at(p.factories, good, f)))  # type: ignore[arg-type]
 
 
+def factory_of(s: State, seat: int, good: int, rule: str) -> Factory:
+    f = s.players[seat].factories[good]
+    if f is None:
+        raise violation("no_factory", f"You have no {GOODS[good].lower()} factory.", rule)
+    return f
+
+
 def price_ok(good: int, f: Factory, price: int, small_stock: int = 0) -> bool:
     """£5-£25, appeal at least 0, and goods on the small warehouse occupy the top of the scale."""
     return C.price_min <= price <= C.price_max - small_stock and price <= quality(good, f) + f.distribution
 
 
-# --- development tiles -----------------------------------------------------------
+def prices(g: int, f: Factory, *, every: bool) -> list[int]:
+    top = min(C.price_max, quality(g, f) + f.distribution)
+    if every:
+        return list(range(C.price_min, top + 1))
+    return sorted({p for p in (top, top - 2, top - 4, C.price_min) if C.price_min <= p <= top})
+
+
+def last_occupied_row(f: Factory) -> int | None:
+    rows = [r for r in range(4) if f.rows[r].workers or f.rows[r].machines]
+    return rows[-1] if rows else None
+
+
+# --- development tiles --------------------------------------------------------------------
 
 
 def has(p: Player, tile: str) -> bool:
@@ -154,7 +198,7 @@ def store(s: State, seat: int, good: int, n: int) -> tuple[State, int]:
     return set_player(s, p), n - large - small
 
 
-# --- warehouse -----------------------------------------------------------------
+# --- warehouse ----------------------------------------------------------------------------
 
 
 def large_cap(p: Player, good: int) -> int:
@@ -199,7 +243,7 @@ def trim_stock(s: State, seat: int, out: Effects) -> tuple[State, int]:
     return s, lost
 
 
-# --- the job market (§5.1) -------------------------------------------------------
+# --- the job market (§5.1) ----------------------------------------------------------------
 
 
 def available_for_hire(s: State) -> int:
@@ -225,7 +269,7 @@ def demand(s: State, good: int) -> int:
     return C.demand_for(s.jm_empty, good)
 
 
-# --- money, shares, loans (§5.2) --------------------------------------------------
+# --- money, shares, loans (§5.2) ----------------------------------------------------------
 
 
 def gain(s: State, seat: int, amount: int, reason: str, out: Effects) -> State:
@@ -233,7 +277,7 @@ def gain(s: State, seat: int, amount: int, reason: str, out: Effects) -> State:
         return s
     p = s.players[seat]
     p = replace(p, cash=p.cash + amount)
-    out.append(fx.MoneyChanged(seat=seat, amount=amount, balance=p.cash, reason=reason))
+    out.append(vocabulary.MoneyChanged(seat=seat, amount=amount, balance=p.cash, reason=reason))
     return replace(set_player(s, p), bank=s.bank - amount)
 
 
@@ -243,7 +287,7 @@ def move_share(s: State, seat: int, delta: int, cause: str, out: Effects) -> Sta
     if space == p.share_space:
         return s
     out.append(
-        fx.SharePriceChanged(
+        vocabulary.SharePriceChanged(
             company=seat,
             space_from=p.share_space,
             space_to=space,
@@ -259,14 +303,14 @@ def move_share(s: State, seat: int, delta: int, cause: str, out: Effects) -> Sta
 def change_shares(s: State, seat: int, delta: int, price: int, reason: str, out: Effects) -> State:
     p = s.players[seat]
     p = replace(p, shares=p.shares + delta, bank_shares=p.bank_shares - delta)
-    out.append(fx.SharesChanged(seat=seat, delta=delta, held=p.shares, price=price, reason=reason))
+    out.append(vocabulary.SharesChanged(seat=seat, delta=delta, held=p.shares, price=price, reason=reason))
     return set_player(s, p)
 
 
 def change_loans(s: State, seat: int, delta: int, out: Effects) -> State:
     p = s.players[seat]
     p = replace(p, loans=p.loans + delta)
-    out.append(fx.LoansChanged(seat=seat, delta=delta, loans=p.loans))
+    out.append(vocabulary.LoansChanged(seat=seat, delta=delta, loans=p.loans))
     return set_player(s, p)
 
 
@@ -321,3 +365,15 @@ def production_cost(
     else:
         machine_cost = machines * C.machine_cost
     return workers, machines, worker_cost + machine_cost
+
+
+# --- the action phase's turn --------------------------------------------------------------
+
+
+def turn_of(s: State) -> Turn:
+    assert s.turn is not None
+    return s.turn
+
+
+def add_once(t: tuple[int, ...], x: int) -> tuple[int, ...]:
+    return t if x in t else (*t, x)

@@ -1,68 +1,15 @@
-"""Water Frame effects: resolved facts, past tense; everything in Water Frame is public."""
+"""Water Frame's own effects: resolved facts, past tense; everything in Water Frame is public.
+The shared ones (money, shares, loans, share values, the start player, decades and cycles,
+goods produced, the final scores) are ``ledger.games.vocabulary``'s, some with fields added here."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
-
-from ledger.engine import Effect
+from ledger.engine import Effect, effect
+from ledger.games import vocabulary
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class StartPlayerDrawn(Effect):
-    kind: ClassVar[str] = "start_player_drawn"
-    seat: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DeckShuffled(Effect):
-    kind: ClassVar[str] = "deck_shuffled"
-    deck: str
-    cards: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class MoneyChanged(Effect):
-    kind: ClassVar[str] = "money_changed"
-    seat: int
-    amount: int
-    balance: int
-    reason: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SharesChanged(Effect):
-    kind: ClassVar[str] = "shares_changed"
-    seat: int
-    delta: int
-    held: int
-    price: int
-    reason: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class LoansChanged(Effect):
-    kind: ClassVar[str] = "loans_changed"
-    seat: int
-    delta: int
-    loans: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SharePriceChanged(Effect):
-    kind: ClassVar[str] = "share_price_changed"
-    company: int
-    space_from: int | None
-    space_to: int
-    value_from: int | None
-    value_to: int
-    currency: str
-    cause: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("factory_founded")
 class FactoryFounded(Effect):
-    kind: ClassVar[str] = "factory_founded"
     seat: int
     good: str
     price: int
@@ -70,20 +17,16 @@ class FactoryFounded(Effect):
     workers: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class FactoryBuilt(Effect):
-    kind: ClassVar[str] = "factory_built"
-    seat: int
-    good: str
+@effect()
+class FactoryBuilt(vocabulary.FactoryBuilt):
     level: int
     price: int
     cost: int
     workers: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("factory_modernized")
 class FactoryModernized(Effect):
-    kind: ClassVar[str] = "factory_modernized"
     seat: int
     good: str
     level: int
@@ -91,94 +34,83 @@ class FactoryModernized(Effect):
     obsolete_released: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("factory_closed")
 class FactoryClosed(Effect):
-    kind: ClassVar[str] = "factory_closed"
     seat: int
     good: str
     level: int
     workers_fired: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("workers_hired")
 class WorkersHired(Effect):
-    kind: ClassVar[str] = "workers_hired"
     seat: int
     good: str
     row: int
     count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("warehouse_worker_hired")
 class WarehouseWorkerHired(Effect):
-    kind: ClassVar[str] = "warehouse_worker_hired"
     seat: int
     edge: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("warehouse_worker_moved")
 class WarehouseWorkerMoved(Effect):
-    kind: ClassVar[str] = "warehouse_worker_moved"
     seat: int
     from_edge: str
     to_edge: str
     goods_lost: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("warehouse_worker_released")
 class WarehouseWorkerReleased(Effect):
-    kind: ClassVar[str] = "warehouse_worker_released"
     seat: int
     edge: str
     goods_lost: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("workers_fired")
 class WorkersFired(Effect):
-    kind: ClassVar[str] = "workers_fired"
     seat: int
     good: str
     count: int
     machines_removed: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("machine_placed")
 class MachinePlaced(Effect):
-    kind: ClassVar[str] = "machine_placed"
     seat: int
     good: str
     row: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("quality_raised")
 class QualityRaised(Effect):
-    kind: ClassVar[str] = "quality_raised"
     seat: int
     good: str
     level: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("distribution_raised")
 class DistributionRaised(Effect):
-    kind: ClassVar[str] = "distribution_raised"
     seat: int
     good: str
     level: int
     cost: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("price_set")
 class PriceSet(Effect):
-    kind: ClassVar[str] = "price_set"
     seat: int
     good: str
     price: int
     appeal: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("marker_placed")
 class MarkerPlaced(Effect):
-    kind: ClassVar[str] = "marker_placed"
     seat: int
     action: str
     space: int
@@ -186,30 +118,18 @@ class MarkerPlaced(Effect):
     reuse: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("turn_ended")
 class TurnEnded(Effect):
-    kind: ClassVar[str] = "turn_ended"
     seat: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DecadeStarted(Effect):
-    kind: ClassVar[str] = "decade_started"
-    decade: int
+@effect()
+class DecadeStarted(vocabulary.DecadeStarted):
     level: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CycleStarted(Effect):
-    kind: ClassVar[str] = "cycle_started"
-    decade: int
-    cycle: int
-    good: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("economy_marker_revealed")
 class EconomyMarkerRevealed(Effect):
-    kind: ClassVar[str] = "economy_marker_revealed"
     decade: int
     good: str
     advance: int
@@ -218,72 +138,53 @@ class EconomyMarkerRevealed(Effect):
     returned: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("sale_started")
 class SaleStarted(Effect):
-    kind: ClassVar[str] = "sale_started"
     good: str
     demand: int
     importer: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GoodsProduced(Effect):
-    kind: ClassVar[str] = "goods_produced"
-    seat: int
-    good: str
-    count: int
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GoodsSold(Effect):
-    kind: ClassVar[str] = "goods_sold"
-    seat: int
-    good: str
+@effect()
+class GoodsSold(vocabulary.GoodsSold):
     from_production: int
     from_stock: int
     price: int
     income: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("importer_sold")
 class ImporterSold(Effect):
-    kind: ClassVar[str] = "importer_sold"
     good: str
     count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GoodsStored(Effect):
-    kind: ClassVar[str] = "goods_stored"
-    seat: int
-    good: str
+@effect()
+class GoodsStored(vocabulary.GoodsStored):
     stored: int
     lost: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("goods_discarded")
 class GoodsDiscarded(Effect):
     """Stored goods returned to the supply without compensation to make room (D-34)."""
 
-    kind: ClassVar[str] = "goods_discarded"
     seat: int
     good: str
     count: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("warehouse_arranged")
 class WarehouseArranged(Effect):
     """The warehouses after a storage choice (D-34), per good: food, clothes, cutlery, lamps."""
 
-    kind: ClassVar[str] = "warehouse_arranged"
     seat: int
     large: tuple[int, ...]
     small: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("wages_paid")
 class WagesPaid(Effect):
-    kind: ClassVar[str] = "wages_paid"
     seat: int
     good: str
     workers: int
@@ -292,55 +193,40 @@ class WagesPaid(Effect):
     amount: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DistributionDecayed(Effect):
-    kind: ClassVar[str] = "distribution_decayed"
-    seat: int
-    good: str
+@effect()
+class DistributionDecayed(vocabulary.DistributionDecayed):
     level: int
     forced_price_drop: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("stored_goods_sold")
 class StoredGoodsSold(Effect):
-    kind: ClassVar[str] = "stored_goods_sold"
     seat: int
     good: str
     count: int
     income: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("markers_returned")
 class MarkersReturned(Effect):
-    kind: ClassVar[str] = "markers_returned"
     decade: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("harbour_wages_paid")
 class HarbourWagesPaid(Effect):
-    kind: ClassVar[str] = "harbour_wages_paid"
     seat: int
     workers: int
     amount: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("event_revealed")
 class EventRevealed(Effect):
-    kind: ClassVar[str] = "event_revealed"
     decade: int
     event: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class StartPlayerChanged(Effect):
-    kind: ClassVar[str] = "start_player_changed"
-    seat: int
-    reason: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("factory_obsolete")
 class FactoryObsolete(Effect):
-    kind: ClassVar[str] = "factory_obsolete"
     seat: int
     good: str
     level: int
@@ -349,64 +235,49 @@ class FactoryObsolete(Effect):
     fee: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PlayerEliminated(Effect):
-    kind: ClassVar[str] = "player_eliminated"
-    seat: int
+@effect()
+class PlayerEliminated(vocabulary.PlayerEliminated):
     loans: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("end_penalty")
 class EndPenalty(Effect):
-    kind: ClassVar[str] = "end_penalty"
     seat: int
     reason: str
     spaces: int
     shares: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GameScored(Effect):
-    kind: ClassVar[str] = "game_scored"
-    scores: tuple[int, ...]
-    winners: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("tile_taken")
 class TileTaken(Effect):
-    kind: ClassVar[str] = "tile_taken"
     seat: int
     tile: str
     assigned: str | None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("tile_returned")
 class TileReturned(Effect):
-    kind: ClassVar[str] = "tile_returned"
     seat: int
     tile: str
     goods_lost: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("tile_reassigned")
 class TileReassigned(Effect):
-    kind: ClassVar[str] = "tile_reassigned"
     seat: int
     tile: str
     good: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("grey_marker_taken")
 class GreyMarkerTaken(Effect):
-    kind: ClassVar[str] = "grey_marker_taken"
     seat: int
     marker: str
     row: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("ship_taken")
 class ShipTaken(Effect):
-    kind: ClassVar[str] = "ship_taken"
     seat: int
     ship: str
     capacity: int
@@ -414,25 +285,22 @@ class ShipTaken(Effect):
     returned: str | None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("ship_released")
 class ShipReleased(Effect):
-    kind: ClassVar[str] = "ship_released"
     seat: int
     ship: str
     crew_fired: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("inventor_used")
 class InventorUsed(Effect):
-    kind: ClassVar[str] = "inventor_used"
     seat: int
     use: str
     paid: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("goods_made_by_action")
 class GoodsMadeByAction(Effect):
-    kind: ClassVar[str] = "goods_made_by_action"
     seat: int
     good: str
     rows: int
@@ -441,17 +309,15 @@ class GoodsMadeByAction(Effect):
     lost: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("contract_placed")
 class ContractPlaced(Effect):
-    kind: ClassVar[str] = "contract_placed"
     seat: int
     good: str
     space: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("contract_delivered")
 class ContractDelivered(Effect):
-    kind: ClassVar[str] = "contract_delivered"
     seat: int
     good: str
     goods: int
@@ -459,47 +325,41 @@ class ContractDelivered(Effect):
     ships_used: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("contract_escalated")
 class ContractEscalated(Effect):
-    kind: ClassVar[str] = "contract_escalated"
     seat: int
     good: str
     space: int
     penalty: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("row_closed_by_school")
 class RowClosedBySchool(Effect):
-    kind: ClassVar[str] = "row_closed_by_school"
     seat: int
     good: str
     row: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("patron_sold")
 class PatronSold(Effect):
-    kind: ClassVar[str] = "patron_sold"
     seat: int
     good: str
     source: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("engineering_works_paid")
 class EngineeringWorksPaid(Effect):
-    kind: ClassVar[str] = "engineering_works_paid"
     seat: int
     machines: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("mat_laid_out")
 class MarkerLaidOut(Effect):
-    kind: ClassVar[str] = "mat_laid_out"
     rows: tuple[tuple[str, ...], ...]
     ships: tuple[tuple[str, ...], ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@effect("tiles_displayed")
 class TilesDisplayed(Effect):
-    kind: ClassVar[str] = "tiles_displayed"
     tiles: tuple[str, ...]
     rejected: tuple[str, ...]

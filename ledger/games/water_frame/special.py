@@ -12,6 +12,8 @@ from ledger.games.water_frame.decisions import ReassignTile, TakeGreyMarker, Tak
 from ledger.games.water_frame.economy import (
     C,
     Effects,
+    Valid,
+    assigned,
     available_for_hire,
     crew,
     has,
@@ -22,6 +24,7 @@ from ledger.games.water_frame.economy import (
     violation,
 )
 from ledger.games.water_frame.state import State
+from ledger.games.water_frame.stock_exchange import buy_shares
 
 ASSIGNED_TILES = ("FOREMAN", "WORKSHOP")
 
@@ -159,8 +162,6 @@ def take_ship(s: State, seat: int, d: TakeShip, out: Effects, *, start: bool = F
 
 
 def use_broker(s: State, seat: int, d: UseBroker, out: Effects) -> State:
-    from ledger.games.water_frame.actions import buy_shares
-
     if not has(s.players[seat], "BROKER"):
         raise violation("no_broker", "You do not own the broker.", "II.3.2")
     s = buy_shares(s, seat, d.count, out, "II.3.2", half=True)
@@ -196,3 +197,52 @@ def take(s: State, seat: int, d: Decision, out: Effects, *, start: bool = False)
 
 def half_price(price: int) -> int:
     return ceil_div(price, 2)
+
+
+def options(s: State, seat: int, *, start: bool, valid: Valid) -> list[Decision]:
+    """Every legal special marker now (tiles, grey markers, ships, broker, re-assignment)."""
+    p = s.players[seat]
+    out: list[Decision] = []
+    others = list(p.tiles)
+    for tile in sorted(set(s.display)):
+        if tile in p.tiles:
+            continue
+        backs: list[str | None] = [None] if len(p.tiles) < C.tiles_max else list(others)
+        goods: list[str | None] = [None]
+        if tile in ASSIGNED_TILES:  # foreman and workshop name the factory they serve
+            goods = [GOODS[g] for g in range(4) if p.factories[g] is not None]
+        for back in backs:
+            for good in goods:
+                out.append(TakeTile(tile=tile, give_back=back, assign=good))  # type: ignore[arg-type]
+    level = 1 if start else mat_level(s)
+    inventor = has(p, "INVENTOR") and not start
+    for row in range(1, 5):
+        uses: list[str | None] = (
+            [None] if row <= level else (["return", "pay"] if inventor and row == level + 1 else [])
+        )
+        for use in uses:
+            for marker in sorted(set(s.mat[row - 1])):
+                if marker not in p.grey and not (start and not marker.startswith("LIGHT:")):
+                    out.append(TakeGreyMarker(marker=marker, row=row, inventor=use))  # type: ignore[arg-type]
+            for ship in sorted(set(s.mat_ships[row - 1])):
+                backs2: list[str | None] = (
+                    [None]
+                    if len(p.ships) < C.piers
+                    else [x for x in p.ships if C.ship(x).capacity < C.ship(ship).capacity]
+                )
+                for back in backs2:
+                    d = TakeShip(ship=ship, give_back=back, inventor=use)  # type: ignore[arg-type]
+                    if valid(s, seat, d):
+                        out.append(d)
+    if not start:
+        if has(p, "BROKER") and not p.loans:
+            for n in (1, 2):
+                price = half_price(C.buy_price(p.share_space))
+                if p.cash >= n * price and p.bank_shares >= n:
+                    out.append(UseBroker(count=n))
+        for tile in ASSIGNED_TILES:
+            if has(p, tile):
+                for g in range(4):
+                    if p.factories[g] is not None and assigned(p, tile) != g:
+                        out.append(ReassignTile(tile=tile, good=GOODS[g]))  # type: ignore[arg-type]
+    return out

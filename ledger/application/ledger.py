@@ -1,4 +1,5 @@
-"""The ledger application: thin use cases over the Game and Player aggregates.
+"""The ledger: thin use cases over the Game, Player and League aggregates (its league use cases
+in ``leagues``, taking a decision back in ``undo``).
 
 Each use case loads, decides, saves and returns (STYLE.md item 7). Storage is
 eventsourcing's own (SQLite or PostgreSQL, chosen by the environment given);
@@ -8,31 +9,32 @@ nothing here knows HTTP or SQL.
 from __future__ import annotations
 
 import base64
-import contextlib
 import secrets
 import time
 import unicodedata
 import uuid
-from collections.abc import Callable, Iterator
-from copy import deepcopy
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError, Application, Repository, project_aggregate
+from eventsourcing.application import AggregateNotFoundError, Repository
 from eventsourcing.domain import DomainEvent
 from eventsourcing.persistence import IntegrityError
 from pydantic import ValidationError
 
-from ledger import registry, rng
+from ledger import registry
 from ledger.accounts import matching_token
 from ledger.accounts import token_hash as _token_hash
+from ledger.application.leagues import LeagueUseCases
+from ledger.application.repository import CopyOnReadRepository
+from ledger.application.undo import UndoUseCases
 from ledger.canonical import canonical, sha256_hex
 from ledger.clocks import parse_time_control
 from ledger.defaults import default_decision
-from ledger.domain import ABANDONED, ACTIVE, ANNULLED, BOT, FINISHED, WAITING, Game, League, Player
-from ledger.engine import DrawOutcome, DrawRequest
+from ledger.domain import ABANDONED, ACTIVE, ADMIN, ANNULLED, BOT, FINISHED, WAITING, Game, Player
+from ledger.engine import DrawOutcome
 from ledger.errors import (
     AuthError,
     ConflictError,
@@ -42,29 +44,14 @@ from ledger.errors import (
     StaleVersionError,
 )
 from ledger.export import event_record, visible_effects
-from ledger.preview import checked_decision, first_error, seats_at
+from ledger.preview import checked_decision, first_error
+from ledger.resimulate import resimulate_game
+from ledger.rng import derive_draw
 
 IDEMPOTENCY_NAMESPACE = uuid.UUID("6f1d8c52-3c1a-4d0e-9a57-1e2b7c1f0a11")
-LEAGUE_NAMESPACE = uuid.UUID("0b7e3a1c-5d2f-4e8a-9c61-7f3d2b1a0e55")
-ADMIN = "admin"
-
-
-def league_id_for(name: str) -> UUID:
-    """League names are unique (case-insensitively): the id derives from the name."""
-    return uuid.uuid5(LEAGUE_NAMESPACE, unicodedata.normalize("NFC", name).strip().casefold())
-
-
 MAX_NAME = 40
 AUTH_RECHECK_SECONDS = 2.0  # how long a verified token is trusted before the store is asked again
 NOTIFICATION_KINDS = ("your_turn", "game_started", "game_finished", "timed_out", "dispute_opened")
-
-
-def derive_draw(seed: bytes, counter: int, request: DrawRequest) -> tuple[int, ...]:
-    """The outcome of draw number ``counter``: the same function ``verify`` re-runs."""
-    n = len(request.items)
-    if request.kind == "pick":
-        return (rng.pick(seed, counter, n),)
-    return rng.permutation(seed, counter, n)
 
 
 @dataclass(frozen=True)
@@ -78,46 +65,7 @@ class DecisionResult:
     game: Game | None = field(default=None, compare=False, repr=False)  # as saved, when it was
 
 
-class CopyOnReadRepository(Repository[UUID]):
-    """The library's cache, without its race: its ``get`` fast-forwards the cached aggregate
-    in place under a lock but copies it outside the lock, so a concurrent fast-forward can
-    tear the copy (a version with another version's seats awaited). Here a cached aggregate
-    is never mutated: a reader copies it, fast-forwards its copy, and puts a copy of that back
-    when it moved on."""
-
-    def get(  # type: ignore[override]
-        self,
-        aggregate_id: UUID,
-        *,
-        version: int | None = None,
-        projector_func: Any = project_aggregate,
-        fastforward_skipping: bool = False,
-        deepcopy_from_cache: bool = True,
-    ) -> Any:
-        if self.cache is None or version is not None:
-            return super().get(aggregate_id, version=version, projector_func=projector_func)
-        try:
-            cached = self.cache.get(aggregate_id)
-        except KeyError:
-            aggregate = self._reconstruct_aggregate(aggregate_id, None, projector_func)
-            self.cache.put(aggregate_id, deepcopy(aggregate))
-            return aggregate
-        aggregate = deepcopy(cached)
-        new_events = list(self.event_store.get(originator_id=aggregate_id, gt=aggregate.version))
-        if new_events:
-            aggregate = projector_func(aggregate, new_events)
-            if aggregate is None:
-                raise AggregateNotFoundError(aggregate_id)
-            self.cache.put(aggregate_id, deepcopy(aggregate))
-        return aggregate
-
-    def put(self, aggregate: Any) -> None:
-        """Cache a copy of an aggregate just saved (the caller keeps its own)."""
-        if self.cache is not None:
-            self.cache.put(aggregate.id, deepcopy(aggregate))
-
-
-class Ledger(Application[UUID]):
+class Ledger(LeagueUseCases, UndoUseCases):
     """Games and players, event-sourced."""
 
     name = "Ledger"  # pinned: table names and env prefix derive from it
@@ -339,122 +287,6 @@ class Ledger(Application[UUID]):
         self._save_game(game)
         return game
 
-    # -- leagues ------------------------------------------------------------------
-
-    def create_league(
-        self,
-        *,
-        creator: str,
-        name: str,
-        title: str | None = None,
-        members_only: bool = False,
-        members: list[str] | None = None,
-    ) -> League:
-        clean = unicodedata.normalize("NFC", name).strip()
-        if not 1 <= len(clean) <= 80 or not clean.isprintable():
-            raise InvalidRequestError(
-                "A league name is 1 to 80 printable characters.", code="request/invalid_name"
-            )
-        if title is not None:
-            registry.meta(title)
-        now = self.clock()
-        league = League.create(league_id_for(clean), clean, title, creator, now)
-        league.set_admission(members_only, now)
-        for member in members or ():
-            league.add_member(str(self.get_player(member).id), now)
-        try:
-            self.save(league)
-        except IntegrityError:
-            raise ConflictError(f"A league named {clean!r} exists.", code="league/exists") from None
-        return league
-
-    def get_league(self, league: UUID | str) -> League:
-        """A league by id or by name."""
-        try:
-            lid = UUID(str(league))
-        except ValueError:
-            lid = league_id_for(str(league))
-        try:
-            found: Any = self.repository.get(lid)
-        except AggregateNotFoundError:
-            raise NotFoundError(f"No league {league}.", code="league/not_found") from None
-        if not isinstance(found, League):
-            raise NotFoundError(f"No league {league}.", code="league/not_found")
-        return found
-
-    def _check_organiser(self, league: League, who: str) -> None:
-        if who not in (league.created_by, ADMIN):
-            raise ForbiddenError("Only the league's organiser may do that.", code="league/not_organiser")
-        if league.closed:
-            raise ConflictError("The league is closed.", code="league/closed")
-
-    @staticmethod
-    def _check_admitted(league: League, player: str) -> None:
-        if player != ADMIN and not league.admits(player):
-            raise ForbiddenError(
-                f"League {league.name!r} is for its members: ask its organiser to add you.",
-                code="league/members_only",
-            )
-
-    def set_league_admission(self, league: UUID | str, members_only: bool, by: str) -> League:
-        found = self.get_league(league)
-        self._check_organiser(found, by)
-        found.set_admission(members_only, self.clock())
-        self.save(found)
-        return found
-
-    def add_league_member(self, league: UUID | str, player_id: str, by: str) -> League:
-        found = self.get_league(league)
-        self._check_organiser(found, by)
-        found.add_member(str(self.get_player(player_id).id), self.clock())
-        self.save(found)
-        return found
-
-    def remove_league_member(self, league: UUID | str, player_id: str, by: str) -> League:
-        """Takes away the right to open games and take seats in the league; games already
-        played or under way stay in it."""
-        found = self.get_league(league)
-        self._check_organiser(found, by)
-        with contextlib.suppress(ValueError):
-            player_id = str(UUID(player_id))
-        if player_id not in found.members:
-            raise NotFoundError(f"{player_id} is not a member of the league.", code="league/not_a_member")
-        found.remove_member(player_id, self.clock())
-        self.save(found)
-        return found
-
-    def _league_for_new_game(self, league: str, creator: str, title: str) -> League:
-        found = self.get_league(league)
-        if found.closed:
-            raise ConflictError("The league is closed.", code="league/closed")
-        self._check_admitted(found, creator)
-        if found.title and found.title != title:
-            raise InvalidRequestError(
-                f"League {found.name!r} is for {found.title}.", code="league/wrong_title"
-            )
-        return found
-
-    def add_game_to_league(self, league: UUID | str, game_id: UUID | str, by: str) -> League:
-        found = self.get_league(league)
-        self._check_organiser(found, by)
-        game = self.get_game(game_id)
-        if found.title and game.title != found.title:
-            raise InvalidRequestError(
-                f"League {found.name!r} is for {found.title}.", code="league/wrong_title"
-            )
-        if str(game.id) in found.games:
-            raise ConflictError("The game is already in the league.", code="league/game_already_added")
-        found.add_game(str(game.id), self.clock())
-        self.save(found)
-        return found
-
-    def close_league(self, league: UUID | str, by: str) -> League:
-        found = self.get_league(league)
-        self._check_organiser(found, by)
-        found.close(self.clock())
-        self.save(found)
-        return found
-
     def join(self, game_id: UUID | str, player: str) -> Game:
         game = self.get_game(game_id)
         if game.status != WAITING:
@@ -604,8 +436,6 @@ class Ledger(Application[UUID]):
     def migrate(self, game_id: UUID | str, by: str = ADMIN, *, force: bool = False) -> dict[str, Any]:
         """Move a game to the current rules: re-simulated first; an identical game moves, a
         diverged one only with ``force``, one the current rules refuse never does."""
-        from ledger.resimulate import resimulate_game
-
         game = self.get_game(game_id)
         current = registry.meta(game.title).rules_version
         if game.rules_version == current:
@@ -773,105 +603,6 @@ class Ledger(Application[UUID]):
         self.save(p)
         return p
 
-    # -- undo ----------------------------------------------------------------------
-
-    def undo_target(self, game: Game, seat: int) -> int:
-        """The version of the seat's last decision still in force (the stream read backwards,
-        a page at a time, only for a game restored from a snapshot older than its index)."""
-        undoable = getattr(game, "undoable", None)
-        if undoable is not None:
-            if str(seat) in undoable:
-                return undoable[str(seat)]
-            raise ConflictError("You have no decision to take back.", code="undo/nothing")
-        for event in self._events_backwards(game.id):
-            record = event_record(event)
-            if record["type"] == Game.DecisionUndone.TOPIC:
-                break  # nothing before an undo can be taken back again
-            if record["type"] == Game.DecisionRecorded.TOPIC:
-                pub = record["public"]
-                if pub["seat"] == seat and not pub.get("forced"):
-                    return int(record["version"])
-            if record["type"] in (Game.Started.TOPIC, Game.TimedOut.TOPIC):
-                break
-        raise ConflictError("You have no decision to take back.", code="undo/nothing")
-
-    def _events_backwards(self, game_id: UUID, page: int = 64) -> Iterator[Any]:
-        lte: int | None = None
-        while True:
-            batch = list(self.events.get(game_id, lte=lte, desc=True, limit=page))
-            yield from batch
-            if len(batch) < page:
-                return
-            lte = batch[-1].originator_version - 1
-
-    def undo_check(self, game: Game, seat: int, target: int) -> str | None:
-        """Why taking back the decision at ``target`` needs everyone's consent (None: it does not)."""
-        if target != game.version:
-            return "other events followed it (another player's decision, or a draw it caused)"
-        event = next(iter(self.events.get(game.id, gt=target - 1, lte=target)))
-        record = event_record(event)
-        if any(k != "server" for k in record.get("private", {}) or {}):
-            return "it showed you hidden information"
-        before = self.get_game(game.id, version=target - 1).state
-        eng = game.engine
-        for viewer in [None, *range(game.seat_count)]:
-            if eng.secrets(before, viewer) - eng.secrets(game.state, viewer):
-                return "it revealed hidden information"
-        return None
-
-    def undo(self, game_id: UUID | str, player: str, expected_version: int) -> Game:
-        """Take back one's last decision: alone while nothing followed it and it revealed
-        nothing hidden; otherwise only with everyone's consent (``request_undo``)."""
-        game, seat = self._undo_game(game_id, player, expected_version)
-        target = self.undo_target(game, seat)
-        reason = self.undo_check(game, seat, target)
-        if reason:
-            raise ConflictError(
-                f"Taking this decision back needs every other player's consent: {reason}. "
-                "Ask for it with POST .../undo/request.",
-                code="undo/needs_consent",
-            )
-        self._apply_undo(game, seat, target, [])
-        return game
-
-    def request_undo(self, game_id: UUID | str, player: str, expected_version: int) -> Game:
-        game, seat = self._undo_game(game_id, player, expected_version)
-        if game.undo_request is not None:
-            raise ConflictError("An undo request is already open.", code="undo/pending")
-        target = self.undo_target(game, seat)
-        game.request_undo(seat, target, self.clock())
-        if not [s for s in range(game.seat_count) if game.seats[s] != player]:
-            self._apply_undo(game, seat, target, [])  # nobody else to ask
-            return game
-        self._save_game(game)
-        return game
-
-    def answer_undo(self, game_id: UUID | str, player: str, accept: bool) -> Game:
-        game = self.get_game(game_id)
-        req = game.undo_request
-        if req is None or game.status != ACTIVE:
-            raise ConflictError("No undo request is open.", code="undo/none")
-        seats = [s for s in game.seats_of(player) if game.seats[s] != req["player"]]
-        if not seats:
-            raise ForbiddenError("Only the other players answer an undo request.", code="undo/not_asked")
-        for s in seats:
-            game.answer_undo(s, accept, self.clock())
-        others = [s for s in range(game.seat_count) if game.seats[s] != req["player"]]
-        if accept and game.undo_request and all(str(s) in game.undo_request["answers"] for s in others):
-            self._apply_undo(game, req["seat"], req["target_version"], others)
-            return game
-        self._save_game(game)
-        return game
-
-    def _undo_game(self, game_id: UUID | str, player: str, expected_version: int) -> tuple[Game, int]:
-        game = self.get_game(game_id)
-        return game, seats_at(game, player, expected_version)[0]
-
-    def _apply_undo(self, game: Game, seat: int, target: int, consent: list[int]) -> None:
-        before = self.get_game(game.id, version=target - 1)
-        game.undo(seat, target, before.state, before.draws, consent, self.clock())
-        self._run_automatic(game)
-        self._save_game(game)
 
     # -- internals -------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""The ledger's aggregates: Game and Player.
+"""The Game aggregate.
 
 A Game's stream is: created (title, options, rules version, seats, the seed's
 commitment) -> seats claimed -> started -> decisions and draws interleaved ->
@@ -26,9 +26,11 @@ from ledger import records
 from ledger.clocks import Clocks
 from ledger.engine import Decision, DrawOutcome, Effect, RulesEngine
 from ledger.registry import engine as title_engine
+from ledger.rng import seed_commitment
 
 WAITING, ACTIVE, FINISHED, ABANDONED, ANNULLED = "waiting", "active", "finished", "abandoned", "annulled"
 BOT = "bot"  # a seat played by the title's bot (sandbox forks)
+ADMIN = "admin"  # the operator, where the record names who acted
 
 
 def final_standings(ranked: Any, forfeited: list[int]) -> list[dict[str, Any]]:
@@ -429,8 +431,6 @@ class Game(Aggregate):
         time_control: dict[str, Any] | None = None,
         origin: dict[str, Any] | None = None,
     ) -> Game:
-        from ledger.rng import seed_commitment
-
         public = {
             "title": title,
             "options": options,
@@ -696,201 +696,3 @@ GAME_TOPICS: tuple[str, ...] = tuple(
 # class is defined (only when a snapshot is taken): register it so that a fresh
 # process can load snapshots it did not write.
 register_topic(Game.Snapshot.TOPIC, Game.Snapshot)
-
-
-class Player(Aggregate):
-    TOPIC = "gameledger.player"
-
-    class Created(Aggregate.Created):
-        TOPIC = "gameledger.player.registered"
-        class_version = 2
-        name: str
-        token_hash: str
-        bot: bool  # v2: a program plays this player (simulations); league statistics can leave it out
-
-        @staticmethod
-        def upcast_v1_v2(state: dict[str, Any]) -> None:
-            state["bot"] = False  # every player registered before v2 was a person
-
-    class VacationStarted(Aggregate.Event):
-        """The player's clocks stop in every active game until ``until`` (or an early end)."""
-
-        TOPIC = "gameledger.player.vacation_started"
-        start: str
-        until: str
-        days: int
-
-        def apply(self, aggregate: Any) -> None:
-            aggregate.vacations.append([self.start, self.until])
-
-    class VacationEnded(Aggregate.Event):
-        TOPIC = "gameledger.player.vacation_ended"
-        at: str
-
-        def apply(self, aggregate: Any) -> None:
-            aggregate.vacations[-1][1] = self.at
-
-    class NotificationsChanged(Aggregate.Event):
-        """Which notifications the player gets, and the webhook they go to (the secret signs them)."""
-
-        TOPIC = "gameledger.player.notifications_changed"
-        kinds: list[str]
-        webhook_url: str | None
-        webhook_secret: str | None
-
-        def apply(self, aggregate: Any) -> None:
-            aggregate.notify_kinds = list(self.kinds)
-            aggregate.webhook_url = self.webhook_url
-            aggregate.webhook_secret = self.webhook_secret
-
-    def __init__(self, name: str, token_hash: str, bot: bool) -> None:
-        self.name = name
-        self.token_hash = token_hash
-        self.bot = bot
-        self.vacations: list[list[str]] = []  # [start, until] ISO times
-        self.notify_kinds: list[str] | None = None  # None: the defaults
-        self.webhook_url: str | None = None
-        self.webhook_secret: str | None = None
-        # the account (ledger/accounts.py: its events set these)
-        self.email: str | None = None  # confirmed
-        self.email_confirmed_at: str | None = None
-        self.password_hash: str | None = None  # argon2id
-        self.password_set_at: str | None = None
-        self.tokens: dict[str, dict[str, str]] = {}  # named tokens: id -> name, SHA-256, created_at
-        self.first_token_revoked = False
-
-    def on_vacation(self, now: datetime) -> tuple[datetime, datetime] | None:
-        if self.vacations:
-            start, until = (datetime.fromisoformat(x) for x in self.vacations[-1])
-            if start <= now < until:
-                return start, until
-        return None
-
-    def vacation_days_used(self, year: int) -> int:
-        used = 0.0
-        for start, until in self.vacations:
-            s, u = datetime.fromisoformat(start), datetime.fromisoformat(until)
-            if s.year == year:
-                used += (u - s).total_seconds() / 86400
-        return int(-(-used // 1))  # whole days, rounded up
-
-    def start_vacation(self, start: datetime, until: datetime, days: int) -> None:
-        self.trigger_event(
-            self.VacationStarted, start=start.isoformat(), until=until.isoformat(), days=days, timestamp=start
-        )
-
-    def end_vacation(self, at: datetime) -> None:
-        self.trigger_event(self.VacationEnded, at=at.isoformat(), timestamp=at)
-
-    def set_notifications(
-        self, kinds: list[str], webhook_url: str | None, webhook_secret: str | None, at: datetime
-    ) -> None:
-        self.trigger_event(
-            self.NotificationsChanged,
-            kinds=kinds,
-            webhook_url=webhook_url,
-            webhook_secret=webhook_secret,
-            timestamp=at,
-        )
-
-    @classmethod
-    def register(
-        cls, player_id: UUID, name: str, token_hash: str, timestamp: datetime, *, bot: bool = False
-    ) -> Player:
-        return cast(
-            Player,
-            cls._create(
-                cls.Created, id=player_id, name=name, token_hash=token_hash, bot=bot, timestamp=timestamp
-            ),
-        )
-
-
-class League(Aggregate):
-    """A league: a named set of games whose results are counted together."""
-
-    TOPIC = "gameledger.league"
-
-    class Created(Aggregate.Created):
-        TOPIC = "gameledger.league.created"
-        name: str
-        title: str | None
-        created_by: str
-
-    class GameAdded(Aggregate.Event):
-        TOPIC = "gameledger.league.game_added"
-        game_id: str
-
-        def apply(self, aggregate: Any) -> None:
-            aggregate.games.append(self.game_id)
-
-    class Closed(Aggregate.Event):
-        TOPIC = "gameledger.league.closed"
-
-        def apply(self, aggregate: Any) -> None:
-            aggregate.closed = True
-
-    class AdmissionChanged(Aggregate.Event):
-        """Members only: new games in the league, and seats in its games, are for its
-        organiser and members; otherwise (the default) for any player."""
-
-        TOPIC = "gameledger.league.admission_changed"
-        members_only: bool
-
-        def apply(self, aggregate: Any) -> None:
-            aggregate.members_only = self.members_only
-
-    class MemberAdded(Aggregate.Event):
-        TOPIC = "gameledger.league.member_added"
-        player_id: str
-
-        def apply(self, aggregate: Any) -> None:
-            aggregate.members.append(self.player_id)
-
-    class MemberRemoved(Aggregate.Event):
-        TOPIC = "gameledger.league.member_removed"
-        player_id: str
-
-        def apply(self, aggregate: Any) -> None:
-            aggregate.members.remove(self.player_id)
-
-    def __init__(self, name: str, title: str | None, created_by: str) -> None:
-        self.name = name
-        self.title = title
-        self.created_by = created_by
-        self.games: list[str] = []
-        self.closed = False
-        self.members_only = False
-        self.members: list[str] = []
-
-    def admits(self, player: str) -> bool:
-        """May this player open a game in the league or take a seat in one of its games?"""
-        return not self.members_only or player == self.created_by or player in self.members
-
-    @classmethod
-    def create(
-        cls, league_id: UUID, name: str, title: str | None, created_by: str, timestamp: datetime
-    ) -> League:
-        return cast(
-            League,
-            cls._create(
-                cls.Created, id=league_id, name=name, title=title, created_by=created_by, timestamp=timestamp
-            ),
-        )
-
-    def add_game(self, game_id: str, timestamp: datetime) -> None:
-        self.trigger_event(self.GameAdded, game_id=game_id, timestamp=timestamp)
-
-    def close(self, timestamp: datetime) -> None:
-        self.trigger_event(self.Closed, timestamp=timestamp)
-
-    def set_admission(self, members_only: bool, timestamp: datetime) -> None:
-        if members_only != self.members_only:
-            self.trigger_event(self.AdmissionChanged, members_only=members_only, timestamp=timestamp)
-
-    def add_member(self, player_id: str, timestamp: datetime) -> None:
-        if player_id not in self.members:
-            self.trigger_event(self.MemberAdded, player_id=player_id, timestamp=timestamp)
-
-    def remove_member(self, player_id: str, timestamp: datetime) -> None:
-        if player_id in self.members:
-            self.trigger_event(self.MemberRemoved, player_id=player_id, timestamp=timestamp)

@@ -1,0 +1,36 @@
+"""The read models the service runs: each projection by name with its view, and the making
+of their tables (with the stores beside them: digests, accounts, the mail outbox), which the
+schema migrations and the service both need."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from api.accounts import AccountStore
+from api.mail import MailOutbox
+from ledger.storage import Database
+from projections.base import BatchProjection, SqlView, build_view
+from projections.digests import DigestsView
+from projections.game_index import GameIndex, GameIndexView
+from projections.league_stats import LeagueStats, LeagueStatsView
+from projections.notifications import Notifications, NotificationsView
+from projections.scoreboard import Scoreboard, ScoreboardView
+from projections.share_values import ShareValueHistory, ShareValueView
+
+PROJECTIONS: dict[str, tuple[type[BatchProjection[Any]], type[SqlView]]] = {
+    "gameindex": (GameIndex, GameIndexView),
+    "scoreboard": (Scoreboard, ScoreboardView),
+    "sharevalues": (ShareValueHistory, ShareValueView),
+    "leaguestats": (LeagueStats, LeagueStatsView),
+    "notifications": (Notifications, NotificationsView),
+}
+
+STORES: tuple[type[SqlView], ...] = (DigestsView, AccountStore, MailOutbox)
+"""Tables beside the read models that no rebuild touches: digests, accounts, the mail outbox."""
+
+
+def init_views(db: Database) -> None:
+    for _, view_class in PROJECTIONS.values():
+        build_view(view_class, db, create_table=True).datastore.close()
+    for store in STORES:
+        build_view(store, db, create_table=True).datastore.close()
