@@ -1,0 +1,205 @@
+"""The strong bot: rollouts over sampled completions of what the seat cannot see.
+
+``choose(title, state, seat, seed=..., budget_ms=...)`` returns one of the seat's legal
+decisions. It reads the position only through the title's ``determinise`` (sampling.py),
+which re-deals every hidden item (deck orders, face-down cards and markers) at random from
+what the seat knows; so two positions that differ only in what the seat cannot see give the
+same decision for the same seed (a test permutes every hidden item to check it).
+
+How it decides (determinised rollouts, "Monte Carlo with the greedy bot as rollout policy"):
+
+1. One legal decision: that one. A decision the title does not search (the small steps of
+   an action whose choice the greedy bot makes as well as a search would): the greedy bot's
+   choice in a sampled completion.
+2. Otherwise every legal decision is a candidate (the widest menus are first cut to the most
+   promising by a short look-ahead to the end of the seat's own steps). Each candidate is
+   played in sampled completions, then every seat plays on with the title's greedy bot, to
+   the end of the game or, when the budget cannot afford that, to a horizon of whole rounds;
+   the position reached is scored with the title's evaluation: the seat's estimated final
+   value less the best other seat's.
+3. Successive halving: each round of rollouts uses a fresh completion (the same one for every
+   candidate, so they are compared on equal terms) and keeps the better half, until one is
+   left or the budget is spent. Ties go to the greedy bot's choice.
+
+The budget is counted in engine steps (so a decision is reproducible from its seed), converted
+from milliseconds with the title's measured speed; a wall-clock limit (a few budgets) stops a
+search early on an overloaded machine, so a live table never waits long.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from ledger import registry
+from ledger.bots.play import Policy, advance
+from ledger.engine import Decision, RulesEngine
+
+DEFAULT_BUDGET_MS = 120.0
+HARD_LIMIT_FACTOR = 3.0  # the wall-clock limit, in budgets
+HARD_LIMIT_MAX_MS = 450.0
+MAX_CANDIDATES = 8  # wider menus are first cut by a short look-ahead
+
+
+@dataclass(frozen=True)
+class TitleModel:
+    """What the search needs from a title (its sampling module and greedy bot)."""
+
+    determinise: Callable[[Any, int, random.Random], Any]
+    evaluate: Callable[[Any], tuple[float, ...]]
+    searched: Callable[[Any, int], bool]  # is this decision worth a search?
+    progress: Callable[[Any], int]  # a count of whole rounds played (rollout horizons)
+    policy: Policy  # the rollout policy: the title's greedy bot
+    worlds: int  # sampled completions a search uses at most
+    steps_per_round: int  # decisions in a round of a 4-player game (greedy self-play)
+    steps_per_ms: float  # engine steps with the greedy bot per millisecond (this machine)
+
+
+@cache
+def model(title: str) -> TitleModel:
+    """The title's model, from ``ledger/games/<title>/sampling.py`` and its greedy bot."""
+    package = registry.meta(title).engine_module.rsplit(".", 1)[0]
+    sampling = importlib.import_module(f"{package}.sampling")
+    policy = registry.bot(title)
+    if policy is None:
+        raise LookupError(f"{title} has no greedy bot to roll out with")
+    return TitleModel(
+        determinise=sampling.determinise,
+        evaluate=sampling.evaluate,
+        searched=sampling.searched,
+        progress=sampling.progress,
+        policy=policy,
+        worlds=sampling.WORLDS,
+        steps_per_round=sampling.STEPS_PER_ROUND,
+        steps_per_ms=sampling.STEPS_PER_MS,
+    )
+
+
+def margin(values: tuple[float, ...], seat: int) -> float:
+    """The seat's value less the best other seat's: what a search maximises."""
+    others = [v for i, v in enumerate(values) if i != seat]
+    return values[seat] - max(others) if others else values[seat]
+
+
+@dataclass
+class _Search:
+    eng: RulesEngine
+    m: TitleModel
+    seat: int
+    steps_left: int
+    deadline: float | None
+
+    def out_of_time(self) -> bool:
+        return self.steps_left <= 0 or (self.deadline is not None and time.perf_counter() > self.deadline)
+
+    def rollout(self, world: Any, decision: Decision, rng: random.Random, horizon: int) -> float:
+        """Play ``decision`` in ``world``, then the greedy bot for everyone up to ``horizon``
+        rounds (or the end); the seat's margin there."""
+        state, _ = self.eng.apply(world, self.seat, decision)
+        target = self.m.progress(world) + horizon
+        state, steps = advance(
+            self.eng,
+            state,
+            lambda _seat: self.m.policy,
+            rng,
+            stop=lambda s: self.m.progress(s) >= target,
+            max_steps=max(1, self.steps_left),
+        )
+        self.steps_left -= steps + 1
+        return margin(self.m.evaluate(state), self.seat)
+
+    def look_ahead(self, world: Any, decision: Decision, rng: random.Random) -> float:
+        """A short look-ahead: the seat's own steps that follow, by the greedy bot."""
+        state, _ = self.eng.apply(world, self.seat, decision)
+        state, steps = advance(
+            self.eng,
+            state,
+            lambda _seat: self.m.policy,
+            rng,
+            stop=lambda s: self.seat not in self.eng.pending(s).seats,
+            max_steps=20,
+        )
+        self.steps_left -= steps + 1
+        return margin(self.m.evaluate(state), self.seat)
+
+
+def _unique(decisions: tuple[Decision, ...]) -> list[Decision]:
+    seen: set[Decision] = set()
+    out = []
+    for d in decisions:
+        if d not in seen:
+            seen.add(d)
+            out.append(d)
+    return out
+
+
+def choose(
+    title: str,
+    state: Any,
+    seat: int,
+    *,
+    seed: int,
+    budget_ms: float = DEFAULT_BUDGET_MS,
+    wall_clock: bool = True,
+) -> Decision:
+    """One of ``seat``'s legal decisions, from what the seat may see (see the module text).
+
+    ``budget_ms`` is the search's size in milliseconds of this machine (counted in engine
+    steps, so the same seed gives the same decision); with ``wall_clock`` a search also stops
+    after a few budgets of real time."""
+    eng = registry.engine(title)
+    legal = eng.legal_decisions(state, seat)
+    if len(legal) == 1:
+        return legal[0]
+    m = model(title)
+    rng = random.Random(seed)
+    first = m.determinise(state, seat, rng)
+    base = m.policy(first, seat)
+    if not m.searched(first, seat) or budget_ms <= 0:
+        return base
+    limit = min(HARD_LIMIT_MAX_MS, HARD_LIMIT_FACTOR * budget_ms) / 1000
+    search = _Search(
+        eng=eng,
+        m=m,
+        seat=seat,
+        steps_left=int(budget_ms * m.steps_per_ms),
+        deadline=time.perf_counter() + limit if wall_clock else None,
+    )
+    candidates = [base, *(d for d in _unique(legal) if d != base)]
+    order = {d: i for i, d in enumerate(candidates)}
+    if len(candidates) > MAX_CANDIDATES:
+        quick_seed = rng.getrandbits(64)
+        ahead = {d: search.look_ahead(first, d, random.Random(quick_seed)) for d in candidates}
+        candidates = sorted(candidates, key=lambda d: (-ahead[d], order[d]))[:MAX_CANDIDATES]
+        if base not in candidates:
+            candidates[-1] = base
+    totals = dict.fromkeys(candidates, 0.0)
+    counts = dict.fromkeys(candidates, 0)
+    survivors = list(candidates)
+    world = first
+    for w in range(m.worlds):
+        if w:
+            world = m.determinise(state, seat, rng)
+        if search.out_of_time():
+            break
+        rollout_seed = rng.getrandbits(64)
+        # the rounds a rollout can afford with this round's share of the budget
+        rounds_left = max(1, min(m.worlds - w, len(survivors).bit_length()))
+        per_rollout = search.steps_left / (rounds_left * len(survivors))
+        horizon = max(1, int(per_rollout / m.steps_per_round))
+        for d in survivors:
+            if search.out_of_time() and counts[d] == 0 and w > 0:
+                continue
+            totals[d] += search.rollout(world, d, random.Random(rollout_seed), horizon)
+            counts[d] += 1
+        scored = [d for d in survivors if counts[d]]
+        scored.sort(key=lambda d: (-totals[d] / counts[d], order[d]))
+        survivors = scored[: max(1, (len(scored) + 1) // 2)] if w + 1 < m.worlds else scored
+        if len(survivors) == 1:
+            break
+    return min(survivors, key=lambda d: (-totals[d] / max(1, counts[d]), order[d]))
