@@ -719,6 +719,10 @@ def main(argv: list[str] | None = None) -> int:
     storage_args(imp)
     imp.set_defaults(func=cmd_import)
 
+    from api.arena import add_command as add_arena
+
+    add_arena(sub)
+
     bak = sub.add_parser("backup", help="copy the store while it is in use (SQLite backup API; pg_dump)")
     bak.add_argument("dest", help="a directory for the copies")
     storage_args(bak)

@@ -40,10 +40,10 @@ from ledger import registry
 from ledger.bots.play import Policy, advance
 from ledger.engine import Decision, RulesEngine
 
-DEFAULT_BUDGET_MS = 120.0
 HARD_LIMIT_FACTOR = 3.0  # the wall-clock limit, in budgets
 HARD_LIMIT_MAX_MS = 450.0
-MAX_CANDIDATES = 8  # wider menus are first cut by a short look-ahead
+LOOK_AHEAD_STEPS = 12  # the cut's look-ahead: the seat's own steps that follow, at most
+LOOK_AHEAD_SHARE = 0.25  # of the budget, at most, for the cut
 
 
 @dataclass(frozen=True)
@@ -52,10 +52,13 @@ class TitleModel:
 
     determinise: Callable[[Any, int, random.Random], Any]
     evaluate: Callable[[Any], tuple[float, ...]]
-    searched: Callable[[Any, int], bool]  # is this decision worth a search?
+    weight: Callable[[Any, int], float]  # the share of the budget a decision gets (0: none)
+    choices: Callable[[Any, int, tuple[Decision, ...]], tuple[Decision, ...]]  # what a search may pick
     progress: Callable[[Any], int]  # a count of whole rounds played (rollout horizons)
     policy: Policy  # the rollout policy: the title's greedy bot
     worlds: int  # sampled completions a search uses at most
+    candidates: int  # wider menus are first cut to this many by a short look-ahead
+    budget_ms: float  # the default size of a search
     steps_per_round: int  # decisions in a round of a 4-player game (greedy self-play)
     steps_per_ms: float  # engine steps with the greedy bot per millisecond (this machine)
 
@@ -71,10 +74,13 @@ def model(title: str) -> TitleModel:
     return TitleModel(
         determinise=sampling.determinise,
         evaluate=sampling.evaluate,
-        searched=sampling.searched,
+        weight=sampling.weight,
+        choices=getattr(sampling, "choices", lambda _s, _seat, legal: legal),
         progress=sampling.progress,
         policy=policy,
         worlds=sampling.WORLDS,
+        candidates=sampling.CANDIDATES,
+        budget_ms=sampling.BUDGET_MS,
         steps_per_round=sampling.STEPS_PER_ROUND,
         steps_per_ms=sampling.STEPS_PER_MS,
     )
@@ -113,18 +119,21 @@ class _Search:
         self.steps_left -= steps + 1
         return margin(self.m.evaluate(state), self.seat)
 
-    def look_ahead(self, world: Any, decision: Decision, rng: random.Random) -> float:
-        """A short look-ahead: the seat's own steps that follow, by the greedy bot."""
+    def look_ahead(self, world: Any, decision: Decision, rng: random.Random, steps: int) -> float:
+        """A short look-ahead: the seat's own steps that follow (at most ``steps``), by the
+        greedy bot; with no steps, the position right after the decision."""
         state, _ = self.eng.apply(world, self.seat, decision)
-        state, steps = advance(
-            self.eng,
-            state,
-            lambda _seat: self.m.policy,
-            rng,
-            stop=lambda s: self.seat not in self.eng.pending(s).seats,
-            max_steps=20,
-        )
-        self.steps_left -= steps + 1
+        if steps > 0:
+            state, done = advance(
+                self.eng,
+                state,
+                lambda _seat: self.m.policy,
+                rng,
+                stop=lambda s: self.seat not in self.eng.pending(s).seats,
+                max_steps=steps,
+            )
+            self.steps_left -= done
+        self.steps_left -= 1
         return margin(self.m.evaluate(state), self.seat)
 
 
@@ -144,12 +153,12 @@ def choose(
     seat: int,
     *,
     seed: int,
-    budget_ms: float = DEFAULT_BUDGET_MS,
+    budget_ms: float | None = None,
     wall_clock: bool = True,
 ) -> Decision:
     """One of ``seat``'s legal decisions, from what the seat may see (see the module text).
 
-    ``budget_ms`` is the search's size in milliseconds of this machine (counted in engine
+    ``budget_ms`` (default: the title's) is the search's size in milliseconds of this machine (counted in engine
     steps, so the same seed gives the same decision); with ``wall_clock`` a search also stops
     after a few budgets of real time."""
     eng = registry.engine(title)
@@ -160,7 +169,10 @@ def choose(
     rng = random.Random(seed)
     first = m.determinise(state, seat, rng)
     base = m.policy(first, seat)
-    if not m.searched(first, seat) or budget_ms <= 0:
+    if budget_ms is None:
+        budget_ms = m.budget_ms
+    budget_ms *= m.weight(first, seat)
+    if budget_ms <= 0:
         return base
     limit = min(HARD_LIMIT_MAX_MS, HARD_LIMIT_FACTOR * budget_ms) / 1000
     search = _Search(
@@ -170,12 +182,14 @@ def choose(
         steps_left=int(budget_ms * m.steps_per_ms),
         deadline=time.perf_counter() + limit if wall_clock else None,
     )
-    candidates = [base, *(d for d in _unique(legal) if d != base)]
+    candidates = [base, *(d for d in _unique(m.choices(first, seat, legal)) if d != base)]
     order = {d: i for i, d in enumerate(candidates)}
-    if len(candidates) > MAX_CANDIDATES:
+    if len(candidates) > m.candidates:
         quick_seed = rng.getrandbits(64)
-        ahead = {d: search.look_ahead(first, d, random.Random(quick_seed)) for d in candidates}
-        candidates = sorted(candidates, key=lambda d: (-ahead[d], order[d]))[:MAX_CANDIDATES]
+        # a quarter of the budget at most for the cut
+        steps = min(LOOK_AHEAD_STEPS, int(search.steps_left * LOOK_AHEAD_SHARE / len(candidates)) - 1)
+        ahead = {d: search.look_ahead(first, d, random.Random(quick_seed), steps) for d in candidates}
+        candidates = sorted(candidates, key=lambda d: (-ahead[d], order[d]))[: m.candidates]
         if base not in candidates:
             candidates[-1] = base
     totals = dict.fromkeys(candidates, 0.0)

@@ -31,9 +31,7 @@ def determinise(s: State, seat: int, rng: random.Random) -> State:
 def evaluate(s: State) -> tuple[float, ...]:
     """Each seat's final score as if the game ended now (money as a tie-break, a hundredth)."""
     if s.scores:
-        return tuple(
-            ELIMINATED if p.eliminated else s.scores[p.seat] + p.money / 100 for p in s.players
-        )
+        return tuple(ELIMINATED if p.eliminated else s.scores[p.seat] + p.money / 100 for p in s.players)
     out = []
     for p in s.players:
         if p.eliminated:
@@ -49,6 +47,8 @@ def evaluate(s: State) -> tuple[float, ...]:
 # --- what the strong bot's search needs (ledger/bots/strong.py) ---------------------------------
 
 WORLDS = 1  # nothing hidden ever comes into play: one completion is as good as many
+CANDIDATES = 8  # a wider menu is first cut to this many by a short look-ahead
+BUDGET_MS = 100.0  # a search's default size
 STEPS_PER_ROUND = 32  # decisions in a round of a 4-player game (greedy self-play)
 STEPS_PER_MS = 5.0  # engine steps with the greedy bot per millisecond on this machine
 
@@ -58,8 +58,8 @@ def progress(s: State) -> int:
     return (s.decade - 1) * 4 + s.round
 
 
-def searched(s: State, seat: int) -> bool:
-    """The turn's three steps (the action, price and appeal, the development), production
-    choices and the set-up are searched; the small steps inside an action are the greedy
-    bot's (where a search finds nothing better)."""
-    return not (s.phase == Phase.ACTION and s.turn is not None and s.turn.step == "action")
+def weight(s: State, seat: int) -> float:
+    """The share of the budget a decision gets: the turn's three steps (the action, price and
+    appeal, the development), production choices and the set-up a whole one; the small steps
+    inside an action none (the greedy bot's, where a search finds nothing better)."""
+    return 0.0 if s.phase == Phase.ACTION and s.turn is not None and s.turn.step == "action" else 1.0

@@ -69,6 +69,8 @@ def evaluate(s: State) -> tuple[float, ...]:
 # --- what the strong bot's search needs (ledger/bots/strong.py) ---------------------------------
 
 WORLDS = 4  # the decks' order matters: a few completions per decision
+CANDIDATES = 8  # a wider menu is first cut to this many by a short look-ahead
+BUDGET_MS = 100.0  # a search's default size
 STEPS_PER_ROUND = 26  # decisions in a round of a 4-player game (greedy self-play)
 STEPS_PER_MS = 6.5  # engine steps with the greedy bot per millisecond on this machine
 _SEARCHED = {Phase.RENT, Phase.SAIL, Phase.SELL, Phase.KEEP_NEW, Phase.AUCTION, Phase.PAYMENT}
@@ -79,7 +81,8 @@ def progress(s: State) -> int:
     return s.round
 
 
-def searched(s: State, seat: int) -> bool:
-    """Renting, sailing, staying, keeping a NEW ship and the shares trade are searched; buying a
-    contract is the greedy bot's (it already reckons each card's exact sale income)."""
-    return s.phase in _SEARCHED
+def weight(s: State, seat: int) -> float:
+    """The share of the budget a decision gets: renting, sailing, staying, keeping a NEW ship and
+    the shares trade a whole one; buying a contract none (the greedy bot already reckons each
+    card's exact sale income)."""
+    return 1.0 if s.phase in _SEARCHED else 0.0

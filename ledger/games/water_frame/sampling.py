@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import random
 
+from ledger.engine import Decision
 from ledger.games.shared import replace
-from ledger.games.water_frame.economy import C
+from ledger.games.water_frame.decisions import SellShares
+from ledger.games.water_frame.economy import C, portfolio
 from ledger.games.water_frame.rules import _economy_pool, _event_pool
-from ledger.games.water_frame.state import State
+from ledger.games.water_frame.state import Phase, State
 
 _EARLY = 3  # event markers of 1770, 1780 and 1790 (Bureaucracy lies among them)
 _LATE = 3  # the marker of 1800
@@ -77,3 +79,71 @@ def _events(s: State, rng: random.Random) -> tuple[str, ...]:
 def determinise(s: State, seat: int, rng: random.Random) -> State:
     """A complete position consistent with what every seat has seen (all of it is public)."""
     return replace(s, economy=_economy(s, rng), events=_events(s, rng))
+
+
+# --- what a position is worth ------------------------------------------------------------------
+
+ELIMINATED = -1_000.0  # a company with loans at the end ranks below every other
+_DECADES = 5  # 1770 .. 1810
+
+
+def _factories(s: State, seat: int) -> float:
+    """What the company's factories are worth: their building cost (the base quality of their
+    level), written down over the decades left, so that a build is neither a loss nor a gain
+    until it has produced."""
+    left = max(0, 1810 - max(s.decade, 1770) + 10) // 10  # decades still to play, this one included
+    cost = sum(C.base_quality(g, f.level) for g, f in enumerate(s.players[seat].factories) if f is not None)
+    return cost * left / _DECADES
+
+
+def evaluate(s: State) -> tuple[float, ...]:
+    """Each company's final value as if the game ended now: shares at their value, cash (the final
+    stock exchange turns it into shares), stored goods at the fixed prices, loans repaid, and its
+    factories at their written-down cost; at the end, the final scores (cash as a tie-break)."""
+    if s.phase == Phase.FINISHED:
+        return tuple(
+            ELIMINATED if i in s.eliminated else s.scores[i] + s.players[i].cash / 100
+            for i in range(s.players_count)
+        )
+    out = []
+    for i, p in enumerate(s.players):
+        stored = sum(C.fixed_goods_prices[g] * (p.stock[g] + p.small_stock[g]) for g in range(4))
+        out.append(portfolio(p) + p.cash + stored - C.loan_repay * p.loans + _factories(s, i))
+    return tuple(out)
+
+
+# --- what the strong bot's search needs (ledger/bots/strong.py) ---------------------------------
+
+WORLDS = 2  # the economy markers to come change the demand: a few completions per decision
+CANDIDATES = 6  # a wider menu is first cut to this many by a short look-ahead
+BUDGET_MS = 300.0  # a search's default size
+STEPS_PER_ROUND = 22  # decisions in a cycle of a 4-player game (greedy self-play)
+STEPS_PER_MS = 3.7  # engine steps with the greedy bot per millisecond on this machine
+SMALL_STEP = 0.15
+_SET_UP = {Phase.FOUNDATION_1, Phase.FOUNDATION_2, Phase.START_SHARES, Phase.START_SPECIAL}
+
+
+def progress(s: State) -> int:
+    """Cycles begun so far, counting each decade's end as one (1760 is 0, 1810's end 30)."""
+    decades = (s.decade - 1760) // 10
+    if s.cycle >= 0:
+        return decades * 5 + s.cycle + 1
+    return decades * 5 + (5 if s.decade > 1760 and s.phase != Phase.SETUP else 0)
+
+
+def choices(s: State, seat: int, legal: tuple[Decision, ...]) -> tuple[Decision, ...]:
+    """What a search may pick besides the greedy bot's choice: no share sales (a stock exchange
+    allows buying and selling in any order any number of times, so a search that weighed a sale
+    against a purchase could go round in circles; sales the greedy bot wants still happen)."""
+    return tuple(d for d in legal if not isinstance(d, SellShares))
+
+
+def weight(s: State, seat: int) -> float:
+    """The share of the budget a decision gets: the foundations, the choice of action marker and
+    space, the start player and the final stock exchange a whole one; the steps inside an action
+    (how far to go, which factory, which price) a small one."""
+    if s.phase == Phase.ACTION:
+        return 1.0 if s.turn is None else SMALL_STEP
+    if s.phase in _SET_UP or s.phase in (Phase.FINAL_STOCK_EXCHANGE, Phase.START_PLAYER):
+        return 1.0
+    return SMALL_STEP

@@ -1,0 +1,102 @@
+"""``gameledger arena``: one bot against the others over many in-memory games.
+
+    gameledger arena --title water-frame --players 4 --games 200 --bot strong --against greedy
+
+Progress goes to stderr; stdout gets each bot's win share and mean final value, then one
+JSON line ``{"title", "games", "win_share": {...}, "mean_final": {...}, ...}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, TextIO
+
+from ledger import registry
+from ledger.bots import arena
+
+
+def add_command(sub: Any) -> None:
+    """Register ``arena`` on the CLI's subcommands."""
+    p = sub.add_parser(
+        "arena",
+        help="play one bot against others in memory, seats rotated, and print win shares",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--title", required=True, choices=sorted(registry.TITLES))
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--games", type=int, default=20)
+    p.add_argument("--bot", choices=arena.BOTS, default="strong", help="the bot measured (one seat)")
+    p.add_argument("--against", choices=arena.BOTS, default="greedy", help="the bot in every other seat")
+    p.add_argument("--seed", type=int, default=1, help="the same seed plays the same games")
+    p.add_argument("--workers", type=int, default=0, help="processes (default: both cores)")
+    p.add_argument(
+        "--budget-ms",
+        type=float,
+        default=None,
+        help="the strong bot's search size per decision, in ms (default: the title's own)",
+    )
+    p.set_defaults(func=cmd_arena)
+
+
+def _say(text: str, stream: TextIO = sys.stdout) -> None:
+    stream.write(text + "\n")
+    stream.flush()
+
+
+def _progress(summary: arena.Summary) -> None:
+    """A line on stderr per game (rewritten in place on a terminal)."""
+    done = len(summary.results)
+    shares = summary.win_share()
+    mine = summary.names()[0]
+    eta = summary.seconds / done * (summary.games - done) if done else 0.0
+    line = (
+        f"game {done}/{summary.games}  {mine} wins {shares[mine]:.1%}  "
+        f"{summary.seconds:.0f}s elapsed, about {eta:.0f}s to go"
+    )
+    if sys.stderr.isatty():
+        sys.stderr.write("\r" + line + ("\n" if done == summary.games else ""))
+        sys.stderr.flush()
+    else:
+        _say(line, sys.stderr)
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        _say("gameledger arena: --games must be at least 1", sys.stderr)
+        return 2
+    try:
+        summary = arena.run(
+            args.title,
+            args.players,
+            args.games,
+            args.bot,
+            args.against,
+            seed=args.seed,
+            workers=args.workers or None,
+            progress=_progress,
+            budget_ms=args.budget_ms,
+        )
+    except (ValueError, LookupError) as exc:
+        _say(f"gameledger arena: {exc}", sys.stderr)
+        return 2
+    shares, finals = summary.win_share(), summary.mean_final()
+    mine, theirs = summary.names()
+    meta = registry.meta(args.title)
+    _say(f"{meta.name}, {args.players} players, {len(summary.results)} games, {summary.seconds:.0f}s")
+    _say(
+        f"  {mine:<18} 1 seat   wins {shares[mine]:6.1%} (a fair share is {1 / args.players:.0%})  "
+        f"mean final value {finals[mine]:.1f}"
+    )
+    _say(
+        f"  {theirs:<18} {args.players - 1} seats  wins {shares[theirs]:6.1%}  "
+        f"mean final value {finals[theirs]:.1f}"
+    )
+    times = summary.decision_times()
+    if times:
+        body = summary.as_json()["decision_ms"]
+        _say(f"  strong bot: {len(times)} decisions, median {body['median']} ms, p95 {body['p95']} ms")
+    _say(json.dumps(summary.as_json()))
+    return 0
