@@ -170,11 +170,16 @@ def test_a_cotton_trade_seat_keeps_what_it_peeked_at_and_nothing_else() -> None:
     """Reputation use 4: the seat's own peek stays in its place in every sampled completion;
     another seat's peek is re-dealt like any face-down card."""
     model = strong.model("cotton-trade")
-    state = next(s for s, _ in positions("cotton-trade", seed=3, count=40) if s.peeks)
-    who, card = state.peeks[0]
-    r, i = next(
-        (r, i) for r, row in enumerate(state.contract_row) for i, sl in enumerate(row) if sl.card == card
+    state, who = next(
+        (s, seat)
+        for s, seat in positions("cotton-trade", seed=3, count=10)
+        if any(not sl.face_up for row in s.contract_row for sl in row)
     )
+    r, i = next(
+        (r, i) for r, row in enumerate(state.contract_row) for i, sl in enumerate(row) if not sl.face_up
+    )
+    card = state.contract_row[r][i].card
+    state = replace(state, peeks=((who, card),))  # as if the seat had peeked at it
     kept = {model.determinise(state, who, random.Random(k)).contract_row[r][i].card for k in range(12)}
     assert kept == {card}
     other = (who + 1) % state.players_count

@@ -48,7 +48,7 @@ def evaluate(s: State) -> tuple[float, ...]:
 
 WORLDS = 1  # nothing hidden ever comes into play: one completion is as good as many
 CANDIDATES = 8  # a wider menu is first cut to this many by a short look-ahead
-BUDGET_MS = 100.0  # a search's default size
+BUDGET_MS = 80.0  # a search's default size
 STEPS_PER_ROUND = 32  # decisions in a round of a 4-player game (greedy self-play)
 STEPS_PER_MS = 5.0  # engine steps with the greedy bot per millisecond on this machine
 

@@ -70,7 +70,7 @@ def evaluate(s: State) -> tuple[float, ...]:
 
 WORLDS = 4  # the decks' order matters: a few completions per decision
 CANDIDATES = 8  # a wider menu is first cut to this many by a short look-ahead
-BUDGET_MS = 100.0  # a search's default size
+BUDGET_MS = 90.0  # a search's default size
 STEPS_PER_ROUND = 26  # decisions in a round of a 4-player game (greedy self-play)
 STEPS_PER_MS = 6.5  # engine steps with the greedy bot per millisecond on this machine
 _SEARCHED = {Phase.RENT, Phase.SAIL, Phase.SELL, Phase.KEEP_NEW, Phase.AUCTION, Phase.PAYMENT}
