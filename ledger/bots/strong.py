@@ -40,8 +40,8 @@ from ledger import registry
 from ledger.bots.play import Policy, advance
 from ledger.engine import Decision, RulesEngine
 
-HARD_LIMIT_FACTOR = 3.0  # the wall-clock limit, in budgets
-HARD_LIMIT_MAX_MS = 450.0
+HARD_LIMIT_FACTOR = 3.0  # the wall-clock limit: at most this many budgets ...
+HARD_LIMIT_MS = 450.0  # ... or the budget, when it is larger (a set-up decision's)
 LOOK_AHEAD_STEPS = 12  # the cut's look-ahead: the seat's own steps that follow, at most
 LOOK_AHEAD_SHARE = 0.25  # of the budget, at most, for the cut
 
@@ -174,7 +174,7 @@ def choose(
     budget_ms *= m.weight(first, seat)
     if budget_ms <= 0:
         return base
-    limit = min(HARD_LIMIT_MAX_MS, HARD_LIMIT_FACTOR * budget_ms) / 1000
+    limit = min(HARD_LIMIT_FACTOR * budget_ms, max(HARD_LIMIT_MS, budget_ms)) / 1000
     search = _Search(
         eng=eng,
         m=m,

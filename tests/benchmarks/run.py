@@ -16,7 +16,8 @@ floor and the service are measured on the same machine in the same minutes:
 - load time of a game by length (100, 1,000, 10,000 events) through the API, cold (first
   read by a fresh server process) and warm, and in process from the snapshot;
 - rules engines in memory (decisions/s, replay µs/event), projection catch-up events/s,
-  server RSS with 1,000 active games loaded.
+  server RSS with 1,000 active games loaded;
+- the strong bot's decision times (median, p95) in whole games against the greedy bots.
 
 Nothing here asserts a time: the goals are printed beside the figures.
 """
@@ -595,6 +596,24 @@ def engines_section(report: Report, quick: bool) -> None:
         )
 
 
+def bots_section(report: Report, quick: bool) -> None:
+    print("strong bot decision times", flush=True)
+    from ledger import registry
+    from ledger.bots.arena import percentile
+    from tests.benchmarks.bench_bots import measure
+
+    for title in registry.TITLES:
+        times, _ = measure(title, 1 if quick else 4)
+        mid, tail = median(times), percentile(times, 0.95)
+        report.add(
+            "bots",
+            f"{title} 4p: strong bot vs 3 greedy, {len(times)} decisions: median; p95",
+            f"{mid * 1000:.1f} ms; {tail * 1000:.0f} ms",
+            "median ≤ 50 ms, p95 ≤ 500 ms",
+            verdict(mid <= 0.050 and tail <= 0.500),
+        )
+
+
 def projections_section(report: Report, pg_url: str, quick: bool) -> None:
     print("projection catch-up, PostgreSQL", flush=True)
     from api.services import PROJECTIONS
@@ -657,6 +676,7 @@ SECTIONS = {
     "throughput": throughput_section,
     "load": load_section,
     "engines": lambda r, _url, q: engines_section(r, q),
+    "bots": lambda r, _url, q: bots_section(r, q),
     "projections": projections_section,
     "memory": memory_section,
 }

@@ -11,16 +11,15 @@ current share value, a share lost per loan, the share value lowered by the shipp
 
 from __future__ import annotations
 
-import random
-
 from ledger.games.arkwright_card_game.economy import C
 from ledger.games.arkwright_card_game.state import Phase, State
+from ledger.games.chance import Chance
 from ledger.games.shared import replace
 
 ELIMINATED = -1_000.0  # a bankrupt company ranks below every other
 
 
-def determinise(s: State, seat: int, rng: random.Random) -> State:
+def determinise(s: State, seat: int, rng: Chance) -> State:
     """A complete position consistent with what ``seat`` has seen: unseen cards get random faces."""
     if not s.unseen:
         return s

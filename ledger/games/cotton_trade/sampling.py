@@ -13,8 +13,7 @@ rollouts stop at the end of a round and score the position with it).
 
 from __future__ import annotations
 
-import random
-
+from ledger.games.chance import Chance
 from ledger.games.cotton_trade.common import UNIT, held_value, value
 from ledger.games.cotton_trade.components import REGIONS, Components, load
 from ledger.games.cotton_trade.state import Phase, Slot, State
@@ -23,7 +22,7 @@ from ledger.games.shared import replace
 C: Components = load()
 
 
-def determinise(s: State, seat: int, rng: random.Random) -> State:
+def determinise(s: State, seat: int, rng: Chance) -> State:
     """A complete position consistent with what ``seat`` has seen, hidden cards re-dealt."""
     seen = {card for who, card in s.peeks if who == seat}
     ship_pool = sorted(s.ship_deck)

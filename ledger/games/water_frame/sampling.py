@@ -10,15 +10,11 @@ come up, the End of the Game on 1810. The real markers leave no trace in the res
 
 from __future__ import annotations
 
-import functools
-import json
-import random
-from pathlib import Path
-
 from ledger.engine import Decision
+from ledger.games.chance import Chance
 from ledger.games.shared import replace
 from ledger.games.water_frame.decisions import SellShares
-from ledger.games.water_frame.economy import C, appeal, factory_workers, output, portfolio
+from ledger.games.water_frame.economy import C, portfolio
 from ledger.games.water_frame.rules import _economy_pool, _event_pool
 from ledger.games.water_frame.state import Phase, State
 
@@ -34,7 +30,7 @@ def _without(pool: list[str], taken: list[str]) -> list[str]:
     return rest
 
 
-def _economy(s: State, rng: random.Random) -> tuple[str, ...]:
+def _economy(s: State, rng: Chance) -> tuple[str, ...]:
     if not s.economy:
         return s.economy
     economy = list(s.economy)
@@ -51,7 +47,7 @@ def _economy(s: State, rng: random.Random) -> tuple[str, ...]:
     return tuple(economy)
 
 
-def _events(s: State, rng: random.Random) -> tuple[str, ...]:
+def _events(s: State, rng: Chance) -> tuple[str, ...]:
     events = list(s.events)
     if not events:
         return s.events
@@ -79,7 +75,7 @@ def _events(s: State, rng: random.Random) -> tuple[str, ...]:
     return tuple(events)
 
 
-def determinise(s: State, seat: int, rng: random.Random) -> State:
+def determinise(s: State, seat: int, rng: Chance) -> State:
     """A complete position consistent with what every seat has seen (all of it is public)."""
     return replace(s, economy=_economy(s, rng), events=_events(s, rng))
 
@@ -87,89 +83,43 @@ def determinise(s: State, seat: int, rng: random.Random) -> State:
 # --- what a position is worth ------------------------------------------------------------------
 
 ELIMINATED = -1_000.0  # a company with loans at the end ranks below every other
+_DECADES = 5  # 1770 .. 1810
 
 
-FEATURES = (
-    "portfolio",
-    "cash",
-    "loans",
-    "shares",
-    "share_value",
-    "output",
-    "appeal",
-    "factories",
-    "levels",
-    "stored",
-    "machines",
-    "workers",
-    "ships",
-    "tiles",
-    "grey_markers",
-    "contracts",
-)
-
-
-def features(s: State, seat: int) -> tuple[float, ...]:
-    """What the fitted evaluation reads of a company (in the order of ``FEATURES``)."""
-    p = s.players[seat]
-    owned = [(g, f) for g, f in enumerate(p.factories) if f is not None]
-    return (
-        float(portfolio(p)),
-        float(p.cash),
-        float(p.loans),
-        float(p.shares),
-        float(C.share_value(p.share_space)),
-        float(sum(output(g, f) for g, f in owned)),
-        float(sum(appeal(g, f) for g, f in owned)),
-        float(len(owned)),
-        float(sum(f.level for _, f in owned)),
-        float(sum(C.fixed_goods_prices[g] * (p.stock[g] + p.small_stock[g]) for g in range(4))),
-        float(sum(r.machines for _, f in owned for r in f.rows)),
-        float(sum(factory_workers(f) for _, f in owned)),
-        float(len(p.ships)),
-        float(len(p.tiles)),
-        float(len(p.grey)),
-        float(sum(p.contracts)),
-    )
-
-
-@functools.cache
-def _coefficients() -> dict[int, tuple[float, ...]]:
-    """The fitted evaluation (evaluation.json, written by ``python -m ledger.bots.fit``)."""
-    body = json.loads((Path(__file__).with_name("evaluation.json")).read_text())
-    if tuple(body["features"]) != FEATURES:
-        raise ValueError("evaluation.json was fitted on other features: fit it again")
-    return {int(k): tuple(v) for k, v in body["coefficients_by_round"].items()}
-
-
-def _fitted(s: State, seat: int) -> float:
-    table = _coefficients()
-    p = progress(s)
-    known = [k for k in table if k <= p]
-    coef = table[max(known) if known else min(table)]
-    return coef[0] + sum(c * x for c, x in zip(coef[1:], features(s, seat), strict=True))
+def _factories(s: State, seat: int) -> float:
+    """What the company's factories are worth: their building cost (the base quality of their
+    level), written down over the decades left, so that a build is neither a loss nor a gain
+    until it has produced."""
+    left = max(0, 1810 - max(s.decade, 1770) + 10) // 10  # decades still to play, this one included
+    cost = sum(C.base_quality(g, f.level) for g, f in enumerate(s.players[seat].factories) if f is not None)
+    return cost * left / _DECADES
 
 
 def evaluate(s: State) -> tuple[float, ...]:
-    """Each company's expected final value: the fitted evaluation of its features in this round
-    (greedy self-play, evaluation.json); at the end, the final scores (cash as a tie-break, a
-    company with loans below every other)."""
+    """Each company's final value as if the game ended now: shares at their value, cash (the final
+    stock exchange turns it into shares), stored goods at the fixed prices, loans repaid, and its
+    factories at their written-down cost; at the end, the final scores (cash as a tie-break)."""
     if s.phase == Phase.FINISHED:
         return tuple(
             ELIMINATED if i in s.eliminated else s.scores[i] + s.players[i].cash / 100
             for i in range(s.players_count)
         )
-    return tuple(_fitted(s, i) for i in range(s.players_count))
+    out = []
+    for i, p in enumerate(s.players):
+        stored = sum(C.fixed_goods_prices[g] * (p.stock[g] + p.small_stock[g]) for g in range(4))
+        out.append(portfolio(p) + p.cash + stored - C.loan_repay * p.loans + _factories(s, i))
+    return tuple(out)
 
 
 # --- what the strong bot's search needs (ledger/bots/strong.py) ---------------------------------
 
-WORLDS = 2  # the economy markers to come change the demand: a few completions per decision
+WORLDS = 1  # the economy markers to come change the demand: a few completions per decision
 CANDIDATES = 6  # a wider menu is first cut to this many by a short look-ahead
 BUDGET_MS = 300.0  # a search's default size
 STEPS_PER_ROUND = 22  # decisions in a cycle of a 4-player game (greedy self-play)
 STEPS_PER_MS = 3.7  # engine steps with the greedy bot per millisecond on this machine
 SMALL_STEP = 0.0
+SET_UP = 3.0
 _SET_UP = {Phase.FOUNDATION_1, Phase.FOUNDATION_2, Phase.START_SHARES, Phase.START_SPECIAL}
 
 
@@ -189,11 +139,14 @@ def choices(s: State, seat: int, legal: tuple[Decision, ...]) -> tuple[Decision,
 
 
 def weight(s: State, seat: int) -> float:
-    """The share of the budget a decision gets: the foundations, the choice of action marker and
-    space, the start player and the final stock exchange a whole one; the steps inside an action
-    (how far to go, which factory, which price) a small one."""
+    """The share of the budget a decision gets: the set-up (the two foundations, the starting
+    shares) three; the choice of action marker and space, the start player and the final stock
+    exchange one; the steps inside an action (how far to go, which factory, which price) none:
+    the greedy bot's (a search with a horizon of a cycle or two judged them worse than it)."""
     if s.phase == Phase.ACTION:
         return 1.0 if s.turn is None else SMALL_STEP
-    if s.phase in _SET_UP or s.phase in (Phase.FINAL_STOCK_EXCHANGE, Phase.START_PLAYER):
+    if s.phase in _SET_UP:
+        return SET_UP  # the two foundations decide most of a game: rollouts to its end
+    if s.phase in (Phase.FINAL_STOCK_EXCHANGE, Phase.START_PLAYER):
         return 1.0
     return SMALL_STEP
