@@ -38,6 +38,11 @@ def add_command(sub: Any) -> None:
         default=None,
         help="the strong bot's search size per decision, in ms (default: the title's own)",
     )
+    p.add_argument(
+        "--no-wall-clock",
+        action="store_true",
+        help="searches stop at their step budget only (exactly reproducible games, slower on a busy machine)",
+    )
     p.set_defaults(func=cmd_arena)
 
 
@@ -78,6 +83,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
             workers=args.workers or None,
             progress=_progress,
             budget_ms=args.budget_ms,
+            wall_clock=not args.no_wall_clock,
         )
     except (ValueError, LookupError) as exc:
         _say(f"gameledger arena: {exc}", sys.stderr)

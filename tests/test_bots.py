@@ -238,7 +238,9 @@ def test_a_shared_first_place_counts_as_a_split_win() -> None:
 
 @pytest.mark.parametrize("title", TITLES)
 def test_a_short_arena_rotates_the_seats_and_counts_every_game(title: str) -> None:
-    summary = arena.run(title, 4, 4, "strong", "greedy", seed=3, workers=1, budget_ms=BUDGET_MS)
+    summary = arena.run(
+        title, 4, 4, "strong", "greedy", seed=3, workers=1, budget_ms=BUDGET_MS, wall_clock=False
+    )
     assert [r.bot_seat for r in summary.results] == [0, 1, 2, 3]
     assert sum(summary.win_share().values()) == pytest.approx(1.0)
     for r in summary.results:
@@ -246,7 +248,9 @@ def test_a_short_arena_rotates_the_seats_and_counts_every_game(title: str) -> No
         assert r.bot_times, "the strong bot's decisions are timed"
     body = summary.as_json()
     assert body["games"] == 4 and set(body["win_share"]) == {"strong", "greedy"}
-    again = arena.run(title, 4, 1, "strong", "greedy", seed=3, workers=1, budget_ms=BUDGET_MS)
+    again = arena.run(
+        title, 4, 1, "strong", "greedy", seed=3, workers=1, budget_ms=BUDGET_MS, wall_clock=False
+    )
     assert again.results[0].final == summary.results[0].final, "a game replays from its seed"
 
 

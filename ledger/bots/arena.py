@@ -4,8 +4,9 @@
 (no ledger, no event store): in game ``g`` the ``bot`` sits at seat ``g % players`` and the
 ``against`` bot takes every other seat, so each seat (the start player is drawn) is the bot's
 equally often. Games are spread over worker processes (both cores by default); every game is
-reproducible from ``seed`` and its number: its draws come from its own generator, the strong
-bot's searches from seeds drawn from another.
+reproducible from ``seed`` and its number (its draws come from its own generator, the strong
+bot's searches from seeds drawn from another) as long as no search stops at its wall-clock
+limit (``wall_clock=False`` lifts it).
 
 Ties: a first place shared by ``k`` seats counts ``1/k`` of a win to each (the win shares of
 all bots add up to 1). The final value is what the title ranks by: the portfolio (shares x
@@ -103,18 +104,13 @@ def percentile(sorted_values: list[float], q: float) -> float:
 
 
 def final_value(title: str, state: Any, seat: int) -> float:
-    """What the title ranks a seat by at the end (see the module text)."""
-    if title == "cotton-trade":
-        pence, shillings, pounds = state.players[seat].coins
-        return pounds + shillings / 3 + pence / 9
-    if title == "water-frame" and seat in state.eliminated:
-        return 0.0
-    if title == "arkwright-card-game" and state.players[seat].eliminated:
-        return 0.0
-    return float(state.scores[seat]) if state.scores else 0.0
+    """What the title ranks a seat by at the end (its sampling module's ``final_value``)."""
+    return float(strong.sampling_module(title).final_value(state, seat))
 
 
-def _policy(title: str, name: str, rng: random.Random, times: list[float], budget_ms: float | None) -> Policy:
+def _policy(
+    title: str, name: str, rng: random.Random, times: list[float], budget_ms: float | None, wall_clock: bool
+) -> Policy:
     eng = registry.engine(title)
     if name == "random":
         return lambda s, seat: rng.choice(eng.legal_decisions(s, seat))
@@ -126,7 +122,9 @@ def _policy(title: str, name: str, rng: random.Random, times: list[float], budge
 
     def play_strong(s: Any, seat: int) -> Any:
         t0 = time.perf_counter()
-        decision = strong.choose(title, s, seat, seed=rng.getrandbits(63), budget_ms=budget_ms)
+        decision = strong.choose(
+            title, s, seat, seed=rng.getrandbits(63), budget_ms=budget_ms, wall_clock=wall_clock
+        )
         times.append(time.perf_counter() - t0)
         return decision
 
@@ -134,15 +132,22 @@ def _policy(title: str, name: str, rng: random.Random, times: list[float], budge
 
 
 def play_game(
-    title: str, players: int, game: int, bot: str, against: str, seed: int, budget_ms: float | None = None
+    title: str,
+    players: int,
+    game: int,
+    bot: str,
+    against: str,
+    seed: int,
+    budget_ms: float | None = None,
+    wall_clock: bool = True,
 ) -> GameResult:
     """One arena game: ``bot`` at seat ``game % players``, ``against`` everywhere else."""
     eng = registry.engine(title)
     bot_seat = game % players
     draws = random.Random(f"arena/{seed}/{game}/draws")
     times: list[float] = []
-    mine = _policy(title, bot, random.Random(f"arena/{seed}/{game}/bot"), times, budget_ms)
-    theirs = _policy(title, against, random.Random(f"arena/{seed}/{game}/against"), [], budget_ms)
+    mine = _policy(title, bot, random.Random(f"arena/{seed}/{game}/bot"), times, budget_ms, wall_clock)
+    theirs = _policy(title, against, random.Random(f"arena/{seed}/{game}/against"), [], budget_ms, wall_clock)
     state = eng.new_game(eng.meta.options(), players)
     state, decisions = advance(eng, state, lambda seat: mine if seat == bot_seat else theirs, draws)
     if not eng.pending(state).finished:
@@ -154,7 +159,7 @@ def play_game(
     return GameResult(game, bot_seat, credit, final, decisions, tuple(times))
 
 
-Job = tuple[str, int, int, str, str, int, float | None]
+Job = tuple[str, int, int, str, str, int, float | None, bool]
 
 
 def _play(args: Job) -> GameResult:
@@ -171,9 +176,12 @@ def run(
     workers: int | None = None,
     progress: Callable[[Summary], None] | None = None,
     budget_ms: float | None = None,
+    wall_clock: bool = True,
 ) -> Summary:
     """Play the arena's games (in ``workers`` processes; 1: in this one) and sum them up.
-    ``budget_ms``: the strong bot's search size (default: each title's own)."""
+    ``budget_ms``: the strong bot's search size (default: each title's own); ``wall_clock``:
+    its searches also stop at their wall-clock limit, as at a live table (a game then replays
+    exactly from its seed only when no search hit the limit)."""
     meta = registry.meta(title)
     if not meta.min_players <= players <= meta.max_players:
         raise ValueError(f"{meta.name} is for {meta.min_players} to {meta.max_players} players")
@@ -181,7 +189,7 @@ def run(
         if name not in BOTS:
             raise ValueError(f"unknown bot {name!r}: one of {', '.join(BOTS)}")
     summary = Summary(title, players, games, bot, against, seed)
-    jobs: list[Job] = [(title, players, g, bot, against, seed, budget_ms) for g in range(games)]
+    jobs: list[Job] = [(title, players, g, bot, against, seed, budget_ms, wall_clock) for g in range(games)]
     workers = workers or min(os.cpu_count() or 1, 2)
     t0 = time.perf_counter()
     with _Results(jobs, workers) as results:

@@ -34,6 +34,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from types import ModuleType
 from typing import Any
 
 from ledger import registry
@@ -64,10 +65,16 @@ class TitleModel:
 
 
 @cache
-def model(title: str) -> TitleModel:
-    """The title's model, from ``ledger/games/<title>/sampling.py`` and its greedy bot."""
+def sampling_module(title: str) -> ModuleType:
+    """The title's ``ledger/games/<title>/sampling.py``."""
     package = registry.meta(title).engine_module.rsplit(".", 1)[0]
-    sampling = importlib.import_module(f"{package}.sampling")
+    return importlib.import_module(f"{package}.sampling")
+
+
+@cache
+def model(title: str) -> TitleModel:
+    """The title's model, from its sampling module and its greedy bot."""
+    sampling = sampling_module(title)
     policy = registry.bot(title)
     if policy is None:
         raise LookupError(f"{title} has no greedy bot to roll out with")

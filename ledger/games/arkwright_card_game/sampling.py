@@ -43,6 +43,11 @@ def evaluate(s: State) -> tuple[float, ...]:
     return tuple(out)
 
 
+def final_value(s: State, seat: int) -> float:
+    """A company's final score (shares x share value); 0 when bankrupt."""
+    return 0.0 if s.players[seat].eliminated or not s.scores else float(s.scores[seat])
+
+
 # --- what the strong bot's search needs (ledger/bots/strong.py) ---------------------------------
 
 WORLDS = 1  # nothing hidden ever comes into play: one completion is as good as many

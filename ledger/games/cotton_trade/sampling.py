@@ -65,6 +65,12 @@ def evaluate(s: State) -> tuple[float, ...]:
     )
 
 
+def final_value(s: State, seat: int) -> float:
+    """The money a company ends with, in pounds (shillings and pence at the exchange rate)."""
+    pence, shillings, pounds_ = s.players[seat].coins
+    return pounds_ + shillings / 3 + pence / 9
+
+
 # --- what the strong bot's search needs (ledger/bots/strong.py) ---------------------------------
 
 WORLDS = 4  # the decks' order matters: a few completions per decision

@@ -111,6 +111,11 @@ def evaluate(s: State) -> tuple[float, ...]:
     return tuple(out)
 
 
+def final_value(s: State, seat: int) -> float:
+    """A company's final score (shares x share value); 0 when eliminated by its loans."""
+    return 0.0 if seat in s.eliminated or not s.scores else float(s.scores[seat])
+
+
 # --- what the strong bot's search needs (ledger/bots/strong.py) ---------------------------------
 
 WORLDS = 1  # one completion, searched deeper, beats several searched shallower (12 games: 10 won, 6 with two)
