@@ -107,8 +107,11 @@ class _Search:
     steps_left: int
     deadline: float | None
 
+    def late(self) -> bool:
+        return self.deadline is not None and time.perf_counter() > self.deadline
+
     def out_of_time(self) -> bool:
-        return self.steps_left <= 0 or (self.deadline is not None and time.perf_counter() > self.deadline)
+        return self.steps_left <= 0 or self.late()
 
     def rollout(self, world: Any, decision: Decision, rng: random.Random, horizon: int) -> float:
         """Play ``decision`` in ``world``, then the greedy bot for everyone up to ``horizon``
@@ -120,7 +123,7 @@ class _Search:
             state,
             lambda _seat: self.m.policy,
             rng,
-            stop=lambda s: self.m.progress(s) >= target,
+            stop=lambda s: self.m.progress(s) >= target or self.late(),
             max_steps=max(1, self.steps_left),
         )
         self.steps_left -= steps + 1
