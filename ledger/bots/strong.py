@@ -113,9 +113,9 @@ class _Search:
     def out_of_time(self) -> bool:
         return self.steps_left <= 0 or self.late()
 
-    def rollout(self, world: Any, decision: Decision, rng: random.Random, horizon: int) -> float:
+    def rollout(self, world: Any, decision: Decision, rng: random.Random, horizon: int, cap: int) -> float:
         """Play ``decision`` in ``world``, then the greedy bot for everyone up to ``horizon``
-        rounds (or the end); the seat's margin there."""
+        rounds (or the end, or ``cap`` decisions); the seat's margin there."""
         state, _ = self.eng.apply(world, self.seat, decision)
         target = self.m.progress(world) + horizon
         state, steps = advance(
@@ -124,7 +124,7 @@ class _Search:
             lambda _seat: self.m.policy,
             rng,
             stop=lambda s: self.m.progress(s) >= target or self.late(),
-            max_steps=max(1, self.steps_left),
+            max_steps=cap,
         )
         self.steps_left -= steps + 1
         return margin(self.m.evaluate(state), self.seat)
@@ -205,25 +205,30 @@ def choose(
     totals = dict.fromkeys(candidates, 0.0)
     counts = dict.fromkeys(candidates, 0)
     survivors = list(candidates)
-    world = first
     for w in range(m.worlds):
-        if w:
-            world = m.determinise(state, seat, rng)
-        if search.out_of_time():
+        if w and search.out_of_time():
             break
+        world = first if w == 0 else m.determinise(state, seat, rng)
         rollout_seed = rng.getrandbits(64)
-        # the rounds a rollout can afford with this round's share of the budget
+        # the rounds a rollout can afford with this round's share of the budget; every candidate
+        # of a round is played to the same horizon in the same completion
         rounds_left = max(1, min(m.worlds - w, len(survivors).bit_length()))
-        per_rollout = search.steps_left / (rounds_left * len(survivors))
+        per_rollout = max(0, search.steps_left) / (rounds_left * len(survivors))
         horizon = max(1, int(per_rollout / m.steps_per_round))
+        cap = 2 * horizon * m.steps_per_round + m.steps_per_round
+        values: dict[Decision, float] = {}
         for d in survivors:
-            if search.out_of_time() and counts[d] == 0 and w > 0:
-                continue
-            totals[d] += search.rollout(world, d, random.Random(rollout_seed), horizon)
+            if w and search.late():
+                break
+            values[d] = search.rollout(world, d, random.Random(rollout_seed), horizon, cap)
+        if len(values) < len(survivors):
+            break  # a round cut short by the clock is not counted
+        for d, v in values.items():
+            totals[d] += v
             counts[d] += 1
-        scored = [d for d in survivors if counts[d]]
-        scored.sort(key=lambda d: (-totals[d] / counts[d], order[d]))
-        survivors = scored[: max(1, (len(scored) + 1) // 2)] if w + 1 < m.worlds else scored
+        survivors.sort(key=lambda d: (-totals[d] / counts[d], order[d]))
+        if w + 1 < m.worlds:
+            survivors = survivors[: max(1, (len(survivors) + 1) // 2)]
         if len(survivors) == 1:
             break
     return min(survivors, key=lambda d: (-totals[d] / max(1, counts[d]), order[d]))
