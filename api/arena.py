@@ -39,9 +39,10 @@ def add_command(sub: Any) -> None:
         help="the strong bot's search size per decision, in ms (default: the title's own)",
     )
     p.add_argument(
-        "--no-wall-clock",
+        "--wall-clock",
         action="store_true",
-        help="searches stop at their step budget only (exactly reproducible games, slower on a busy machine)",
+        help="the strong bot's searches also stop at their wall-clock limit, as at a live table "
+        "(on a busy machine: weaker play, games no longer exactly reproducible)",
     )
     p.set_defaults(func=cmd_arena)
 
@@ -83,7 +84,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
             workers=args.workers or None,
             progress=_progress,
             budget_ms=args.budget_ms,
-            wall_clock=not args.no_wall_clock,
+            wall_clock=args.wall_clock,
         )
     except (ValueError, LookupError) as exc:
         _say(f"gameledger arena: {exc}", sys.stderr)

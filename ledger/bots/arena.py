@@ -4,9 +4,9 @@
 (no ledger, no event store): in game ``g`` the ``bot`` sits at seat ``g % players`` and the
 ``against`` bot takes every other seat, so each seat (the start player is drawn) is the bot's
 equally often. Games are spread over worker processes (both cores by default); every game is
-reproducible from ``seed`` and its number (its draws come from its own generator, the strong
-bot's searches from seeds drawn from another) as long as no search stops at its wall-clock
-limit (``wall_clock=False`` lifts it).
+reproducible from ``seed`` and its number: its draws come from its own generator, the strong
+bot's searches from seeds drawn from another, and by default a search is measured by its
+step budget only, so the figures do not depend on how busy the machine is.
 
 Ties: a first place shared by ``k`` seats counts ``1/k`` of a win to each (the win shares of
 all bots add up to 1). The final value is what the title ranks by: the portfolio (shares x
@@ -139,7 +139,7 @@ def play_game(
     against: str,
     seed: int,
     budget_ms: float | None = None,
-    wall_clock: bool = True,
+    wall_clock: bool = False,
 ) -> GameResult:
     """One arena game: ``bot`` at seat ``game % players``, ``against`` everywhere else."""
     eng = registry.engine(title)
@@ -176,12 +176,13 @@ def run(
     workers: int | None = None,
     progress: Callable[[Summary], None] | None = None,
     budget_ms: float | None = None,
-    wall_clock: bool = True,
+    wall_clock: bool = False,
 ) -> Summary:
     """Play the arena's games (in ``workers`` processes; 1: in this one) and sum them up.
-    ``budget_ms``: the strong bot's search size (default: each title's own); ``wall_clock``:
-    its searches also stop at their wall-clock limit, as at a live table (a game then replays
-    exactly from its seed only when no search hit the limit)."""
+    ``budget_ms``: the strong bot's search size (default: each title's own), counted in engine
+    steps; ``wall_clock``: its searches also stop at their wall-clock limit, as at a live table
+    (on a busy machine they are then cut short, and a game replays exactly from its seed only
+    when no search hit the limit)."""
     meta = registry.meta(title)
     if not meta.min_players <= players <= meta.max_players:
         raise ValueError(f"{meta.name} is for {meta.min_players} to {meta.max_players} players")

@@ -21,7 +21,7 @@ def measure(title: str, games: int, seed: int = 1) -> tuple[list[float], float]:
     times: list[float] = []
     won = 0.0
     for g in range(games):
-        result = arena.play_game(title, 4, g, "strong", "greedy", seed)
+        result = arena.play_game(title, 4, g, "strong", "greedy", seed, wall_clock=True)
         times.extend(result.bot_times)
         won += result.credit[result.bot_seat]
     return sorted(times), won / games
