@@ -47,9 +47,10 @@ def add_command(sub: Any) -> None:
     p.set_defaults(func=cmd_arena)
 
 
-def _say(text: str, stream: TextIO = sys.stdout) -> None:
-    stream.write(text + "\n")
-    stream.flush()
+def _say(text: str, stream: TextIO | None = None) -> None:
+    out = stream or sys.stdout  # looked up at each call: a test may have replaced it
+    out.write(text + "\n")
+    out.flush()
 
 
 def _progress(summary: arena.Summary) -> None:
