@@ -11,7 +11,7 @@ How it decides (determinised rollouts, "Monte Carlo with the greedy bot as rollo
 1. One legal decision: that one. A decision the title does not search (the small steps of
    an action whose choice the greedy bot makes as well as a search would): the greedy bot's
    choice in a sampled completion.
-2. Otherwise every legal decision is a candidate (the widest menus are first cut to the most
+2. Otherwise every legal decision the title lets a search pick is a candidate (wide menus are cut to the most
    promising by a short look-ahead to the end of the seat's own steps). Each candidate is
    played in sampled completions, then every seat plays on with the title's greedy bot, to
    the end of the game or, when the budget cannot afford that, to a horizon of whole rounds;
