@@ -712,6 +712,12 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_arena(args: argparse.Namespace) -> int:
+    from api.arena import cmd_arena as run_arena
+
+    return run_arena(args)
+
+
 def cmd_backup(args: argparse.Namespace) -> int:
     """A consistent copy of the store while it is in use: SQLite's online backup API for the
     ledger file and every read model's file (read models first, so that none is ahead of the
@@ -894,6 +900,8 @@ def build_parser() -> Parser:
             "--config", help="a TOML file of settings (env GAMELEDGER_CONFIG); the environment overrides it"
         )
 
+    from ledger.bots.arena import BOTS
+
     titles = list(registry.TITLES)
     title_help = f"one of: {_titles_help()}"
 
@@ -1070,6 +1078,37 @@ def build_parser() -> Parser:
     imp = command(sub, "import", cmd_import, "record a finished game's export here, after verifying it")
     imp.add_argument("file", help="an export (JSON lines) of a game that is over, or - for standard input")
     storage_args(imp)
+
+    arn = command(
+        sub,
+        "arena",
+        cmd_arena,
+        "play one bot against others in memory, seats rotated, and print win shares",
+        epilog="Progress goes to standard error; standard output gets each bot's win share and mean "
+        'final value, then one JSON line {"title", "games", "win_share", "mean_final", ...}. A first '
+        "place shared by k seats counts 1/k of a win to each.",
+    )
+    arn.add_argument("--title", required=True, choices=titles, metavar="TITLE", help=title_help)
+    arn.add_argument("--players", type=_whole(1), default=4, help="players per game (default 4)")
+    arn.add_argument("--games", type=_whole(1), default=20, help="how many games (default 20)")
+    arn.add_argument("--bot", choices=BOTS, default="strong", help="the bot measured, in one seat (default strong)")
+    arn.add_argument(
+        "--against", choices=BOTS, default="greedy", help="the bot in every other seat (default greedy)"
+    )
+    arn.add_argument("--seed", type=int, default=1, help="the same seed plays the same games (default 1)")
+    arn.add_argument("--workers", type=_whole(0), default=0, help="processes (default 0: one per core)")
+    arn.add_argument(
+        "--budget-ms",
+        type=float,
+        default=None,
+        help="the strong bot's search size per decision, in ms (default: the title's own)",
+    )
+    arn.add_argument(
+        "--wall-clock",
+        action="store_true",
+        help="the strong bot's searches also stop at their wall-clock limit, as at a live table "
+        "(on a busy machine: weaker play, games no longer exactly reproducible)",
+    )
 
     bak = command(sub, "backup", cmd_backup, "copy the store while it is in use (SQLite backup API; pg_dump)")
     bak.add_argument("dest", help="a directory for the copies")

@@ -20,7 +20,8 @@ floor and the service are measured on the same machine in the same minutes:
 - live updates (``bench_streams``): a decision's event at every one of 200 watchers, on
   SQLite and across two server processes on PostgreSQL, and what 2,000 idle streams cost;
 - the game table: the game page and the preview on the server at 10, 300 and 1,000 events,
-  the page's weight, click-to-preview in Chromium (``bench_table``).
+  the page's weight, click-to-preview in Chromium (``bench_table``);
+- the strong bot's decision times (median, p95) in whole games against the greedy bots.
 
 Nothing here asserts a time: the goals are printed beside the figures.
 """
@@ -599,6 +600,24 @@ def engines_section(report: Report, quick: bool) -> None:
         )
 
 
+def bots_section(report: Report, quick: bool) -> None:
+    print("strong bot decision times", flush=True)
+    from ledger import registry
+    from ledger.bots.arena import percentile
+    from tests.benchmarks.bench_bots import measure
+
+    for title in registry.TITLES:
+        wall, cpu, _ = measure(title, 1 if quick else 4)
+        mid, tail = median(wall), percentile(wall, 0.95)
+        report.add(
+            "bots",
+            f"{title} 4p: strong bot vs 3 greedy, {len(wall)} decisions: median; p95 (CPU time)",
+            f"{mid * 1000:.1f} ms; {tail * 1000:.0f} ms ({median(cpu) * 1000:.1f}; {percentile(cpu, 0.95) * 1000:.0f})",
+            "median ≤ 50 ms, p95 ≤ 500 ms",
+            verdict(mid <= 0.050 and tail <= 0.500),
+        )
+
+
 def projections_section(report: Report, pg_url: str, quick: bool) -> None:
     print("projection catch-up, PostgreSQL", flush=True)
     from api.services import PROJECTIONS
@@ -674,6 +693,7 @@ SECTIONS = {
     "throughput": throughput_section,
     "load": load_section,
     "engines": lambda r, _url, q: engines_section(r, q),
+    "bots": lambda r, _url, q: bots_section(r, q),
     "projections": projections_section,
     "memory": memory_section,
     "streams": streams_section,

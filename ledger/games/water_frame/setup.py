@@ -18,7 +18,7 @@ def shuffle_request(key: str, items: tuple[str, ...], label: str) -> DrawRequest
     return DrawRequest(key=key, kind="shuffle", items=tuple(sorted(items)), hidden=True, label=label)
 
 
-def _economy_pool(s_or_n: int, predetermined: bool, good: int) -> tuple[str, ...]:
+def economy_pool(s_or_n: int, predetermined: bool, good: int) -> tuple[str, ...]:
     drop_three = s_or_n == 2 or predetermined
     return tuple(
         f"{GOODS[good]}-{a}{w}"
@@ -72,7 +72,7 @@ def new_game(options: TitleOptions, seats: int) -> State:
         draws.append(
             DrawRequest("start_player", "pick", tuple(str(i) for i in range(n)), False, "start player")
         )
-        pool = tuple(e for e in _event_pool(options) if not (n == 2 and e in C.events_removed_2p))
+        pool = tuple(e for e in event_pool(options) if not (n == 2 and e in C.events_removed_2p))
         draws.append(shuffle_request("events", pool, "event markers"))
         for shade in ("LIGHT", "DARK"):
             markers = tuple(
@@ -85,7 +85,7 @@ def new_game(options: TitleOptions, seats: int) -> State:
         draws.append(
             shuffle_request(
                 f"economy:{GOODS[g]}",
-                _economy_pool(n, options.predetermined_setup, g),
+                economy_pool(n, options.predetermined_setup, g),
                 f"{GOODS[g].lower()} economy markers",
             )
         )
@@ -110,7 +110,7 @@ def new_game(options: TitleOptions, seats: int) -> State:
     )
 
 
-def _event_pool(options: WaterFrameOptions) -> tuple[str, ...]:
+def event_pool(options: WaterFrameOptions) -> tuple[str, ...]:
     return C.event_pool if options.edition == "2016" else C.events_pool_2014
 
 
