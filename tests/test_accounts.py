@@ -527,7 +527,7 @@ def test_a_revoked_token_stops_working_on_another_server_process_soon(
 ) -> None:
     """A second process on the same database verified the token before; after the revocation it
     asks the store again within AUTH_RECHECK_SECONDS."""
-    from ledger import application
+    from ledger.application import ledger as application
 
     monkeypatch.setattr(application, "AUTH_RECHECK_SECONDS", 0.3)
     ann = world.sign_up("Ann")
