@@ -363,7 +363,7 @@ def test_the_options_appear_in_titles_and_on_the_new_game_page_and_a_2014_game_g
         ("start_player", {"random", "chosen"}),
         ("school_timing", {"before_sale", "during_sale"}),
     ):
-        assert props[name]["description"]
+        assert props[name]["description"].endswith(".") and ". " not in props[name]["description"]
         assert {v for branch in props[name]["anyOf"] for v in branch.get("enum", ())} == values
         label, sentence, section, words = OPTION_WORDS["water-frame"][name]
         assert sentence.count(". ") == 0 and sentence.endswith(".")  # one sentence

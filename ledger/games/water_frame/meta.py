@@ -38,21 +38,18 @@ class WaterFrameOptions(TitleOptions):
         None,
         exclude_if=lambda v: v is None,
         description=(
-            "How the start player is determined: drawn at random (the 2016 rulebook), or chosen "
-            "(the 2014 rulebooks: the creator's seat, seat 0, names the start player as the first "
-            "decision). Unset: the edition's default for a new game (2016 random, 2014 chosen); "
-            "games recorded before this option drew at random."
+            "Whether the start player is drawn at random or chosen by the game's creator (the first "
+            "seat) as the game's first decision; unset, a new game follows its edition (2016 drawn, "
+            "2014 chosen)."
         ),
     )
     school_timing: Literal["before_sale", "during_sale"] | None = Field(
         None,
         exclude_if=lambda v: v is None,
         description=(
-            "A-13: when the school's owner may close the last occupied row: once before the sale, or "
-            "during the sale until a good of that row is sold (asked when the next good he sells "
-            "would come from that row, or at the end of the sale). Unset: the edition's default for "
-            "a new game (2016 before_sale, 2014 during_sale); games recorded before this option "
-            "decided before the sale."
+            "Whether the school's owner closes his last row before the sale or during it, until a "
+            "good of that row is sold; unset, a new game follows its edition (2016 before, 2014 "
+            "during)."
         ),
     )
 

@@ -140,8 +140,7 @@ def school_question(s: State, seat: int, sale: Sale | None = None) -> bool:
 def school_after_sale(s: State, out: Effects) -> State:
     """during_sale: at the end of the sale, an owner none of whose last row's goods was sold may
     still close it (they would only go to the warehouses, and the row costs its wages)."""
-    s = ask_in_turn(s, turn_order(s), lambda st, seat: closable_row(st, seat) is not None, Phase.PATRON)
-    return replace(s, cursor=0) if s.phase == Phase.PATRON else s
+    return ask_in_turn(s, turn_order(s), lambda st, seat: closable_row(st, seat) is not None, Phase.PATRON)
 
 
 # --- III.1 production and sale ------------------------------------------------------------
@@ -158,9 +157,7 @@ def start_sale(s: State, out: Effects) -> State:
         if f is None:
             produced.append(0)
             continue
-        closed = sale.closed_row[seat]
-        levels = C.row_output[f.level - 1]
-        produced.append(sum(levels[r] for r in range(4) if r != closed and row_complete(g, f, r)))
+        produced.append(sum(row_goods(g, f, r) for r in range(4) if r != sale.closed_row[seat]))
     for seat in range(n):
         if produced[seat]:
             out.append(vocabulary.GoodsProduced(seat=seat, good=GOODS[g], count=produced[seat]))
