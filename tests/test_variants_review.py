@@ -387,3 +387,20 @@ def test_the_options_appear_in_titles_and_on_the_new_game_page_and_a_2014_game_g
         assert f'data-field="{name}"' in page.text
     for words in ("Who starts", "chosen by the creator", "When the school closes a row", "during the sale"):
         assert words in page.text
+
+
+def test_the_first_decision_stands_on_the_table_page_in_words(client: TestClient) -> None:
+    """Each start player the creator may name is offered exactly once, said in words."""
+    from tests.table_helpers import TablePage, legal, offered
+
+    table = Table(client, n=3, title="water-frame", options={"edition": "2014"})
+    mine = table.game(0)
+    client.cookies.set("gl_token", table.players[0]["token"])
+    try:
+        html = client.get(f"/games/{table.game_id}").text
+    finally:
+        client.cookies.clear()
+    assert offered(html) == legal(mine["legal_decisions"])
+    assert len(mine["legal_decisions"]) == 3
+    words = " ".join(text for _, text in TablePage(html).words)
+    assert "starts the game" in words and "set-up: the start player" in words
