@@ -289,7 +289,7 @@ def sale_call(s: State, seat: int, d: Decision, out: Effects) -> State:
         if d.close and closable_row(s, seat) is not None:  # at the question, or at any call of his
             return replace(close_row(s, seat, out), awaiting=())
         if not asked:
-            raise school_refusal(s, seat, d)
+            raise school_refusal(s, seat)
         return replace(
             s, sale=replace(sale, takers=(*sale.takers, seat), member=sale.member + 1), awaiting=()
         )
@@ -326,7 +326,7 @@ def sale_call(s: State, seat: int, d: Decision, out: Effects) -> State:
     return replace(s, sale=sale, awaiting=())
 
 
-def school_refusal(s: State, seat: int, d: CloseLastRow) -> RuleViolationError:
+def school_refusal(s: State, seat: int) -> RuleViolationError:
     """Why the school cannot close (or be declined) at this call of the sale."""
     if not has(s.players[seat], "SCHOOL"):
         return violation("no_school", "Only the school's owner closes a row.", "III.1")
