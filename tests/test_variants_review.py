@@ -12,6 +12,7 @@ their bytes)."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from typing import Any
 
@@ -404,3 +405,31 @@ def test_the_first_decision_stands_on_the_table_page_in_words(client: TestClient
     assert len(mine["legal_decisions"]) == 3
     words = " ".join(text for _, text in TablePage(html).words)
     assert "starts the game" in words and "set-up: the start player" in words
+
+
+def test_2014_an_owner_is_asked_at_most_once_a_sale_so_the_table_is_not_stalled() -> None:
+    """Over whole games (the greedy bot, with random choices mixed in): each school owner meets
+    the school's question at most once in a production phase, never at every call."""
+    from ledger.bots.play import draw_values
+    from ledger.engine import DrawOutcome
+
+    questions = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        s = E.new_game(new_game_options(edition="2014"), 3)
+        asked: set[tuple[int, int, int]] = set()
+        while not E.pending(s).finished:
+            p = E.pending(s)
+            if p.draw is not None:
+                s, _ = E.apply_draw(s, DrawOutcome(p.draw.key, draw_values(p.draw, rng)))
+                continue
+            seat = p.seats[0]
+            legal = E.legal_decisions(s, seat)
+            if CloseLastRow(close=False) in legal:
+                assert (s.decade, s.cycle, seat) not in asked
+                asked.add((s.decade, s.cycle, seat))
+            d = bot.choose(s, seat) if rng.random() < 0.7 else rng.choice(legal)
+            s, _ = play(s, seat, d)
+            assert not E.conservation(s)
+        questions += len(asked)
+    assert questions > 0
