@@ -847,11 +847,15 @@ def _options_help() -> str:
     """Each title's options, for the help of ``--option``."""
     import json
     import textwrap
-    from typing import Literal, get_args, get_origin
+    from types import UnionType
+    from typing import Literal, Union, get_args, get_origin
 
     from ledger import registry
 
     def values(annotation: Any) -> str:
+        named = [a for a in get_args(annotation) if a is not type(None)]
+        if get_origin(annotation) in (Union, UnionType) and len(named) == 1:  # X | None: may stay unset
+            return values(named[0])
         if get_origin(annotation) is Literal:
             return "|".join(str(v) or '""' for v in get_args(annotation))
         return "true|false" if annotation is bool else getattr(annotation, "__name__", "VALUE").upper()

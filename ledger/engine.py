@@ -66,6 +66,13 @@ class TitleOptions(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    @classmethod
+    def for_new_game(cls, options: dict[str, Any]) -> dict[str, Any]:
+        """The options a new game is created with: those given, with any a title fills in when
+        they are left out (a default that depends on another option). Games already recorded
+        keep the options they stored."""
+        return options
+
 
 # --- effects ---------------------------------------------------------------
 

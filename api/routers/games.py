@@ -41,6 +41,7 @@ from api.schemas import (
 from ledger.errors import ForbiddenError, InvalidRequestError, NotFoundError
 from ledger.export import game_export
 from ledger.preview import preview_decision
+from ledger.registry import TITLES
 
 router = APIRouter(prefix="/games", tags=["games"])
 
@@ -80,10 +81,11 @@ def create_game(
             "Only the operator seats a full table; open seats and let the players join.",
             code="auth/admin_only",
         )
+    meta = TITLES.get(body.title)  # an unknown title is refused by the ledger
     game = services.ledger.create_game(
         creator=caller.player_id,
         title=body.title,
-        options=body.options,
+        options=meta.options.for_new_game(body.options) if meta else body.options,
         seats=body.seats,
         players=[str(p) for p in body.players] if body.players else None,
         join=body.join and not caller.is_admin,

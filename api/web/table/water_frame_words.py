@@ -30,6 +30,7 @@ ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
 
 PHASE = {
     "setup": "setting up",
+    "first_start_player": "set-up: the start player",
     "first_foundation": "1760: first factories",
     "second_foundation": "1760: second factories",
     "start_shares": "1760: start-up capital",
@@ -40,6 +41,7 @@ PHASE = {
     "action": "action phase",
     "school": "production phase: the school",
     "sale": "production phase: the sale",
+    "school_after_sale": "production phase: the school, after the sale",
     "patron": "production phase: patrons",
     "after_sale": "production phase: wages",
     "shipping": "production phase: shipment",
@@ -212,6 +214,28 @@ OPTIONS: dict[str, tuple[str, str, str, dict[str, str]]] = {
         "has sold out (as the 2014 rulebooks say; the 2016 one leaves it out).",
         "Rulebook 2016, §III.1 (the sale)",
         {},
+    ),
+    "start_player": (
+        "Who starts",
+        "Whether the start player is drawn at random, or chosen by the game's creator (first seat) "
+        "as the first decision of the game.",
+        "Rulebook 2016 and 2014, §4.1 II",
+        {
+            "null": "as the edition says (2016: drawn; 2014: chosen)",
+            "random": "drawn at random",
+            "chosen": "chosen by the creator",
+        },
+    ),
+    "school_timing": (
+        "When the school closes a row",
+        "Whether the school's owner closes his last row before the sale, or during it until a good "
+        "of that row is sold (asked only when his next good would come from it, or at the end).",
+        "Rulebook 2014, §III.1 (the school)",
+        {
+            "null": "as the edition says (2016: before; 2014: during)",
+            "before_sale": "before the sale",
+            "during_sale": "during the sale",
+        },
     ),
     "emergency_digit_mode": (
         "Emergency sales on low spaces",
@@ -452,7 +476,8 @@ class WaterFrameWords(Words):
                 return "Keep the charisma tile"
             return f"Return the charisma tile: {table.who(d['seat'])} starts"
         if t == "choose_start_player":
-            return f"{table.who(d['seat'])} starts the next decade"
+            when = "the game" if table.view.get("phase") == "first_start_player" else "the next decade"
+            return f"{table.who(d['seat'])} starts {when}"
         if t == "sell_from_warehouse":
             return f"Sell one from the {d.get('warehouse', 'large')} warehouse"
         return super().label(d, table)

@@ -180,7 +180,9 @@ def sell(s: State, out: Effects) -> State:
 
 
 def sell_options(s: State, seat: int) -> tuple[Decision, ...]:
-    r, _, _ = current_ship(s)
+    r, _, capacity = current_ship(s)
+    if ship_of(s, seat, capacity).cargo > 0:
+        return (ReturnShip(),)
     if war_locked(s, REGIONS[r]):
         return (ReturnShip(), StayInRegion(despite_war=True))
     return (ReturnShip(), StayInRegion())
@@ -192,6 +194,12 @@ def return_empty_ship(s: State, seat: int, d: ReturnShip, out: Effects) -> State
 
 def stay_in_region(s: State, seat: int, d: StayInRegion, out: Effects) -> State:
     r, _, capacity = current_ship(s)
+    if ship_of(s, seat, capacity).cargo > 0:  # whatever led to this position, even despite a war
+        raise violation(
+            "cargo_forces_return",
+            "If the ship has cotton cargo, return action is mandatory.",
+            "7. Sell cotton",
+        )
     war = war_locked(s, REGIONS[r])
     if war and not d.despite_war:
         raise violation(

@@ -106,7 +106,7 @@ def choose(s: State, seat: int) -> Decision:
         return legal[0]
     if s.phase == Phase.STORAGE or (s.turn is not None and s.turn.storing is not None):
         return _store(legal)  # the production phase's storage, or a production action's
-    if s.phase in (Phase.SCHOOL, Phase.CHARISMA):
+    if s.phase in (Phase.SCHOOL, Phase.SCHOOL_AFTER_SALE, Phase.CHARISMA):
         return next(
             (d for d in legal if getattr(d, "close", True) is False or getattr(d, "seat", 0) is None),
             legal[0],
@@ -115,7 +115,7 @@ def choose(s: State, seat: int) -> Decision:
         return decisions.Done()
     if s.phase == Phase.RELEASE:
         return decisions.Done()
-    if s.phase == Phase.START_PLAYER:
+    if s.phase in (Phase.START_PLAYER, Phase.FIRST_START_PLAYER):
         return decisions.ChooseStartPlayer(seat=seat)
     if s.phase == Phase.FINAL_STOCK_EXCHANGE:
         if p.loans and not first(decisions.RepayLoans) and p.shares:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -31,6 +31,53 @@ class WaterFrameOptions(TitleOptions):
     emergency_digit_mode: Literal["leading", "tens"] = Field(
         "leading", description="A-11: spaces lost per emergency-sold share on single-digit spaces."
     )
+    # The two switches below came after games had been recorded without them: unset (None, left
+    # out of the stored options) they play as those games did: drawn, and before the sale. A new
+    # game created through the API takes its edition's default (``EDITION_DEFAULTS``).
+    start_player: Literal["random", "chosen"] | None = Field(
+        None,
+        exclude_if=lambda v: v is None,
+        description=(
+            "Whether the start player is drawn at random or chosen by the game's creator (the first "
+            "seat) as the game's first decision; unset, a new game follows its edition (2016 drawn, "
+            "2014 chosen)."
+        ),
+    )
+    school_timing: Literal["before_sale", "during_sale"] | None = Field(
+        None,
+        exclude_if=lambda v: v is None,
+        description=(
+            "Whether the school's owner closes his last row before the sale or during it, until a "
+            "good of that row is sold; unset, a new game follows its edition (2016 before, 2014 "
+            "during)."
+        ),
+    )
+
+    @property
+    def chosen_start_player(self) -> bool:
+        """The table names the start player (the 2014 reading); unset: drawn, as recorded."""
+        return self.start_player == "chosen"
+
+    @property
+    def school_during_sale(self) -> bool:
+        """The school closes a row during the sale (the 2014 reading); unset: before it."""
+        return self.school_timing == "during_sale"
+
+    @classmethod
+    def for_new_game(cls, options: dict[str, Any]) -> dict[str, Any]:
+        """A new game's options with the switches left unset given their edition's default."""
+        edition = options.get("edition", "2016")
+        defaults = EDITION_DEFAULTS.get(edition, {}) if isinstance(edition, str) else {}
+        return {**options, **{k: v for k, v in defaults.items() if options.get(k) is None}}
+
+
+EDITION_DEFAULTS: dict[str, dict[str, str]] = {
+    "2016": {"start_player": "random", "school_timing": "before_sale"},
+    "2014": {"start_player": "chosen", "school_timing": "during_sale"},
+}
+"""The start player and the school's timing as each rulebook edition has them (spec §2.1, A-13):
+the 2014 rulebooks let the players determine the start player "in a manner that suits them" and
+the school's owner close the row "at any time" until a good of it is sold."""
 
 
 META = TitleMeta(

@@ -6,12 +6,19 @@ development tile each from the box)."""
 from __future__ import annotations
 
 from ledger.engine import Decision
+from ledger.games import vocabulary
 from ledger.games.shared import ceil_div, replace
 from ledger.games.water_frame import effects as fx
 from ledger.games.water_frame import special
 from ledger.games.water_frame.components import GOODS
 from ledger.games.water_frame.cycle import start_decade
-from ledger.games.water_frame.decisions import FoundFactory, SellStartShares, SkipSpecialMarker, TakeTile
+from ledger.games.water_frame.decisions import (
+    ChooseStartPlayer,
+    FoundFactory,
+    SellStartShares,
+    SkipSpecialMarker,
+    TakeTile,
+)
 from ledger.games.water_frame.economy import (
     C,
     Effects,
@@ -37,7 +44,8 @@ from ledger.games.water_frame.state import Factory, Phase, Player, Row, State
 
 def set_up(s: State, out: Effects) -> State:
     if not s.options.predetermined_setup:
-        return replace(s, phase=Phase.FOUNDATION_1, cursor=0)
+        first = Phase.FIRST_START_PLAYER if s.options.chosen_start_player else Phase.FOUNDATION_1
+        return replace(s, phase=first, cursor=0)
     # The predetermined setup: fixed factories, shares and capital, then a tile each (spec §3.1.1)
     for seat, (factories, shares_kept) in enumerate(C.predetermined[s.players_count]):
         for g, price in factories:
@@ -47,6 +55,23 @@ def set_up(s: State, out: Effects) -> State:
     out.append(fx.MarkerLaidOut(rows=s.mat, ships=s.mat_ships))
     out.append(fx.TilesDisplayed(tiles=s.display, rejected=()))
     return replace(s, phase=Phase.PREDETERMINED_TILE, cursor=0)
+
+
+# --- the start player chosen (start_player="chosen"; R14 4.1 II) ------------------------------
+
+
+def first_start_player(s: State, out: Effects) -> State:
+    """R14 4.1 II: "The players determine the start player in a manner that suits them": the
+    creator's seat (seat 0) names the start player for the table, the game's first decision. The
+    predetermined set-up names blue (seat 0) itself and never asks."""
+    return replace(s, awaiting=(0,))
+
+
+def choose_first_start_player(s: State, seat: int, d: ChooseStartPlayer, out: Effects) -> State:
+    if d.seat >= s.players_count:
+        raise violation("no_such_seat", f"There is no seat {d.seat}.", "4.1 II")
+    out.append(vocabulary.StartPlayerChanged(seat=d.seat, reason="named_at_setup"))
+    return replace(s, start_player=d.seat, awaiting=(), phase=Phase.FOUNDATION_1, cursor=0)
 
 
 def predetermined_tile(s: State, out: Effects) -> State:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from itertools import permutations
 
 from ledger.engine import Decision
+from ledger.errors import RuleViolationError
 from ledger.games import vocabulary
 from ledger.games.shared import replace, set_at
 from ledger.games.water_frame import effects as fx
@@ -48,7 +49,7 @@ from ledger.games.water_frame.economy import (
     violation,
     wage,
 )
-from ledger.games.water_frame.state import Phase, Sale, State
+from ledger.games.water_frame.state import Factory, Phase, Sale, State
 
 IMPORTER = -1
 
@@ -57,7 +58,10 @@ IMPORTER = -1
 
 
 def school(s: State, out: Effects) -> State:
-    """D-30: each school owner may close the last occupied row of the active factory."""
+    """D-30: each school owner may close the last occupied row of the active factory, asked
+    once before the sale; with ``school_timing="during_sale"`` during the sale instead."""
+    if s.options.school_during_sale:
+        return start_sale(s, out)
     g = s.cycle
 
     def ready(st: State, seat: int) -> bool:
@@ -72,20 +76,71 @@ def school(s: State, out: Effects) -> State:
 
 
 def close_last_row(s: State, seat: int, d: CloseLastRow, out: Effects) -> State:
+    """D-30 asked in turn, before the sale or (during_sale) after it."""
     if d.close:
-        sale = s.sale
-        assert sale is not None
-        f = s.players[seat].factories[sale.good]
-        assert f is not None
-        row = last_occupied_row(f)
-        assert row is not None
-        s = replace(s, sale=replace(sale, closed_row=set_at(sale.closed_row, seat, row)))
-        out.append(fx.RowClosedBySchool(seat=seat, good=GOODS[sale.good], row=row + 1))
+        s = close_row(s, seat, out)
     return replace(s, cursor=s.cursor + 1, awaiting=())
+
+
+def close_row(s: State, seat: int, out: Effects) -> State:
+    """The last occupied row produces nothing and costs nothing (III.3); closed once the sale
+    has started, its goods leave this production's count (none of them was sold)."""
+    sale = s.sale
+    assert sale is not None
+    f = s.players[seat].factories[sale.good]
+    assert f is not None
+    row = last_occupied_row(f)
+    assert row is not None
+    produced = sale.produced
+    if s.phase != Phase.SCHOOL:
+        produced = set_at(produced, seat, produced[seat] - row_goods(sale.good, f, row))
+    s = replace(s, sale=replace(sale, closed_row=set_at(sale.closed_row, seat, row), produced=produced))
+    out.append(fx.RowClosedBySchool(seat=seat, good=GOODS[sale.good], row=row + 1))
+    return s
 
 
 def school_options(s: State, seat: int) -> tuple[Decision, ...]:
     return (CloseLastRow(close=True), CloseLastRow(close=False))
+
+
+def row_goods(g: int, f: Factory, row: int) -> int:
+    """What one production row makes: its level's output when complete, else nothing."""
+    return C.row_output[f.level - 1][row] if row_complete(g, f, row) else 0
+
+
+def closable_row(s: State, seat: int, sale: Sale | None = None) -> int | None:
+    """school_timing="during_sale" (R14/D14 III.1, A-13): the row the school's owner may still
+    close: his last occupied row, "as long as he has not sold any goods produced in this
+    production row". A row's goods are the last of his production sold, so none of them is
+    sold while he has sold no more than his other rows make. ``sale``: the sale as it stands
+    (default: the state's)."""
+    sale = sale or s.sale
+    p = s.players[seat]
+    if sale is None or not s.options.school_during_sale or not has(p, "SCHOOL"):
+        return None
+    f = p.factories[sale.good]
+    row = None if f is None or sale.closed_row[seat] != -1 else last_occupied_row(f)
+    if f is None or row is None or sale.sold_prod[seat] > sale.produced[seat] - row_goods(sale.good, f, row):
+        return None
+    return row
+
+
+def school_question(s: State, seat: int, sale: Sale | None = None) -> bool:
+    """during_sale: the owner is asked at the call where the next good he sells would be the
+    first of that row: before it, closing changes nothing in the sale; after it, it is too late."""
+    sale = sale or s.sale
+    row = closable_row(s, seat, sale) if s.phase == Phase.SALE else None
+    if sale is None or row is None:
+        return False
+    f = s.players[seat].factories[sale.good]
+    assert f is not None
+    return sale.sold_prod[seat] == sale.produced[seat] - row_goods(sale.good, f, row) < sale.produced[seat]
+
+
+def school_after_sale(s: State, out: Effects) -> State:
+    """during_sale: at the end of the sale, an owner none of whose last row's goods was sold may
+    still close it (they would only go to the warehouses, and the row costs its wages)."""
+    return ask_in_turn(s, turn_order(s), lambda st, seat: closable_row(st, seat) is not None, Phase.PATRON)
 
 
 # --- III.1 production and sale ------------------------------------------------------------
@@ -102,9 +157,7 @@ def start_sale(s: State, out: Effects) -> State:
         if f is None:
             produced.append(0)
             continue
-        closed = sale.closed_row[seat]
-        levels = C.row_output[f.level - 1]
-        produced.append(sum(levels[r] for r in range(4) if r != closed and row_complete(g, f, r)))
+        produced.append(sum(row_goods(g, f, r) for r in range(4) if r != sale.closed_row[seat]))
     for seat in range(n):
         if produced[seat]:
             out.append(vocabulary.GoodsProduced(seat=seat, good=GOODS[g], count=produced[seat]))
@@ -150,7 +203,8 @@ def sale_phase(s: State, out: Effects) -> State:
             s, sale = give(s, sale, c)
         tokens = sale.tokens - len(sale.takers) if len(sale.takers) <= sale.tokens else 0
         sale = replace(sale, tokens=tokens, group=sale.group + 1, member=0, takers=())
-    return replace(s, sale=sale, phase=Phase.PATRON, cursor=0, awaiting=())
+    after = Phase.SCHOOL_AFTER_SALE if s.options.school_during_sale else Phase.PATRON
+    return replace(s, sale=sale, phase=after, cursor=0, awaiting=())
 
 
 def callees(s: State, sale: Sale) -> list[tuple[int, ...]]:
@@ -190,6 +244,8 @@ def will_take(s: State, sale: Sale, c: int) -> bool | None:
     if sale.stopped[c] or sale.sold_prod[c] + sale.sold_stock[c] >= a:
         return False
     if sale.sold_prod[c] < sale.produced[c] + sale.extra[c]:
+        if school_question(s, c, sale):
+            return None  # during_sale: the school's owner is asked first (D-30)
         return True  # current production must be sold while demand lasts
     can_extra = has(p, "EXTRA_SHIFTS") and not sale.extra_window[c]
     if not can_extra and p.stock[g] + p.small_stock[g] == 0:
@@ -222,6 +278,21 @@ def sale_call(s: State, seat: int, d: Decision, out: Effects) -> State:
     g = sale.good
     p = s.players[seat]
     window = set_at(sale.extra_window, seat, True)
+    asked = school_question(s, seat)
+    if asked and not isinstance(d, CloseLastRow):
+        raise violation(
+            "school_question",
+            "Your next good sold comes from your last occupied row: first close that row, or not.",
+            "III.1",
+        )
+    if isinstance(d, CloseLastRow):
+        if d.close and closable_row(s, seat) is not None:  # at the question, or at any call of his
+            return replace(close_row(s, seat, out), awaiting=())
+        if not asked:
+            raise school_refusal(s, seat)
+        return replace(
+            s, sale=replace(sale, takers=(*sale.takers, seat), member=sale.member + 1), awaiting=()
+        )
     if isinstance(d, UseExtraShifts):
         if not has(p, "EXTRA_SHIFTS") or sale.extra_window[seat]:
             raise violation(
@@ -255,9 +326,30 @@ def sale_call(s: State, seat: int, d: Decision, out: Effects) -> State:
     return replace(s, sale=sale, awaiting=())
 
 
+def school_refusal(s: State, seat: int) -> RuleViolationError:
+    """Why the school cannot close (or be declined) at this call of the sale."""
+    if not has(s.players[seat], "SCHOOL"):
+        return violation("no_school", "Only the school's owner closes a row.", "III.1")
+    if not s.options.school_during_sale:
+        return violation("school_before_sale", "The school closes a row before the sale.", "III.1")
+    if closable_row(s, seat) is None:
+        return violation(
+            "school_too_late",
+            "A good produced in your last occupied row has been sold (or the row is closed): "
+            "the school can no longer close it.",
+            "III.1",
+        )
+    return violation(
+        "school_not_asked", "Keeping every row is said only when the school's question is asked.", "III.1"
+    )
+
+
 def sale_options(s: State, seat: int) -> tuple[Decision, ...]:
     sale = s.sale
     assert sale is not None
+    if school_question(s, seat):
+        return school_options(s, seat)
+    close: tuple[Decision, ...] = (CloseLastRow(close=True),) if closable_row(s, seat) is not None else ()
     g = sale.good
     p = s.players[seat]
     opts: list[Decision] = []
@@ -267,7 +359,7 @@ def sale_options(s: State, seat: int) -> tuple[Decision, ...]:
         opts.append(SellFromWarehouse(warehouse="large"))
     if p.small_stock[g]:
         opts.append(SellFromWarehouse(warehouse="small"))
-    return (*opts, StopSelling())
+    return (*opts, *close, StopSelling())
 
 
 # --- III.1 patrons ------------------------------------------------------------------------

@@ -58,6 +58,7 @@ Decide = Callable[[State, int, Any, Effects], State]
 
 _PROCEDURES: dict[Phase, Callable[[State, Effects], State]] = {
     Phase.SETUP: preparation.set_up,  # 1760 (§3.1), or the predetermined set-up (§3.1.1)
+    Phase.FIRST_START_PLAYER: preparation.first_start_player,  # start_player="chosen" (R14 4.1 II)
     Phase.PREDETERMINED_TILE: preparation.predetermined_tile,
     Phase.FOUNDATION_1: preparation.first_foundation,
     Phase.FOUNDATION_2: preparation.second_foundation,
@@ -68,6 +69,7 @@ _PROCEDURES: dict[Phase, Callable[[State, Effects], State]] = {
     Phase.ACTION: cycle.action_phase,  # the action phase (§3.3)
     Phase.SCHOOL: production.school,  # the production phase (§3.5)
     Phase.SALE: production.sale_phase,
+    Phase.SCHOOL_AFTER_SALE: production.school_after_sale,  # school_timing="during_sale" (A-13)
     Phase.PATRON: production.patron,
     Phase.AFTER_SALE: production.after_sale,
     Phase.SHIPPING: production.shipping,
@@ -87,6 +89,7 @@ _PROCEDURES: dict[Phase, Callable[[State, Effects], State]] = {
 """What each phase does by itself until a decision or a draw is due."""
 
 _ACCEPTED: dict[Phase, tuple[type[Decision], ...]] = {
+    Phase.FIRST_START_PLAYER: (decisions.ChooseStartPlayer,),
     Phase.FOUNDATION_1: (decisions.FoundFactory,),
     Phase.FOUNDATION_2: (decisions.FoundFactory,),
     Phase.START_SHARES: (decisions.SellStartShares,),
@@ -99,7 +102,13 @@ _ACCEPTED: dict[Phase, tuple[type[Decision], ...]] = {
     Phase.PREDETERMINED_TILE: (decisions.TakeTile, decisions.SkipSpecialMarker),
     Phase.ACTION: actions.TURN_DECISIONS,
     Phase.SCHOOL: (decisions.CloseLastRow,),
-    Phase.SALE: (decisions.SellFromWarehouse, decisions.UseExtraShifts, decisions.StopSelling),
+    Phase.SALE: (
+        decisions.SellFromWarehouse,
+        decisions.UseExtraShifts,
+        decisions.StopSelling,
+        decisions.CloseLastRow,  # school_timing="during_sale" only, when asked
+    ),
+    Phase.SCHOOL_AFTER_SALE: (decisions.CloseLastRow,),
     Phase.PATRON: (decisions.PatronSale,),
     Phase.SHIPPING: (decisions.ShipContract,),
     Phase.STORAGE: (decisions.StoreGoods,),
@@ -118,6 +127,7 @@ _ACCEPTED: dict[Phase, tuple[type[Decision], ...]] = {
 """The decisions each phase accepts."""
 
 _DECIDE: dict[Phase, Decide] = {
+    Phase.FIRST_START_PLAYER: preparation.choose_first_start_player,
     Phase.FOUNDATION_1: preparation.found_factory,
     Phase.FOUNDATION_2: preparation.found_factory,
     Phase.START_SHARES: preparation.sell_start_shares,
@@ -126,6 +136,7 @@ _DECIDE: dict[Phase, Decide] = {
     Phase.ACTION: actions.apply_turn_decision,
     Phase.SCHOOL: production.close_last_row,
     Phase.SALE: production.sale_call,
+    Phase.SCHOOL_AFTER_SALE: production.close_last_row,
     Phase.PATRON: production.patron_sale,
     Phase.SHIPPING: production.ship_contract,
     Phase.STORAGE: production.store_goods,
@@ -148,6 +159,7 @@ def _valid(s: State, seat: int, d: Decision) -> bool:
 
 
 _OPTIONS: dict[Phase, Callable[[State, int], tuple[Decision, ...]]] = {
+    Phase.FIRST_START_PLAYER: round_end.start_player_options,
     Phase.FOUNDATION_1: preparation.foundation_options,
     Phase.FOUNDATION_2: preparation.foundation_options,
     Phase.START_SHARES: preparation.start_share_options,
@@ -156,6 +168,7 @@ _OPTIONS: dict[Phase, Callable[[State, int], tuple[Decision, ...]]] = {
     Phase.ACTION: lambda s, seat: actions.options(s, seat, _valid),
     Phase.SCHOOL: production.school_options,
     Phase.SALE: production.sale_options,
+    Phase.SCHOOL_AFTER_SALE: production.school_options,
     Phase.PATRON: production.patron_options,
     Phase.SHIPPING: lambda s, seat: production.shipping_options(s, seat, _valid),
     Phase.STORAGE: production.storage_options,
@@ -168,6 +181,8 @@ _OPTIONS: dict[Phase, Callable[[State, int], tuple[Decision, ...]]] = {
 """The legal decisions of the seat awaited, by phase."""
 
 _PROMPTS = {
+    Phase.FIRST_START_PLAYER: "name the start player of the game (the table's choice)",
+    Phase.SCHOOL_AFTER_SALE: "school: none of your last row's goods were sold; close that row now, or not",
     Phase.START_SPECIAL: "take a special marker: a light grey marker or ship of row I, or a tile, or skip",
     Phase.PREDETERMINED_TILE: "take your predetermined development tile (one not on the display)",
     Phase.SCHOOL: "school: close the last occupied row of your active factory, or not",
@@ -199,6 +214,8 @@ def _prompt(s: State) -> str:
         else:
             prompt = "additional action, or end your turn"
         return prompt
+    if s.phase == Phase.SALE and s.awaiting and production.school_question(s, s.awaiting[0]):
+        return "school: your next good sold comes from your last row; close that row now, or not"
     return _PROMPTS.get(s.phase, "")
 
 

@@ -69,9 +69,10 @@ def new_game(options: TitleOptions, seats: int) -> State:
         mat = C.mat_predetermined[n]
         display = tuple(sorted(C.tiles_predetermined[n]))
     else:
-        draws.append(
-            DrawRequest("start_player", "pick", tuple(str(i) for i in range(n)), False, "start player")
-        )
+        if not options.chosen_start_player:  # chosen: seat 0 names the start player (preparation)
+            draws.append(
+                DrawRequest("start_player", "pick", tuple(str(i) for i in range(n)), False, "start player")
+            )
         pool = tuple(e for e in event_pool(options) if not (n == 2 and e in C.events_removed_2p))
         draws.append(shuffle_request("events", pool, "event markers"))
         for shade in ("LIGHT", "DARK"):

@@ -11,6 +11,7 @@ from ledger.games.water_frame.meta import WaterFrameOptions
 
 class Phase(StrEnum):
     SETUP = "setup"
+    FIRST_START_PLAYER = "first_start_player"  # start_player="chosen": seat 0 names the start player
     FOUNDATION_1 = "first_foundation"  # 1760, turn order
     FOUNDATION_2 = "second_foundation"  # 1760, reverse order
     START_SHARES = "start_shares"  # 1760, reverse order
@@ -20,7 +21,8 @@ class Phase(StrEnum):
     ECONOMY = "economy"
     ACTION = "action"
     SCHOOL = "school"  # D-30, before the sale
-    SALE = "sale"  # production phase: the sale to the English market (pauses for D-31)
+    SALE = "sale"  # production phase: the sale to the English market (pauses for D-31; D-30 during_sale)
+    SCHOOL_AFTER_SALE = "school_after_sale"  # D-30 during_sale: the row none of whose goods were sold
     PATRON = "patron"  # D-32
     AFTER_SALE = "after_sale"  # revenue, share value increase, wages, decay
     SHIPPING = "shipping"  # D-33, then escalation
@@ -126,7 +128,7 @@ class Sale:
     sold_stock: tuple[int, ...] = ()
     stopped: tuple[bool, ...] = ()
     importer_sold: int = 0
-    closed_row: tuple[int, ...] = ()  # school: the row closed per seat (-1: none)
+    closed_row: tuple[int, ...] = ()  # school: the row closed per seat (-1: none), its goods not produced
     extra: tuple[int, ...] = ()  # extra-shifts goods added per seat
     extra_window: tuple[bool, ...] = ()  # the first call after own production is sold has happened
     stock_source: tuple[str, ...] = ()  # per seat, the warehouse of a pending voluntary sale
