@@ -26,6 +26,12 @@ STOP_CHECK_BATCHES = 4  # batches a background catch-up applies before it looks 
 __all__ = ["PROJECTIONS", "STORES", "Services", "init_views", "initialise"]
 
 
+def count_discarded_snapshot(found: dict[str, Any]) -> None:
+    from api.observability import SNAPSHOTS_DISCARDED
+
+    SNAPSHOTS_DISCARDED.inc()
+
+
 def initialise(settings: Settings) -> Database:
     """Apply the pending schema migrations (under the lock; see api/migrations.py)."""
     db = parse_database_url(
@@ -70,6 +76,7 @@ class Services:
             for name, (projection_class, view_class) in PROJECTIONS.items()
         }
         services = cls(settings=settings, db=db, ledger=ledger, projections=projections)
+        ledger.repository.on_discarded.append(count_discarded_snapshot)  # type: ignore[attr-defined]
         if not settings.init_db:
             services.schema_pending = pending(db)  # /ready says so until `db migrate` has run
         services.catchups = {
@@ -202,7 +209,8 @@ class Services:
         return {"games": reports, "summary": counts, "leagues": leagues}
 
     def integrity(self, limit: int = 20) -> dict[str, Any]:
-        """The hash chains of the most recently active games, read straight from the store."""
+        """The most recently active games read straight from the store (hash chains, private
+        parts, latest snapshots), and the snapshots this process threw away when loading."""
         from ledger.audit import integrity
 
         self.refresh("gameindex")
@@ -212,6 +220,14 @@ class Services:
             ok, detail, version = integrity(self.ledger, g["game_id"])
             if not ok:
                 problems.append({"game_id": g["game_id"], "version": version, "problem": detail})
+        for found in getattr(self.ledger.repository, "discarded", ()):
+            problems.append(
+                {
+                    "game_id": found["game_id"],
+                    "version": found["version"],
+                    "problem": f"snapshot discarded at load, replayed from the events: {found['problem']}",
+                }
+            )
         return {"checked_games": len(games), "ok": not problems, "problems": problems}
 
     def follow_vacation(self, player_id: str) -> int:

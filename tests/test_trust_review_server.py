@@ -4,19 +4,27 @@ header is spelt, and digests anyone can read (items 2, 4, 5 and 9)."""
 
 from __future__ import annotations
 
+import json
+import random
+import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Any
 
+import psycopg
 import pytest
 from fastapi.testclient import TestClient
+from prometheus_client import REGISTRY
 from pydantic import ValidationError
 
+from api.app import create_app
 from api.outbound import NOT_PUBLIC, OutboundPolicy, OutboundRefused
 from api.services import Services
 from api.settings import Settings, explain
+from ledger.audit import audit_game
 from tests.api_helpers import API
+from tests.test_audit import uid
 
 ADMIN = "test-admin-token-0123456789"
 
@@ -34,8 +42,8 @@ class Receiver:
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
-                self.rfile.read(int(self.headers["Content-Length"]))
-                outer.received.append(dict(self.headers))
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                outer.received.append({"method": self.command, **self.headers})
                 status, headers, body = outer.answer
                 self.send_response(status)
                 for k, v in headers.items():
@@ -43,6 +51,9 @@ class Receiver:
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
                 self.wfile.write(body)
+
+            def do_GET(self) -> None:  # a followed redirect may arrive as a GET
+                self.do_POST()
 
             def log_message(self, *args: Any) -> None:
                 pass
@@ -240,3 +251,141 @@ def test_the_allow_list_setting_is_checked_at_start() -> None:
     assert "GAMELEDGER_OUTBOUND_ALLOW" in explain(bad.value)
     policy = OutboundPolicy.from_settings(Settings(outbound_allow="Hooks.Internal"))
     assert policy.vet("http://hooks.internal/x", unresolved_ok=True).host == "hooks.internal"
+
+
+# -- item 4: a changed snapshot is thrown away -----------------------------------------------
+
+
+def snapshot_sql(services: Services, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+    """Run ``sql`` on the snapshot table behind the ledger's back, as an intruder would."""
+    db = services.db
+    sql = sql.format(table=services.ledger.snapshots.recorder.events_table_name)  # type: ignore[union-attr]
+    if db.kind == "sqlite":
+        with sqlite3.connect(db.sqlite_path) as conn:
+            return conn.execute(sql, params).fetchall()
+    with psycopg.connect(db.conninfo(), autocommit=True) as conn:
+        conn.execute(f'SET search_path TO "{db.schema}"')
+        cur = conn.execute(sql.replace("?", "%s"), params)
+        return cur.fetchall() if cur.description else []
+
+
+def change_latest_snapshot(services: Services, gid: str, change: Callable[[dict[str, Any]], None]) -> int:
+    version, state = snapshot_sql(
+        services,
+        "SELECT originator_version, state FROM {table} WHERE originator_id = ? ORDER BY originator_version DESC",
+        (uid(services, gid),),
+    )[0]
+    doc = json.loads(bytes(state))
+    before = json.dumps(doc, sort_keys=True)
+    change(doc["state"])
+    assert json.dumps(doc, sort_keys=True) != before, "the change changes the snapshot"
+    snapshot_sql(
+        services,
+        "UPDATE {table} SET state = ? WHERE originator_id = ? AND originator_version = ?",
+        (json.dumps(doc).encode(), uid(services, gid), version),
+    )
+    return int(version)
+
+
+def water_frame_past_a_snapshot(services: Services) -> tuple[str, list[str]]:
+    """An active Water Frame game a few decisions past its second snapshot (every 20 events)."""
+    ledger = services.ledger
+    ids = [str(ledger.register_player(f"P{i}")[0]) for i in range(3)]
+    game = ledger.create_game(creator=ids[0], title="water-frame", players=ids)
+    rnd = random.Random(3)
+    while game.version < 45:
+        seat = game.awaiting[0]
+        legal = game.engine.legal_decisions(game.state, seat)
+        ledger.decide(game.id, ids[seat], game.version, rnd.choice(legal).model_dump(mode="json"))
+        game = ledger.get_game(game.id)
+    assert game.status == "active"
+    return str(game.id), ids
+
+
+def swap_two_hidden_cards(state: dict[str, Any]) -> None:
+    deck = state["state"]["events"]  # the face-down event deck
+    deck[0], deck[1] = deck[1], deck[0]
+
+
+def change_coins(state: dict[str, Any]) -> None:
+    state["state"]["players"][1]["cash"] += 25
+
+
+def await_another_seat(state: dict[str, Any]) -> None:
+    state["awaiting"] = [(state["awaiting"][0] + 1) % 3]
+
+
+def discarded() -> float:
+    return REGISTRY.get_sample_value("gameledger_snapshots_discarded_total") or 0.0
+
+
+@pytest.mark.parametrize("change", [swap_two_hidden_cards, change_coins, await_another_seat])
+def test_a_changed_snapshot_is_thrown_away_and_the_true_position_served(
+    settings: Settings, services: Services, change: Callable[[dict[str, Any]], None]
+) -> None:
+    gid, ids = water_frame_past_a_snapshot(services)
+    truth = services.ledger.get_game(gid)
+    true_state = truth.engine.state_adapter.dump_python(truth.state, mode="json")
+    at = change_latest_snapshot(services, gid, change)
+    assert at % 20 == 0 and at < truth.version
+    before = discarded()
+    fresh = Services.start(settings)
+    try:
+        with TestClient(create_app(settings, fresh)) as client:
+            health = client.get("/health").json()  # the sample finds it before any load
+            assert health["status"] == "tampered"
+            assert any(f"snapshot at version {at} disagrees" in r and gid in r for r in health["reasons"])
+            game = fresh.ledger.get_game(gid)
+            assert game.engine.state_adapter.dump_python(game.state, mode="json") == true_state
+            assert game.awaiting == truth.awaiting and game.version == truth.version
+            assert discarded() == before + 1
+            health = client.get("/health").json()
+            assert any("snapshot discarded at load" in r and gid in r for r in health["reasons"]), health
+            audit = audit_game(fresh.ledger, gid, None, full_view=True)
+            check = next(c for c in audit["checks"] if c["name"] == "every snapshot agrees with the record")
+            assert not check["ok"] and f"version {at}" in check["detail"] and not audit["ok"]
+            seat = game.awaiting[0]
+            legal = game.engine.legal_decisions(game.state, seat)
+            move = legal[0].model_dump(mode="json")
+            fresh.ledger.decide(gid, ids[seat], game.version, move)  # the rightful player may move
+    finally:
+        fresh.close()
+
+
+def test_an_untouched_snapshot_is_used_and_the_audit_and_health_pass(
+    settings: Settings, services: Services
+) -> None:
+    gid, _ = water_frame_past_a_snapshot(services)
+    before = discarded()
+    fresh = Services.start(settings)
+    try:
+        assert fresh.ledger.get_game(gid).version >= 45 and discarded() == before
+        assert audit_game(fresh.ledger, gid, None, full_view=True)["ok"]
+        integrity = fresh.integrity()
+        assert integrity["ok"] and integrity["checked_games"] == 1
+    finally:
+        fresh.close()
+
+
+def test_the_health_sample_covers_the_private_parts(settings: Settings, services: Services) -> None:
+    from tests.test_audit import row, tamper
+
+    gid, _ = water_frame_past_a_snapshot(services)
+    game = services.ledger.get_game(gid)
+    version = next(
+        e.originator_version
+        for e in services.ledger.events.get(game.id)  # type: ignore[attr-defined]
+        if e.private.get("server") and e.originator_version > 1
+    )
+    stored = json.loads(row(services, gid, version))
+    stored["private"]["server"]["changed"] = True  # the hash chain does not cover it; its commitment does
+    tamper(
+        services,
+        "UPDATE {table} SET state = ? WHERE originator_id = ? AND originator_version = ?",
+        (json.dumps(stored).encode(), uid(services, gid), version),
+    )
+    with TestClient(create_app(settings, services)) as client:
+        health = client.get("/health").json()
+    assert health["status"] == "tampered"
+    assert [p["version"] for p in health["ledger_integrity"]["problems"]] == [version]
+    assert "private parts: 0 missing, 1 not as committed" in health["reasons"][0]
