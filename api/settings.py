@@ -104,7 +104,7 @@ class Settings(BaseModel):
     )
     signup_burst: int = Field(default=20, ge=1, description="Sign-ups allowed at once before the rate applies.")
     decision_rate: float = Field(
-        default=30.0, ge=0, description="Decisions allowed per second per bearer token (0: no limit)."
+        default=30.0, ge=0, description="Decisions allowed per second per player (0: no limit)."
     )
     decision_burst: int = Field(
         default=120, ge=1, description="Decisions allowed at once before the rate applies."

@@ -389,3 +389,36 @@ def test_the_health_sample_covers_the_private_parts(settings: Settings, services
     assert health["status"] == "tampered"
     assert [p["version"] for p in health["ledger_integrity"]["problems"]] == [version]
     assert "private parts: 0 missing, 1 not as committed" in health["reasons"][0]
+
+
+# -- item 5: one rate-limit bucket per player ------------------------------------------------
+
+
+def test_the_decision_limit_is_one_bucket_per_player_however_the_header_is_spelt(
+    settings: Settings, services: Services
+) -> None:
+    limited = settings.model_copy(update={"decision_rate": 0.5, "decision_burst": 4})
+    with TestClient(create_app(limited, services)) as client:
+        creator, flooder, other = (client.post(f"{API}/players", json={"name": n}).json() for n in "ABC")
+        game = client.post(
+            f"{API}/games",
+            json={"title": "cotton-trade", "seats": 2},
+            headers={"Authorization": f"Bearer {creator['token']}"},
+        ).json()
+        url = f"{API}/games/{game['game_id']}/decisions"
+        body = {"expected_version": 1, "decision": {}}
+        token = flooder["token"]
+        spellings = [f"Bearer {token}", f"bearer {token}", f"BEARER {token}", f"Bearer  {token}"]
+        answers = [client.post(url, json=body, headers={"Authorization": a}).status_code for a in spellings]
+        assert answers == [403, 403, 403, 403], "each spelling authenticates (not seated: refused, counted)"
+        for spelling in spellings:
+            r = client.post(url, json=body, headers={"Authorization": spelling})
+            assert r.status_code == 429 and r.json()["code"] == "request/rate_limited", spelling
+            assert int(r.headers["retry-after"]) == 2
+        second = client.post(
+            f"{API}/me/tokens", json={"name": "another device"}, headers={"Authorization": f"Bearer {token}"}
+        ).json()["token"]
+        r = client.post(url, json=body, headers={"Authorization": f"Bearer {second}"})
+        assert r.status_code == 429, "another token of the same player shares the bucket"
+        r = client.post(url, json=body, headers={"Authorization": f"Bearer {other['token']}"})
+        assert r.status_code == 403, "another player has a bucket of their own"
