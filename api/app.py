@@ -67,6 +67,8 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         RateLimits,
         signup_per_minute=settings.signup_rate,
         signup_burst=settings.signup_burst,
+        public_reads_per_second=settings.public_read_rate,
+        public_read_burst=settings.public_read_burst,
     )
     app.state.decision_limit = DecisionLimit(settings.decision_rate, settings.decision_burst)
     app.add_middleware(RequestContext)  # outermost: request id, access log, metrics

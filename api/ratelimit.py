@@ -4,7 +4,8 @@ A bucket holds up to ``burst`` requests and refills at ``rate`` per second; a re
 finds it empty is refused before anything is read or written, with 429, the code
 ``request/rate_limited`` and ``Retry-After`` (whole seconds until one request is allowed
 again). Sign-ups are counted per client address (as the server sees it: behind a proxy run
-uvicorn with ``--proxy-headers``), by this middleware; decisions per authenticated player, by
+uvicorn with ``--proxy-headers``), by this middleware, and so are the reads of the public
+digest endpoints (``/ledger/digest``, ``/ledger/digests``, ``/ledger/public-key``); decisions per authenticated player, by
 ``limit_decisions`` (a dependency of the decision route, after authentication: however the
 ``Authorization`` header is spelt and whichever of the player's tokens or sessions is used, one
 bucket). With several server processes each keeps its own buckets, so the effective limit is that
@@ -60,6 +61,7 @@ class TokenBucket:
 
 
 SIGNUP = re.compile(r"^/api/v1/players/?$")
+PUBLIC_LEDGER = re.compile(r"^/api/v1/ledger/(digest|digests|public-key)/?$")
 
 
 def _client(scope: Scope) -> str:
@@ -97,27 +99,35 @@ def limit_decisions(request: Request, caller: CallerDep) -> None:
 
 
 class RateLimits:
-    """ASGI middleware: sign-up per client address (decisions: ``limit_decisions``)."""
+    """ASGI middleware, per client address: sign-ups, and reads of the public digests
+    (decisions: ``limit_decisions``)."""
 
     def __init__(
         self,
         app: ASGIApp,
         signup_per_minute: float,
         signup_burst: int,
+        public_reads_per_second: float = 0,
+        public_read_burst: int = 1,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.app = app
-        self.rules: list[tuple[re.Pattern[str], Callable[[Scope], str], TokenBucket, str]] = []
+        self.rules: list[tuple[tuple[str, ...], re.Pattern[str], TokenBucket, str]] = []
         if signup_per_minute > 0:
             bucket = TokenBucket(signup_per_minute / 60, max(1, signup_burst), clock)
-            self.rules.append((SIGNUP, _client, bucket, "sign-ups from this address"))
+            self.rules.append((("POST",), SIGNUP, bucket, "sign-ups from this address"))
+        if public_reads_per_second > 0:
+            bucket = TokenBucket(public_reads_per_second, max(1, public_read_burst), clock)
+            self.rules.append(
+                (("GET", "HEAD"), PUBLIC_LEDGER, bucket, "reads of the digests from this address")
+            )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["method"] == "POST":
+        if scope["type"] == "http":
             path = scope.get("path", "")
-            for pattern, key_of, bucket, what in self.rules:
-                if pattern.match(path):
-                    wait = bucket.take(key_of(scope))
+            for methods, pattern, bucket, what in self.rules:
+                if scope["method"] in methods and pattern.match(path):
+                    wait = bucket.take(_client(scope))
                     if wait > 0:
                         await self._refuse(send, wait, what)
                         return

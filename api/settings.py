@@ -109,6 +109,13 @@ class Settings(BaseModel):
     decision_burst: int = Field(
         default=120, ge=1, description="Decisions allowed at once before the rate applies."
     )
+    public_read_rate: float = Field(
+        default=5.0,
+        ge=0,
+        description="Reads of the public digest endpoints (/ledger/digest, /ledger/digests, /ledger/public-key, "
+        "no token needed) allowed per second per client address (0: no limit).",
+    )
+    public_read_burst: int = Field(default=30, ge=1, description="Reads of the public digests allowed at once.")
 
     public_url: str = Field(
         default="",
@@ -314,6 +321,8 @@ ENV: dict[str, str] = {
     "signup_burst": "GAMELEDGER_SIGNUP_BURST",
     "decision_rate": "GAMELEDGER_DECISION_RATE",
     "decision_burst": "GAMELEDGER_DECISION_BURST",
+    "public_read_rate": "GAMELEDGER_PUBLIC_READ_RATE",
+    "public_read_burst": "GAMELEDGER_PUBLIC_READ_BURST",
     "public_url": "GAMELEDGER_PUBLIC_URL",
     "smtp_url": "GAMELEDGER_SMTP_URL",
     "smtp_timeout": "GAMELEDGER_SMTP_TIMEOUT",

@@ -422,3 +422,30 @@ def test_the_decision_limit_is_one_bucket_per_player_however_the_header_is_spelt
         assert r.status_code == 429, "another token of the same player shares the bucket"
         r = client.post(url, json=body, headers={"Authorization": f"Bearer {other['token']}"})
         assert r.status_code == 403, "another player has a bucket of their own"
+
+
+# -- item 9: the published digests need no token ---------------------------------------------
+
+
+def test_the_digests_are_public_read_only_and_rate_limited_per_client(
+    settings: Settings, services: Services
+) -> None:
+    from ledger.conformance import ledger_playout
+
+    finished = ledger_playout(services.ledger, "cotton-trade", 2, seed=5)
+    limited = settings.model_copy(update={"public_read_rate": 0.5, "public_read_burst": 3})
+    with TestClient(create_app(limited, services)) as client:
+        digest = client.get(f"{API}/ledger/digest", params={"game": finished.game_id})
+        assert digest.status_code == 200, digest.text
+        assert digest.json()["proof"]["leaf"]["game"] == finished.game_id
+        listed = client.get(f"{API}/ledger/digests")
+        assert listed.status_code == 200 and listed.json()["digests"][0]["root"] == digest.json()["root"]
+        key = client.get(f"{API}/ledger/public-key")
+        assert key.status_code == 200 and key.json()["public_key"] == digest.json()["public_key"]
+        for method in ("POST", "PUT", "DELETE"):
+            assert client.request(method, f"{API}/ledger/digest").status_code == 405, "read-only"
+        refused = client.get(f"{API}/ledger/digests")
+        assert refused.status_code == 429 and refused.json()["code"] == "request/rate_limited"
+        assert int(refused.headers["retry-after"]) == 2
+        assert client.get(f"{API}/ledger/public-key").status_code == 429, "one bucket for the three routes"
+        assert client.get("/health").status_code == 200, "other reads are not counted"

@@ -17,7 +17,7 @@ from ledger.export import event_record
 from ledger.snapshots import restore
 
 log = logging.getLogger("gameledger.ledger")
-PAGE = 64  # events read back from a snapshot's version at a time, looking for the last digest
+PAGES = (4, 64)  # events read back from a snapshot's version, looking for the last state digest
 
 
 class CopyOnReadRepository(Repository[UUID]):
@@ -76,12 +76,13 @@ class CopyOnReadRepository(Repository[UUID]):
 
     def recorded_down_from(self, game_id: UUID, version: int) -> Iterator[dict[str, Any]]:
         """The game's event records from ``version`` down, newest first, a page at a time."""
+        size = PAGES[0]  # the snapshot's own event records one, most often
         while version >= 1:
-            page = list(self.event_store.get(originator_id=game_id, lte=version, desc=True, limit=PAGE))
+            page = list(self.event_store.get(originator_id=game_id, lte=version, desc=True, limit=size))
             yield from map(event_record, page)
-            if len(page) < PAGE:
+            if len(page) < size:
                 return
-            version = page[-1].originator_version - 1
+            version, size = page[-1].originator_version - 1, PAGES[1]
 
     def get(  # type: ignore[override]
         self,
