@@ -58,19 +58,22 @@ def integrity(ledger: Any, game_id: UUID | str) -> tuple[bool, str, int | None]:
         if missing or mismatched:
             return False, f"private parts: {missing} missing, {mismatched} not as committed", first
     for at, problem in snapshot_problems(ledger, gid, records, latest_only=True):
-        return False, f"the snapshot at version {at} disagrees with the record: {problem}", at
+        return False, f"the snapshot at version {at or '?'} disagrees with the record: {problem}", at
     return ok, detail, version
 
 
 def snapshot_problems(
     ledger: Any, gid: UUID, records: list[dict[str, Any]], *, latest_only: bool = False
-) -> list[tuple[int, str]]:
+) -> list[tuple[int | None, str]]:
     """The game's snapshots (or its latest) that disagree with its record: (version, problem)."""
     store = ledger.snapshots
     if store is None:
         return []
-    snapshots = store.get(gid, desc=True, limit=1) if latest_only else store.get(gid)
-    out = []
+    try:
+        snapshots = list(store.get(gid, desc=True, limit=1) if latest_only else store.get(gid))
+    except ValueError as exc:  # a stored row that no longer decodes
+        return [(None, f"it does not decode ({type(exc).__name__})")]
+    out: list[tuple[int | None, str]] = []
     for snapshot in snapshots:
         _, problem = restore(snapshot, lambda v: (r for r in reversed(records) if r["version"] <= v))
         if problem:
@@ -126,7 +129,7 @@ def audit_game(
     report.add(
         "every snapshot agrees with the record",
         not bad,
-        f"{len(bad)} disagree (first at version {bad[0][0]}: {bad[0][1]})" if bad else "",
+        f"{len(bad)} disagree (first at version {bad[0][0] or '?'}: {bad[0][1]})" if bad else "",
     )
     title = created["title"]
     current = registry.meta(title).rules_version

@@ -352,6 +352,29 @@ def test_a_changed_snapshot_is_thrown_away_and_the_true_position_served(
         fresh.close()
 
 
+def test_a_snapshot_that_no_longer_decodes_is_thrown_away_too(settings: Settings, services: Services) -> None:
+    gid, _ = water_frame_past_a_snapshot(services)
+    truth = services.ledger.get_game(gid)
+    snapshot_sql(
+        services,
+        "UPDATE {table} SET state = ? WHERE originator_id = ? AND originator_version = ?",
+        (b"{not json", uid(services, gid), 40),
+    )
+    fresh = Services.start(settings)
+    try:
+        game = fresh.ledger.get_game(gid)
+        assert (game.version, game.head_hash, game.awaiting) == (
+            truth.version,
+            truth.head_hash,
+            truth.awaiting,
+        )
+        integrity = fresh.integrity()
+        assert not integrity["ok"] and all("does not decode" in p["problem"] for p in integrity["problems"])
+        assert len(integrity["problems"]) == 2, "found by the sample, and discarded at load"
+    finally:
+        fresh.close()
+
+
 def test_an_untouched_snapshot_is_used_and_the_audit_and_health_pass(
     settings: Settings, services: Services
 ) -> None:

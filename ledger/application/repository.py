@@ -37,14 +37,17 @@ class CopyOnReadRepository(Repository[UUID]):
         self.on_discarded: list[Callable[[dict[str, Any]], None]] = []
 
     def _reconstruct_aggregate(self, aggregate_id: UUID, version: int | None, projector_func: Any) -> Any:
-        snapshots = (
-            list(self.snapshot_store.get(originator_id=aggregate_id, desc=True, limit=1, lte=version))
-            if self.snapshot_store is not None
-            else []
-        )
         aggregate = None
-        if snapshots:
-            aggregate = self.restore(snapshots[0])
+        if self.snapshot_store is not None:
+            try:
+                snapshots = list(
+                    self.snapshot_store.get(originator_id=aggregate_id, desc=True, limit=1, lte=version)
+                )
+            except ValueError as exc:  # its stored row no longer decodes
+                self.discard(aggregate_id, None, f"it does not decode ({type(exc).__name__})")
+                snapshots = []
+            if snapshots:
+                aggregate = self.restore(snapshots[0])
         gt = aggregate.version if aggregate is not None else None
         events = self.event_store.get(originator_id=aggregate_id, gt=gt, lte=version)
         aggregate = projector_func(aggregate, events)
@@ -57,22 +60,25 @@ class CopyOnReadRepository(Repository[UUID]):
         aggregate, problem = restore(snapshot, lambda v: self.recorded_down_from(snapshot.originator_id, v))
         if problem is None:
             return aggregate
+        self.discard(snapshot.originator_id, snapshot.originator_version, problem)
+        return None
+
+    def discard(self, aggregate_id: UUID, version: int | None, problem: str) -> None:
         found = {
-            "game_id": str(snapshot.originator_id),
-            "version": snapshot.originator_version,
+            "game_id": str(aggregate_id),
+            "version": version,
             "problem": problem,
             "at": datetime.now(UTC).isoformat(),
         }
         log.error(
             "snapshot of game %s at version %s discarded, replayed from the events instead: %s",
             found["game_id"],
-            found["version"],
+            version if version is not None else "?",
             problem,
         )
         self.discarded.append(found)
         for listener in self.on_discarded:
             listener(found)
-        return None
 
     def recorded_down_from(self, game_id: UUID, version: int) -> Iterator[dict[str, Any]]:
         """The game's event records from ``version`` down, newest first, a page at a time."""
