@@ -12,7 +12,7 @@ from api.changefeed import end_streams_on_exit
 from api.limits import BodyLimits
 from api.observability import RequestContext
 from api.observability import router as metrics_router
-from api.ratelimit import RateLimits
+from api.ratelimit import DecisionLimit, RateLimits
 from api.routers import accounts, admin, games, health, leagues, ledger, players, stats, streams, titles
 from api.services import Services
 from api.settings import Settings
@@ -67,9 +67,10 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         RateLimits,
         signup_per_minute=settings.signup_rate,
         signup_burst=settings.signup_burst,
-        decisions_per_second=settings.decision_rate,
-        decision_burst=settings.decision_burst,
+        public_reads_per_second=settings.public_read_rate,
+        public_read_burst=settings.public_read_burst,
     )
+    app.state.decision_limit = DecisionLimit(settings.decision_rate, settings.decision_burst)
     app.add_middleware(RequestContext)  # outermost: request id, access log, metrics
     return app
 

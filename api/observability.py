@@ -69,6 +69,10 @@ WEBHOOK_FAILURES = Counter(
     "Webhook delivery attempts that failed; final=true when the delivery was given up.",
     ["final"],
 )
+SNAPSHOTS_DISCARDED = Counter(
+    "gameledger_snapshots_discarded_total",
+    "Stored game snapshots that disagreed with the record when loaded (thrown away, the game replayed).",
+)
 
 
 # -- logs ----------------------------------------------------------------------------------

@@ -4,14 +4,16 @@ A bucket holds up to ``burst`` requests and refills at ``rate`` per second; a re
 finds it empty is refused before anything is read or written, with 429, the code
 ``request/rate_limited`` and ``Retry-After`` (whole seconds until one request is allowed
 again). Sign-ups are counted per client address (as the server sees it: behind a proxy run
-uvicorn with ``--proxy-headers``), decisions per bearer token (per address without one). With
-several server processes each keeps its own buckets, so the effective limit is that many times
-the setting. A rate of 0 turns a limit off.
+uvicorn with ``--proxy-headers``), by this middleware, and so are the reads of the public
+digest endpoints (``/ledger/digest``, ``/ledger/digests``, ``/ledger/public-key``); decisions per authenticated player, by
+``limit_decisions`` (a dependency of the decision route, after authentication: however the
+``Authorization`` header is spelt and whichever of the player's tokens or sessions is used, one
+bucket). With several server processes each keeps its own buckets, so the effective limit is that
+many times the setting. A rate of 0 turns a limit off.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import re
@@ -20,8 +22,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from fastapi import Request
+
+from api.deps import Caller, CallerDep
 from api.errors import error_body
 from api.limits import ASGIApp, Receive, Scope, Send
+from ledger.errors import RateLimitedError
 
 MAX_KEYS = 50_000  # beyond this, buckets that have refilled completely are forgotten
 
@@ -54,8 +60,8 @@ class TokenBucket:
             del self._buckets[k]
 
 
-DECISIONS = re.compile(r"^/api/v1/games/[^/]+/decisions/?$")
 SIGNUP = re.compile(r"^/api/v1/players/?$")
+PUBLIC_LEDGER = re.compile(r"^/api/v1/ledger/(digest|digests|public-key)/?$")
 
 
 def _client(scope: Scope) -> str:
@@ -63,40 +69,65 @@ def _client(scope: Scope) -> str:
     return f"addr:{client[0]}" if client else "addr:?"
 
 
-def _token_key(scope: Scope) -> str:
-    for name, value in scope.get("headers", []):
-        if name == b"authorization":
-            return "token:" + hashlib.sha256(value).hexdigest()
-    return _client(scope)
+def retry_after(wait: float) -> int:
+    return max(1, math.ceil(wait))
+
+
+@dataclass
+class DecisionLimit:
+    """Decisions per authenticated player (the operator has one bucket of its own)."""
+
+    rate: float
+    burst: int
+    clock: Callable[[], float] = time.monotonic
+
+    def __post_init__(self) -> None:
+        self.bucket = TokenBucket(self.rate, max(1, self.burst), self.clock) if self.rate > 0 else None
+
+    def take(self, caller: Caller) -> None:
+        wait = self.bucket.take(f"player:{caller.player_id}") if self.bucket else 0.0
+        if wait > 0:
+            retry = retry_after(wait)
+            raise RateLimitedError(f"Too many decisions by this player; try again in {retry} s.", retry)
+
+
+def limit_decisions(request: Request, caller: CallerDep) -> None:
+    """The decision route's limit, counted before the decision is read (the app's DecisionLimit)."""
+    limit: DecisionLimit | None = getattr(request.app.state, "decision_limit", None)
+    if limit is not None:
+        limit.take(caller)
 
 
 class RateLimits:
-    """ASGI middleware: sign-up per client address, decisions per token."""
+    """ASGI middleware, per client address: sign-ups, and reads of the public digests
+    (decisions: ``limit_decisions``)."""
 
     def __init__(
         self,
         app: ASGIApp,
         signup_per_minute: float,
         signup_burst: int,
-        decisions_per_second: float,
-        decision_burst: int,
+        public_reads_per_second: float = 0,
+        public_read_burst: int = 1,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.app = app
-        self.rules: list[tuple[re.Pattern[str], Callable[[Scope], str], TokenBucket, str]] = []
+        self.rules: list[tuple[tuple[str, ...], re.Pattern[str], TokenBucket, str]] = []
         if signup_per_minute > 0:
             bucket = TokenBucket(signup_per_minute / 60, max(1, signup_burst), clock)
-            self.rules.append((SIGNUP, _client, bucket, "sign-ups from this address"))
-        if decisions_per_second > 0:
-            bucket = TokenBucket(decisions_per_second, max(1, decision_burst), clock)
-            self.rules.append((DECISIONS, _token_key, bucket, "decisions with this token"))
+            self.rules.append((("POST",), SIGNUP, bucket, "sign-ups from this address"))
+        if public_reads_per_second > 0:
+            bucket = TokenBucket(public_reads_per_second, max(1, public_read_burst), clock)
+            self.rules.append(
+                (("GET", "HEAD"), PUBLIC_LEDGER, bucket, "reads of the digests from this address")
+            )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["method"] == "POST":
+        if scope["type"] == "http":
             path = scope.get("path", "")
-            for pattern, key_of, bucket, what in self.rules:
-                if pattern.match(path):
-                    wait = bucket.take(key_of(scope))
+            for methods, pattern, bucket, what in self.rules:
+                if scope["method"] in methods and pattern.match(path):
+                    wait = bucket.take(_client(scope))
                     if wait > 0:
                         await self._refuse(send, wait, what)
                         return
@@ -104,7 +135,7 @@ class RateLimits:
 
     @staticmethod
     async def _refuse(send: Send, wait: float, what: str) -> None:
-        retry = max(1, math.ceil(wait))
+        retry = retry_after(wait)
         body = json.dumps(
             error_body("request/rate_limited", f"Too many {what}; try again in {retry} s.")
         ).encode()

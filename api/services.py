@@ -26,6 +26,12 @@ STOP_CHECK_BATCHES = 4  # batches a background catch-up applies before it looks 
 __all__ = ["PROJECTIONS", "STORES", "Services", "init_views", "initialise"]
 
 
+def count_discarded_snapshot(found: dict[str, Any]) -> None:
+    from api.observability import SNAPSHOTS_DISCARDED
+
+    SNAPSHOTS_DISCARDED.inc()
+
+
 def initialise(settings: Settings) -> Database:
     """Apply the pending schema migrations (under the lock; see api/migrations.py)."""
     db = parse_database_url(
@@ -46,6 +52,7 @@ class Services:
     _thread: threading.Thread | None = None
     _workers: list[threading.Thread] = field(default_factory=list)
     webhooks: Any = None
+    outbound: Any = None  # api.outbound.OutboundPolicy: what user-given URLs may reach
     digests: Any = None
     mail: MailDelivery | None = None  # the mail outbox and its drain
     accounts: AccountService | None = None  # sessions, links, passwords
@@ -69,14 +76,17 @@ class Services:
             for name, (projection_class, view_class) in PROJECTIONS.items()
         }
         services = cls(settings=settings, db=db, ledger=ledger, projections=projections)
+        ledger.repository.on_discarded.append(count_discarded_snapshot)  # type: ignore[attr-defined]
         if not settings.init_db:
             services.schema_pending = pending(db)  # /ready says so until `db migrate` has run
         services.catchups = {
             name: Catchup(ledger, p, settings.projection_batch) for name, p in projections.items()
         }
         from api.notify import WebhookDelivery
+        from api.outbound import OutboundPolicy
 
-        services.webhooks = WebhookDelivery(services.view("notifications"), ledger)
+        services.outbound = OutboundPolicy.from_settings(settings)
+        services.webhooks = WebhookDelivery(services.view("notifications"), ledger, services.outbound)
         services.digests = build_view(DigestsView, db, create_table=db.is_memory, datastore=shared)
         services.mail = MailDelivery(
             build_view(MailOutbox, db, create_table=db.is_memory, datastore=shared),
@@ -199,7 +209,8 @@ class Services:
         return {"games": reports, "summary": counts, "leagues": leagues}
 
     def integrity(self, limit: int = 20) -> dict[str, Any]:
-        """The hash chains of the most recently active games, read straight from the store."""
+        """The most recently active games read straight from the store (hash chains, private
+        parts, latest snapshots), and the snapshots this process threw away when loading."""
         from ledger.audit import integrity
 
         self.refresh("gameindex")
@@ -209,6 +220,14 @@ class Services:
             ok, detail, version = integrity(self.ledger, g["game_id"])
             if not ok:
                 problems.append({"game_id": g["game_id"], "version": version, "problem": detail})
+        for found in getattr(self.ledger.repository, "discarded", ()):
+            problems.append(
+                {
+                    "game_id": found["game_id"],
+                    "version": found["version"],
+                    "problem": f"snapshot discarded at load, replayed from the events: {found['problem']}",
+                }
+            )
         return {"checked_games": len(games), "ok": not problems, "problems": problems}
 
     def follow_vacation(self, player_id: str) -> int:

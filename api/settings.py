@@ -61,6 +61,12 @@ class Settings(BaseModel):
     webhook_interval: float = Field(
         default=2.0, ge=0, description="Seconds between webhook delivery rounds (0: off)."
     )
+    outbound_allow: str = Field(
+        default="",
+        description="Host names and networks (comma-separated: hooks.internal, 10.1.0.0/16, 127.0.0.1) that "
+        "webhooks may reach although they are not public; every other loopback, private, link-local, multicast "
+        "or reserved address is refused when a webhook is saved and again when it is sent.",
+    )
     vacation_days_per_year: int = Field(
         default=30, ge=0, le=366, description="Vacation allowance per player."
     )
@@ -98,11 +104,18 @@ class Settings(BaseModel):
     )
     signup_burst: int = Field(default=20, ge=1, description="Sign-ups allowed at once before the rate applies.")
     decision_rate: float = Field(
-        default=30.0, ge=0, description="Decisions allowed per second per bearer token (0: no limit)."
+        default=30.0, ge=0, description="Decisions allowed per second per player (0: no limit)."
     )
     decision_burst: int = Field(
         default=120, ge=1, description="Decisions allowed at once before the rate applies."
     )
+    public_read_rate: float = Field(
+        default=5.0,
+        ge=0,
+        description="Reads of the public digest endpoints (/ledger/digest, /ledger/digests, /ledger/public-key, "
+        "no token needed) allowed per second per client address (0: no limit).",
+    )
+    public_read_burst: int = Field(default=30, ge=1, description="Reads of the public digests allowed at once.")
 
     public_url: str = Field(
         default="",
@@ -189,6 +202,14 @@ class Settings(BaseModel):
                     "the public URL is http(s)://host[:port][/path], as in https://play.example.org"
                 )
         return url.rstrip("/")
+
+    @field_validator("outbound_allow")
+    @classmethod
+    def _an_allow_list(cls, text: str) -> str:
+        from api.outbound import parse_allow
+
+        parse_allow(text)  # a ValueError names the entry
+        return text
 
     @field_validator("smtp_url")
     @classmethod
@@ -286,6 +307,7 @@ ENV: dict[str, str] = {
     "projections": "GAMELEDGER_PROJECTIONS",
     "clock_interval": "GAMELEDGER_CLOCK_INTERVAL",
     "webhook_interval": "GAMELEDGER_WEBHOOK_INTERVAL",
+    "outbound_allow": "GAMELEDGER_OUTBOUND_ALLOW",
     "vacation_days_per_year": "GAMELEDGER_VACATION_DAYS",
     "signing_key": "GAMELEDGER_SIGNING_KEY",
     "digest_interval": "GAMELEDGER_DIGEST_INTERVAL",
@@ -299,6 +321,8 @@ ENV: dict[str, str] = {
     "signup_burst": "GAMELEDGER_SIGNUP_BURST",
     "decision_rate": "GAMELEDGER_DECISION_RATE",
     "decision_burst": "GAMELEDGER_DECISION_BURST",
+    "public_read_rate": "GAMELEDGER_PUBLIC_READ_RATE",
+    "public_read_burst": "GAMELEDGER_PUBLIC_READ_BURST",
     "public_url": "GAMELEDGER_PUBLIC_URL",
     "smtp_url": "GAMELEDGER_SMTP_URL",
     "smtp_timeout": "GAMELEDGER_SMTP_TIMEOUT",

@@ -17,6 +17,7 @@ from uuid import UUID
 from ledger import registry
 from ledger.export import event_record, redact, visible_effects
 from ledger.rng import seed_commitment
+from ledger.snapshots import restore
 from ledger.verify import (
     ABANDONED,
     ANNULLED,
@@ -42,12 +43,42 @@ def _raw_records(ledger: Any, game_id: UUID) -> tuple[list[dict[str, Any]], byte
 
 
 def integrity(ledger: Any, game_id: UUID | str) -> tuple[bool, str, int | None]:
-    """The hash chain of one game, read straight from the store (for /health)."""
+    """One game read straight from the store (for /health): its hash chain, its private parts
+    against their commitments, and its latest snapshot against the record."""
+    gid = UUID(str(game_id))
     try:
-        records, _ = _raw_records(ledger, UUID(str(game_id)))
+        records, seed = _raw_records(ledger, gid)
     except Exception as exc:  # a row that no longer decodes
         return False, f"a stored event does not decode: {type(exc).__name__}", None
-    return check_chain(records)
+    ok, detail, version = check_chain(records)
+    if not ok:
+        return ok, detail, version
+    if seed is not None:
+        missing, mismatched, first = check_seeded_commitments(records, seed)
+        if missing or mismatched:
+            return False, f"private parts: {missing} missing, {mismatched} not as committed", first
+    for at, problem in snapshot_problems(ledger, gid, records, latest_only=True):
+        return False, f"the snapshot at version {at or '?'} disagrees with the record: {problem}", at
+    return ok, detail, version
+
+
+def snapshot_problems(
+    ledger: Any, gid: UUID, records: list[dict[str, Any]], *, latest_only: bool = False
+) -> list[tuple[int | None, str]]:
+    """The game's snapshots (or its latest) that disagree with its record: (version, problem)."""
+    store = ledger.snapshots
+    if store is None:
+        return []
+    try:
+        snapshots = list(store.get(gid, desc=True, limit=1) if latest_only else store.get(gid))
+    except ValueError as exc:  # a stored row that no longer decodes
+        return [(None, f"it does not decode ({type(exc).__name__})")]
+    out: list[tuple[int | None, str]] = []
+    for snapshot in snapshots:
+        _, problem = restore(snapshot, lambda v: (r for r in reversed(records) if r["version"] <= v))
+        if problem:
+            out.append((snapshot.originator_version, problem))
+    return out
 
 
 def seats_of(records: list[dict[str, Any]], player: str | None) -> list[int]:
@@ -94,6 +125,12 @@ def audit_game(
             f"{missing} missing, {mismatched} mismatched" + (f" (first at version {first})" if first else ""),
         )
         _replay(report, {}, records, seed, conservation=True)
+    bad = snapshot_problems(ledger, gid, records)
+    report.add(
+        "every snapshot agrees with the record",
+        not bad,
+        f"{len(bad)} disagree (first at version {bad[0][0] or '?'}: {bad[0][1]})" if bad else "",
+    )
     title = created["title"]
     current = registry.meta(title).rules_version
     report.add(

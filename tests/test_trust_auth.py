@@ -52,6 +52,8 @@ POLICY: dict[tuple[str, str], str] = {
     ("GET", "/account/confirm"): "public",
     ("GET", "/account/recover"): "public",
     ("GET", "/api/v1/ledger/public-key"): "public",
+    ("GET", "/api/v1/ledger/digest"): "public",  # published so that anyone can check a record
+    ("GET", "/api/v1/ledger/digests"): "public",
     ("GET", "/"): "public",
     ("GET", "/signup"): "public",
     ("GET", "/api/v1/me"): "self",
@@ -85,8 +87,6 @@ POLICY: dict[tuple[str, str], str] = {
     ("GET", "/api/v1/leagues/{league}"): "player",
     ("GET", "/api/v1/players/{player_id}/stats"): "player",
     ("GET", "/api/v1/titles/{title}/stats"): "player",
-    ("GET", "/api/v1/ledger/digest"): "player",
-    ("GET", "/api/v1/ledger/digests"): "player",
     ("GET", "/api/v1/games/{game_id}"): "view",
     ("GET", "/api/v1/games/{game_id}/events"): "view",
     ("GET", "/api/v1/games/{game_id}/state"): "view",

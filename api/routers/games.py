@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterator
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Path, Query, status
+from fastapi import APIRouter, Depends, Header, Path, Query, status
 from fastapi.responses import Response, StreamingResponse
 
 from api.charts import share_value_svg
@@ -20,6 +20,7 @@ from api.presenters import (
     scoreboard_out,
     seat_names,
 )
+from api.ratelimit import limit_decisions
 from api.schemas import (
     MAX_INDEX,
     AbandonIn,
@@ -142,7 +143,12 @@ def join_game(game_id: GameId, caller: CallerDep, services: ServicesDep) -> dict
     return game_out(services, game, caller)
 
 
-@router.post("/{game_id}/decisions", response_model=DecisionOut, responses=ERRORS)
+@router.post(
+    "/{game_id}/decisions",
+    response_model=DecisionOut,
+    responses=ERRORS,
+    dependencies=[Depends(limit_decisions)],  # per player, 429 request/rate_limited
+)
 def decide(
     game_id: GameId,
     body: DecisionIn,

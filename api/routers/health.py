@@ -12,7 +12,9 @@ probes = APIRouter(tags=["health"])  # /live and /ready: served at the root only
 @router.get("/health")
 def health(services: ServicesDep) -> JSONResponse:
     """Liveness, database reachability, each projection's lag (notifications not yet applied)
-    and tamper evidence: the hash chains of the most recently active games, re-read from the store."""
+    and tamper evidence: the most recently active games re-read from the store (hash chains,
+    private parts against their commitments, latest snapshots against the record) and the
+    snapshots thrown away at load; ``reasons`` says what was found, one line each."""
     try:
         services.ledger.recorder.max_notification_id()
     except Exception as exc:  # any storage failure means not ready
@@ -33,6 +35,10 @@ def health(services: ServicesDep) -> JSONResponse:
             "database": services.db.kind,
             "projections_lag": lags,
             "ledger_integrity": integrity,
+            "reasons": [
+                f"game {p.get('game_id', '?')} version {p.get('version')}: {p['problem']}"
+                for p in integrity["problems"]
+            ],
         }
     )
 

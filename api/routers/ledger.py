@@ -1,4 +1,7 @@
-"""The ledger as a whole: signed digests of every game's head, and the key that signs them."""
+"""The ledger as a whole: signed digests of every game's head, and the key that signs them.
+
+Published so that anyone can check a record against them: every route here is read-only and
+answers without a token (rate-limited per client address, ``GAMELEDGER_PUBLIC_READ_RATE``)."""
 
 from __future__ import annotations
 
@@ -6,16 +9,15 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
-from api.deps import CallerDep, ServicesDep
+from api.deps import ServicesDep
 from api.schemas import ErrorOut
 
 router = APIRouter(prefix="/ledger", tags=["audit"])
-ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorOut} for code in (401, 404)}
+ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorOut} for code in (404, 429)}
 
 
 @router.get("/digest", responses=ERRORS)
 def digest(
-    caller: CallerDep,
     services: ServicesDep,
     game: Annotated[str | None, Query(description="Add the inclusion proof of this game's head")] = None,
 ) -> dict[str, Any]:
@@ -31,14 +33,12 @@ def digest(
 
 
 @router.get("/digests", responses=ERRORS)
-def digests(
-    caller: CallerDep, services: ServicesDep, limit: Annotated[int, Query(ge=1, le=500)] = 50
-) -> dict[str, Any]:
+def digests(services: ServicesDep, limit: Annotated[int, Query(ge=1, le=500)] = 50) -> dict[str, Any]:
     """The digests published so far, newest first."""
     return {"digests": services.digests.listing(limit)}
 
 
-@router.get("/public-key")
+@router.get("/public-key", responses=ERRORS)
 def public_key(services: ServicesDep) -> dict[str, Any]:
     """The key that signs the digests: pin it to check digests offline."""
     signer = services.signer

@@ -1,12 +1,23 @@
-"""The ledger's repository of aggregates, with a cache that a concurrent reader cannot tear."""
+"""The ledger's repository of aggregates, with a cache that a concurrent reader cannot tear,
+and snapshots used only when they agree with the record (ledger/snapshots.py)."""
 
 from __future__ import annotations
 
+import logging
+from collections import deque
+from collections.abc import Callable, Iterator
 from copy import deepcopy
+from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Repository, project_aggregate
+
+from ledger.export import event_record
+from ledger.snapshots import restore
+
+log = logging.getLogger("gameledger.ledger")
+PAGES = (4, 64)  # events read back from a snapshot's version, looking for the last state digest
 
 
 class CopyOnReadRepository(Repository[UUID]):
@@ -14,7 +25,70 @@ class CopyOnReadRepository(Repository[UUID]):
     in place under a lock but copies it outside the lock, so a concurrent fast-forward can
     tear the copy (a version with another version's seats awaited). Here a cached aggregate
     is never mutated: a reader copies it, fast-forwards its copy, and puts a copy of that back
-    when it moved on."""
+    when it moved on.
+
+    A game's snapshot is checked against its record before it is used; one that disagrees is
+    thrown away (the game is replayed from its events), logged, kept in ``discarded`` (the
+    latest ones, for /health) and told to ``on_discarded`` (the metric)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.discarded: deque[dict[str, Any]] = deque(maxlen=100)
+        self.on_discarded: list[Callable[[dict[str, Any]], None]] = []
+
+    def _reconstruct_aggregate(self, aggregate_id: UUID, version: int | None, projector_func: Any) -> Any:
+        aggregate = None
+        if self.snapshot_store is not None:
+            try:
+                snapshots = list(
+                    self.snapshot_store.get(originator_id=aggregate_id, desc=True, limit=1, lte=version)
+                )
+            except ValueError as exc:  # its stored row no longer decodes
+                self.discard(aggregate_id, None, f"it does not decode ({type(exc).__name__})")
+                snapshots = []
+            if snapshots:
+                aggregate = self.restore(snapshots[0])
+        gt = aggregate.version if aggregate is not None else None
+        events = self.event_store.get(originator_id=aggregate_id, gt=gt, lte=version)
+        aggregate = projector_func(aggregate, events)
+        if aggregate is None:
+            raise AggregateNotFoundError(f"Aggregate {aggregate_id!r} version {version!r} not found.")
+        return aggregate
+
+    def restore(self, snapshot: Any) -> Any:
+        """The aggregate a snapshot holds, or None when it disagrees with the record."""
+        aggregate, problem = restore(snapshot, lambda v: self.recorded_down_from(snapshot.originator_id, v))
+        if problem is None:
+            return aggregate
+        self.discard(snapshot.originator_id, snapshot.originator_version, problem)
+        return None
+
+    def discard(self, aggregate_id: UUID, version: int | None, problem: str) -> None:
+        found = {
+            "game_id": str(aggregate_id),
+            "version": version,
+            "problem": problem,
+            "at": datetime.now(UTC).isoformat(),
+        }
+        log.error(
+            "snapshot of game %s at version %s discarded, replayed from the events instead: %s",
+            found["game_id"],
+            version if version is not None else "?",
+            problem,
+        )
+        self.discarded.append(found)
+        for listener in self.on_discarded:
+            listener(found)
+
+    def recorded_down_from(self, game_id: UUID, version: int) -> Iterator[dict[str, Any]]:
+        """The game's event records from ``version`` down, newest first, a page at a time."""
+        size = PAGES[0]  # the snapshot's own event records one, most often
+        while version >= 1:
+            page = list(self.event_store.get(originator_id=game_id, lte=version, desc=True, limit=size))
+            yield from map(event_record, page)
+            if len(page) < size:
+                return
+            version, size = page[-1].originator_version - 1, PAGES[1]
 
     def get(  # type: ignore[override]
         self,
