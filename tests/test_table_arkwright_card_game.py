@@ -175,12 +175,9 @@ def test_card_game_pages_show_words_where_a_person_reads(client: TestClient) -> 
 
 def test_every_development_card_has_a_name_and_an_effect_in_words() -> None:
     eng = engine(TITLE)
-    types = {
-        t
-        for t in eng.decision_adapter.json_schema()["$defs"]["TakeDevelopmentCard"]["properties"]["card"][
-            "enum"
-        ]
-    }
+    types = set(
+        eng.decision_adapter.json_schema()["$defs"]["TakeDevelopmentCard"]["properties"]["card"]["enum"]
+    )
     for card in types:
         assert "_" not in card_name(card) and card_tip(card).startswith(card_name(card)), card
         assert len(card_tip(card)) > len(card_name(card)) + 20, card

@@ -15,6 +15,7 @@ nothing drawn (an action to choose, finishing a step) stands in the list in word
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -39,7 +40,7 @@ from api.web.table.arkwright_card_game_words import (
     track_tip,
 )
 from api.web.table.base import Decision, Renderer, Table, text
-from api.web.table.water_frame import GOOD_FILL, hit, rect, txt
+from api.web.table.water_frame import GOOD_FILL, SEAT_FILL, hit, rect, txt
 from api.web.table.water_frame import token as _token
 from ledger.games.arkwright_card_game.components import TRACKS
 
@@ -52,9 +53,12 @@ def _is(*types: str, **fields: Any) -> Callable[[Decision], bool]:
 
 
 def token(seat: int, x: float, y: float, r: float = 5.5) -> str:
-    """A company's token (its colour and shape), its colour set as a style so that the board's
-    style sheet for rectangles does not paint a square token white."""
-    return _token(seat, x, y, r).replace(' fill="', ' style="fill:')
+    """A company's token (its colour and shape); the square one drawn as a polygon, so that the
+    board's style sheet for rectangles does not paint it white."""
+    if seat % 4 != 1:
+        return _token(seat, x, y, r)
+    pts = f"{x - r:g},{y - r:g} {x + r:g},{y - r:g} {x + r:g},{y + r:g} {x - r:g},{y + r:g}"
+    return f'<polygon points="{pts}" fill="{SEAT_FILL[1]}" class="tok"/>'
 
 
 def neutral(x: float, y: float, r: float = 5.5) -> str:
@@ -99,10 +103,10 @@ class CardGameBoard(Renderer):
         bits = [f"{v.get('decade')} (decade {ROMAN.get(decade_no, decade_no)})"]
         if v.get("phase") != "finished":
             bits.append(f"round {v.get('round')} of 4: {good(v.get('active_good'))}")
-        bits.append(phase_name(v.get("phase")))
         out.append(txt(8, 14, " · ".join(bits), "h"))
-        out.append(txt(8, 29, self._now(table, v), "s"))
-        x = 600
+        now = self._now(table, v)
+        out.append(txt(8, 29, now or phase_name(v.get("phase")).capitalize(), "s"))
+        x = 560
         out.append(txt(x, 14, "Turn order", "s b"))
         order = v.get("turn_order", [])
         choosing = table.claim(
@@ -111,13 +115,14 @@ class CardGameBoard(Renderer):
                 or (d.get("type") == "discard_entrepreneur" and d.get("start_player") is not None)
             )
         )
+        step = min(100.0, (W - x - 70) / max(1, len(order)))
         for k, seat in enumerate(order):
-            tx = x + 70 + k * 84
+            tx = x + 70 + k * step
             mine = [d for d in choosing if seat in (d.get("seat"), d.get("start_player"))]
             start = " (start)" if seat == v.get("start_player") else ""
             shape = token(seat, tx, 10, 4.5) + txt(tx + 8, 14, table.who(seat)[:9] + start, "s")
             label = f"{table.who(seat)}{start}, {k + 1}. in turn order"
-            out.append(table.target(mine, hit(mine, tx - 7, 2, 82, 15) + shape, label))
+            out.append(table.target(mine, hit(mine, tx - 7, 2, step - 4, 15) + shape, label))
         awaiting = ", ".join(table.who(s) for s in table.awaiting)
         if awaiting:
             out.append(txt(x, 29, f"Waiting for {awaiting}", "s"))
@@ -147,7 +152,7 @@ class CardGameBoard(Renderer):
             return line
         t = v.get("turn")
         if t:
-            line = f"{table.who(t['seat'])}'s turn, {STEP.get(t.get('step'), t.get('step'))}"
+            line = f"Turns: {table.who(t['seat'])}'s, {STEP.get(t.get('step'), t.get('step'))}"
             if t.get("action"):
                 line += f" ({action_name(t['action'])}, {plural(int(t.get('steps') or 0), 'step')} done)"
             loose = t.get("goods_to_store")
@@ -164,8 +169,11 @@ class CardGameBoard(Renderer):
         appeal = m.get("appeal", {})
         neutral_at = m.get("neutral_appeal") or {}
         active = v.get("active_good")
-        out = [txt(x, y + 10, "Home market: each company's appeal (0 to 20) and the demand", "t")]
-        cw = 19.5
+        out = [
+            _appeal_scale(),
+            txt(x, y + 10, "Home market: each company's appeal (0 to 20) and the demand", "t"),
+        ]
+        cw = APPEAL_CELL
         sx = x + 62
         for k, g in enumerate(GOODS):
             ry = y + 16 + k * 28
@@ -174,7 +182,7 @@ class CardGameBoard(Renderer):
             out.append(txt(x + 5, ry + 11, good(g).capitalize(), "b"))
             if g == active:
                 out.append(txt(x + 5, ry + 21, "this round", "xs"))
-            out.append(_scale(sx, ry + 3, cw))
+            out.append(_scale(sx, ry + 3))
             at: dict[int, list[str]] = {}
             for seat, a in sorted(appeal.get(g, {}).items(), key=lambda kv: int(kv[0])):
                 at.setdefault(int(a), []).append(seat)
@@ -485,9 +493,9 @@ class CardGameBoard(Renderer):
             )
             out.append(table.target(mine, shape, label))
         office = MODE.get(f.get("office"), "price")
-        out.append(
-            txt(x + 4, y + 48, _fit(f"Office on {office} · marker {f.get('appeal_marker')}", w - 6), "xs")
-        )
+        narrow = w < 140
+        line = f"Office on {office}" + ("" if narrow else f" · marker {f.get('appeal_marker')}")
+        out.append(txt(x + 4, y + 48, line, "xs"))
         out.append(
             txt(
                 x + 4,
@@ -500,7 +508,13 @@ class CardGameBoard(Renderer):
         )
         out.append(
             txt(
-                x + 4, y + 70, _fit(f"Fixed £{f['fixed_cost']} · ship £{f['ship_price']} a good", w - 6), "xs"
+                x + 4,
+                y + 70,
+                _fit(
+                    f"Fixed £{f['fixed_cost']} · ship £{f['ship_price']}" + ("" if narrow else " a good"),
+                    w - 6,
+                ),
+                "xs",
             )
         )
         # worker cards
@@ -701,19 +715,23 @@ def _fit(line: str, w: float, per_char: float = 4.6) -> str:
 
 
 _SCALES: dict[tuple[float, float, float], str] = {}
+APPEAL_CELL = 19.5
 
 
-def _scale(x: float, y: float, cw: float) -> str:
-    """The appeal scale 0..20 (the same on every row)."""
-    key = (x, y, cw)
-    if key not in _SCALES:
-        cells = "".join(
-            f'<rect x="{x + a * cw:.4g}" y="{y:.4g}" width="{cw - 1:.4g}" height="19"/>'
-            f'<text x="{x + a * cw + cw / 2 - 0.5:.4g}" y="{y + 8:.4g}">{a}</text>'
-            for a in range(C.appeal_min, C.appeal_max + 1)
-        )
-        _SCALES[key] = f'<g class="track">{cells}</g>'
-    return _SCALES[key]
+@functools.cache
+def _appeal_scale() -> str:
+    """The appeal scale 0..20, drawn once (in the board's definitions) and shown on every row."""
+    cw = APPEAL_CELL
+    cells = "".join(
+        f'<rect x="{a * cw:.4g}" y="0" width="{cw - 1:.4g}" height="19"/>'
+        f'<text x="{a * cw + cw / 2 - 0.5:.4g}" y="8">{a}</text>'
+        for a in range(C.appeal_min, C.appeal_max + 1)
+    )
+    return f'<defs><g id="acg-appeal" class="track">{cells}</g></defs>'
+
+
+def _scale(x: float, y: float) -> str:
+    return f'<use href="#acg-appeal" x="{x:.4g}" y="{y:.4g}"/>'
 
 
 def _share_scale(x: float, y: float) -> str:
