@@ -152,7 +152,7 @@ class CardGameBoard(Renderer):
             return line
         t = v.get("turn")
         if t:
-            line = f"Turns: {table.who(t['seat'])}'s, {STEP.get(t.get('step'), t.get('step'))}"
+            line = f"{table.who(t['seat'])}'s turn, {STEP.get(t.get('step'), t.get('step'))}"
             if t.get("action"):
                 line += f" ({action_name(t['action'])}, {plural(int(t.get('steps') or 0), 'step')} done)"
             loose = t.get("goods_to_store")
@@ -384,8 +384,8 @@ class CardGameBoard(Renderer):
         out = [txt(x, y + 9, f"Cards ({len(held)} of {p.get('card_limit')})", "s b")]
         cx, cy = x + 86, y
         for c in held:
-            card = c["card"]
-            mine = table.claim(lambda d, card=card: _uses(d, card)) if decides else []
+            card = str(c["card"])
+            mine = table.claim(functools.partial(_uses, card=card)) if decides else []
             name = card_name(card) + (" (used)" if c.get("rotated") else "")
             if c.get("good") and card == "FOREMAN":
                 name += f" at {good(c['good'])}"
@@ -412,7 +412,7 @@ class CardGameBoard(Renderer):
         w: float,
         decides: bool,
     ) -> tuple[str, float]:
-        per_row = 4 if w > 450 else 2
+        per_row = 2
         gap = 4
         fw = (w - gap * (per_row - 1)) / per_row
         fh = 150
@@ -492,7 +492,7 @@ class CardGameBoard(Renderer):
                 " (the factory token is here)" if on else ""
             )
             out.append(table.target(mine, shape, label))
-        office = MODE.get(f.get("office"), "price")
+        office = MODE.get(str(f.get("office")), "price")
         narrow = w < 140
         line = f"Office on {office}" + ("" if narrow else f" · marker {f.get('appeal_marker')}")
         out.append(txt(x + 4, y + 48, line, "xs"))
@@ -501,7 +501,8 @@ class CardGameBoard(Renderer):
                 x + 4,
                 y + 59,
                 _fit(
-                    f"Price £{f['price']} · appeal {f['appeal']} · {plural(int(f['goods']), 'good')}", w - 6
+                    f"{'' if narrow else 'Price '}£{f['price']} · appeal {f['appeal']} · {plural(int(f['goods']), 'good')}",
+                    w - 6,
                 ),
                 "xs b",
             )
@@ -722,12 +723,15 @@ APPEAL_CELL = 19.5
 def _appeal_scale() -> str:
     """The appeal scale 0..20, drawn once (in the board's definitions) and shown on every row."""
     cw = APPEAL_CELL
-    cells = "".join(
-        f'<rect x="{a * cw:.4g}" y="0" width="{cw - 1:.4g}" height="19"/>'
-        f'<text x="{a * cw + cw / 2 - 0.5:.4g}" y="8">{a}</text>'
-        for a in range(C.appeal_min, C.appeal_max + 1)
+    span = range(C.appeal_min, C.appeal_max + 1)
+    boxes = "".join(f'<rect x="{a * cw:.4g}" y="0" width="{cw - 1:.4g}" height="19" rx="1"/>' for a in span)
+    numbers = "".join(f'<text x="{a * cw + cw / 2 - 0.5:.4g}" y="8">{a}</text>' for a in span)
+    # the style sheet does not reach into a <use>: the scale carries its own look
+    return (
+        f'<defs><g id="acg-appeal"><g fill="#fff" stroke="#9c9483" stroke-width="0.7">{boxes}</g>'
+        f'<g fill="#1b1b1b" font-size="9" text-anchor="middle" font-family="system-ui, sans-serif">'
+        f"{numbers}</g></g></defs>"
     )
-    return f'<defs><g id="acg-appeal" class="track">{cells}</g></defs>'
 
 
 def _scale(x: float, y: float) -> str:
