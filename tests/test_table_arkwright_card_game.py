@@ -183,7 +183,7 @@ def test_every_development_card_has_a_name_and_an_effect_in_words() -> None:
         assert len(card_tip(card)) > len(card_name(card)) + 20, card
     assert card_name("PATRON_LAMPS_CUTLERY") == "Patron of lamps and cutlery"
     assert set(CARDS) <= types
-    assert WORDS.text("put Q1 at FOOD") == "put quality card 1 at food"
+    assert WORDS.text("put Q1 at FOOD") == "put the first quality card at food"
 
 
 def test_the_log_says_cards_storehouses_and_the_neutral_company_in_words() -> None:
@@ -191,10 +191,10 @@ def test_the_log_says_cards_storehouses_and_the_neutral_company_in_words() -> No
         return log_words.describe(e, {0: "Ann", 1: "Bob"})
 
     assert say(kind="quality_card_set", seat=0, card="Q2", good="FOOD", value=3, mode="APPEAL") == (
-        "Ann put quality card 2 at food, value 3 on appeal."
+        "Ann put the second quality card at food, value 3 on appeal."
     )
     assert say(kind="goods_stored", seat=1, count=2, good="LAMPS", storehouse="S1") == (
-        "Bob stored 2 lamps in small storehouse 1."
+        "Bob stored 2 lamps in the first small storehouse."
     )
     assert "the big storehouse" in say(kind="goods_stored", seat=1, count=2, good="LAMPS", storehouse="BIG")
     assert say(

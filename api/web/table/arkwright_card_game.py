@@ -22,6 +22,7 @@ from typing import Any
 from api.web.table.arkwright_card_game_words import (
     GOODS,
     MODE,
+    ORDINAL,
     PRODUCTION_STAGE,
     ROMAN,
     STEP,
@@ -581,7 +582,7 @@ class CardGameBoard(Renderer):
             )
             cw = 5.0 * len(shown) + 6
             chip = rect(cx, y + 1, cw, 12, "chip mk", 2) + txt(cx + 3, y + 10, shown, "xs")
-            what = f"{name.capitalize()}: value {c['value']}" + (
+            what = f"{name[:1].upper()}{name[1:]}: value {c['value']}" + (
                 f" on its {MODE.get(c.get('mode'), '')} side" if quality else ""
             )
             chips.append(table.target(back, chip, f"{what} (put it back in your reserve)" if back else what))
@@ -649,7 +650,8 @@ class CardGameBoard(Renderer):
             chip = rect(cx, y + 1, cw, 12, "chip ship", 2) + txt(cx + 4, y + 10, shown, "xs")
             cap = 4 if st["storehouse"] == "BIG" else 2
             where = f"at the {good(g)} factory" if g else "in your reserve"
-            label = f"{storehouse(st['storehouse']).capitalize()} {where}: {n} of {cap} goods"
+            sh = storehouse(st["storehouse"])
+            label = f"{sh[:1].upper()}{sh[1:]} {where}: {n} of {cap} goods"
             out.append(table.target(mine, chip, label))
             cx += cw + 3
         if not stores and g:
@@ -665,9 +667,10 @@ class CardGameBoard(Renderer):
             ("quality", r.get("quality", []), "ENGINEER"),
             ("distribution", r.get("distribution", []), "PATENT"),
         ):
-            numbered = [c[1:] for c in cards if c != extra]
+            numbered = [ORDINAL.get(c[1:], c[1:]) for c in cards if c != extra]
             if numbered:
-                parts.append(f"{kind} card{'s' if len(numbered) > 1 else ''} {', '.join(numbered)}")
+                which = ", ".join(numbered[:-1]) + (" and " if len(numbered) > 1 else "") + numbered[-1]
+                parts.append(f"{which} {kind} card{'s' if len(numbered) > 1 else ''}")
             if extra in cards:
                 parts.append(f"the {extra.capitalize()}")
         line = "Reserve: " + (" · ".join(parts) or "no cards")

@@ -156,27 +156,31 @@ def track_tip(track: str, level: int) -> str:
     return f"Development of {name}: level {level} of {C.levels_max}; {what}: {steps} by level."
 
 
+ORDINAL = {"1": "first", "2": "second", "3": "third"}
+
+
 def quality_card(card: Any) -> str:
-    """``Q2`` -> ``quality card 2``; ``ENGINEER`` -> ``the Engineer``."""
+    """``Q2`` -> ``the second quality card``; ``ENGINEER`` -> ``the Engineer`` (a menu of them
+    then reads "First quality card ...", "Engineer ...": the card first, not its number)."""
     c = str(card)
     if c == "ENGINEER":
         return "the Engineer"
-    return f"quality card {c[1:]}" if c.startswith("Q") else c.lower()
+    return f"the {ORDINAL.get(c[1:], c[1:])} quality card" if c.startswith("Q") else c.lower()
 
 
 def distribution_card(card: Any) -> str:
     c = str(card)
     if c == "PATENT":
         return "the Patent"
-    return f"distribution card {c[1:]}" if c.startswith("D") else c.lower()
+    return f"the {ORDINAL.get(c[1:], c[1:])} distribution card" if c.startswith("D") else c.lower()
 
 
 def storehouse(sh: Any) -> str:
-    """``S1`` -> ``small storehouse 1``; ``BIG`` -> ``the big storehouse``."""
+    """``S1`` -> ``the first small storehouse``; ``BIG`` -> ``the big storehouse``."""
     c = str(sh)
     if c == "BIG":
         return "the big storehouse"
-    return f"small storehouse {c[1:]}" if c.startswith("S") else c.lower()
+    return f"the {ORDINAL.get(c[1:], c[1:])} small storehouse" if c.startswith("S") else c.lower()
 
 
 def phase_name(phase: Any) -> str:

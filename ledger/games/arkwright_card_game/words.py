@@ -32,16 +32,23 @@ def _card(card: str) -> str:
     return spelt(card).capitalize()
 
 
+ORDINAL = {"1": "first", "2": "second", "3": "third"}
+
+
+def _nth(code: str) -> str:
+    return ORDINAL.get(code[1:], code[1:])
+
+
 def _quality(card: str) -> str:
-    return "the Engineer" if card == "ENGINEER" else f"quality card {card.removeprefix('Q')}"
+    return "the Engineer" if card == "ENGINEER" else f"the {_nth(card)} quality card"
 
 
 def _distribution(card: str) -> str:
-    return "the Patent" if card == "PATENT" else f"distribution card {card.removeprefix('D')}"
+    return "the Patent" if card == "PATENT" else f"the {_nth(card)} distribution card"
 
 
 def _storehouse(sh: str) -> str:
-    return "the big storehouse" if sh == "BIG" else f"small storehouse {sh.removeprefix('S')}"
+    return "the big storehouse" if sh == "BIG" else f"the {_nth(sh)} small storehouse"
 
 
 WORDS: dict[str, Words] = {
