@@ -662,24 +662,36 @@ class CardGameBoard(Renderer):
         self, table: Table, p: Mapping[str, Any], x: float, y: float, w: float, decides: bool
     ) -> tuple[str, float]:
         r = p.get("reserve", {})
-        parts = []
+        lines = []
         for kind, cards, extra in (
             ("quality", r.get("quality", []), "ENGINEER"),
             ("distribution", r.get("distribution", []), "PATENT"),
         ):
             numbered = [ORDINAL.get(c[1:], c[1:]) for c in cards if c != extra]
-            if numbered:
-                which = ", ".join(numbered[:-1]) + (" and " if len(numbered) > 1 else "") + numbered[-1]
-                parts.append(f"{which} {kind} card{'s' if len(numbered) > 1 else ''}")
-            if extra in cards:
-                parts.append(f"the {extra.capitalize()}")
-        line = "Reserve: " + (" · ".join(parts) or "no cards")
-        out = [f"<g><title>{text(line)}</title>{txt(x, y + 10, _fit(line, w), 'xs')}</g>"]
+            named = [f"{which} {kind} card" for which in numbered]
+            if len(numbered) > 1:
+                named = [f"{', '.join(numbered[:-1])} and {numbered[-1]} {kind} cards"]
+            named += [f"the {extra.capitalize()}"] if extra in cards else []
+            if named:
+                lines.append(" and ".join(named))
+        lines = lines or ["no cards"]
+        tip = "In the reserve: " + "; ".join(lines)
+        shown = "".join(
+            txt(
+                x if k == 0 else x + 38,
+                y + 10 + k * 10,
+                _fit(("Reserve: " if k == 0 else "") + line, w - 38),
+                "xs",
+            )
+            for k, line in enumerate(lines)
+        )
+        out = [f"<g><title>{text(tip)}</title>{shown}</g>"]
+        top = y + 2 + len(lines) * 10
         stores = [{"storehouse": s, "goods": 0} for s in r.get("storehouses", [])]
         if stores:
-            out.append(self._stores(table, stores, None, x, y + 12, w, decides))
-            return "".join(out), 30
-        return "".join(out), 16
+            out.append(self._stores(table, stores, None, x, top, w, decides))
+            return "".join(out), top - y + 16
+        return "".join(out), top - y + 4
 
 
 def _uses(d: Decision, card: str) -> bool:
