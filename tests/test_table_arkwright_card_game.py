@@ -20,6 +20,7 @@ from tests import draws
 from tests.api_helpers import API
 from tests.api_helpers import Table as Players
 from tests.table_helpers import CODE, TablePage, legal, offered
+from tests.test_table import page
 
 TITLE = "arkwright-card-game"
 # the card game's own codes, besides those every title shares (table_helpers.CODE)
@@ -27,17 +28,6 @@ CARD_CODES = (
     r"\b(?:Q[1-3]|D[12]|S[12]|BIG|PRICE|APPEAL|ENTREPRENEUR|FOREMAN|WORKSHOP|PATENT|ENGINEER|"
     r"INVENTOR|DEVELOPER|BROKER|CONTRACT|BUILD|EMPLOY|AUTOMATE|DEV_CARDS|STOCK_EXCHANGE)\b"
 )
-
-
-def page(client: TestClient, token: str, path: str) -> str:
-    client.cookies.clear()
-    client.cookies.set("gl_token", token)
-    try:
-        r = client.get(path)
-        assert r.status_code == 200, (path, r.status_code)
-        return r.text
-    finally:
-        client.cookies.clear()
 
 
 def positions(client: TestClient, n: int, players: int, seed: int) -> Iterator[tuple[Players, int, Any]]:

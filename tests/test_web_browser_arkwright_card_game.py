@@ -20,16 +20,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_web_browser import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    IN_CI,
+from tests.test_web_browser import (  # the module's fixture ``browser`` serves here too
     Person,
-    _missing,
+    browser,  # noqa: F401
     check_accessibility,
     create_and_fill,
     serving,
-    sync_playwright,
 )
 
 try:
@@ -48,20 +44,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    problem = _missing()
-    if problem:
-        if IN_CI:
-            pytest.fail(f"the browser tests are mandatory under CI: {problem}")
-        pytest.skip(problem)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def people(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Person]]:
+def people(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Person]]:  # noqa: F811
     with serving(tmp_path_factory.mktemp("card-game-browser")) as base:
         folks = [
             Person(browser, base, name, viewport={"width": 1366, "height": 900})

@@ -290,11 +290,11 @@ class CardGameBoard(Renderer):
         body.append(txt(x + 20, y + 15, name, "b"))
         body.append(txt(x + w - 6, y + 15, f"£{p.get('money')}", "b", "end"))
         ry = y + 21
-        body.append(self._holdings(table, v, p, x + 6, ry, w - 12, decides))
+        body.append(self._holdings(table, p, x + 6, ry, w - 12, decides))
         ry += 32
         body.append(self._developments(table, p, x + 6, ry, w - 12, decides))
         ry += 42
-        cards, used = self._cards(table, v, p, x + 6, ry, w - 12, decides)
+        cards, used = self._cards(table, p, x + 6, ry, w - 12, decides)
         body.append(cards)
         ry += used
         factories, used = self._factories(table, v, p, x + 4, ry, w - 8, decides)
@@ -306,14 +306,7 @@ class CardGameBoard(Renderer):
         return rect(x, y, w, height, cls, 5) + "".join(body), height
 
     def _holdings(
-        self,
-        table: Table,
-        v: Mapping[str, Any],
-        p: Mapping[str, Any],
-        x: float,
-        y: float,
-        w: float,
-        decides: bool,
+        self, table: Table, p: Mapping[str, Any], x: float, y: float, w: float, decides: bool
     ) -> str:
         out = []
         third = (w - 8) / 3
@@ -372,14 +365,7 @@ class CardGameBoard(Renderer):
         return "".join(out)
 
     def _cards(
-        self,
-        table: Table,
-        v: Mapping[str, Any],
-        p: Mapping[str, Any],
-        x: float,
-        y: float,
-        w: float,
-        decides: bool,
+        self, table: Table, p: Mapping[str, Any], x: float, y: float, w: float, decides: bool
     ) -> tuple[str, float]:
         held = p.get("development_cards", [])
         out = [txt(x, y + 9, f"Cards ({len(held)} of {p.get('card_limit')})", "s b")]
