@@ -199,7 +199,7 @@ def test_the_board_of_each_title_is_laid_out(client: TestClient, tables: dict[st
     expected = {
         "cotton-trade": ["Demand row", "Regions", "North America", "Ship track", "Contracts", "Players"],
         "water-frame": ["English market", "Job market", "Administration", "Special markers mat", "Share value"],
-        "arkwright-card-game": ["Players", "Market"],
+        "arkwright-card-game": ["Home market", "Wages", "Development supply", "Reserve"],
     }
     for title, words in expected.items():
         t = tables[title]

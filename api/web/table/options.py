@@ -89,13 +89,15 @@ CARD_GAME: dict[str, OptionWords] = {
     ),
     "extra_production": (
         "Extra production (expert)",
-        "The extra production action.",
+        "A sixth action: one factory produces with none, one or both of its worker cards, its goods "
+        "going into storehouses (the Extra shift may add one).",
         "Rulebook, expert action 6",
         {},
     ),
     "early_shipping": (
         "Early shipping (expert)",
-        "The early shipping action.",
+        "A seventh action: ship goods from your storehouses, from any factories at once, before "
+        "the production phase.",
         "Rulebook, expert action 7",
         {},
     ),
