@@ -2,7 +2,7 @@
 
 Open server-sent-event streams (api/routers/streams.py) no longer poll the store each on a
 timer of its own: one ``ChangeFeed`` per process learns that the ledger moved on and wakes
-exactly the streams the change is for.
+exactly the streams the change is for (a game's streams also when its table talk moves on).
 
 - This process's saves: the ledger tells the feed after every save (``Ledger.on_saved``).
 - Other processes' saves, PostgreSQL: eventsourcing's recorder sends ``NOTIFY`` on the
@@ -39,6 +39,8 @@ from typing import TYPE_CHECKING, Any
 import psycopg
 from prometheus_client import Gauge
 from psycopg import sql
+
+from ledger.domain import conversation_id
 
 if TYPE_CHECKING:
     from api.services import Services
@@ -282,11 +284,12 @@ class ChangeFeed:
             self._head = max(self._head, recorder.max_notification_id() or 0)
             return
         changed: set[str] = set()
+        talks = {str(conversation_id(gid)): gid for gid in watched_games}  # a game's table talk
         while True:
             batch = recorder.select_notifications(
                 start=self._head, limit=READ_BATCH, inclusive_of_start=False
             )
-            changed.update(str(n.originator_id) for n in batch)
+            changed.update(talks.get(str(n.originator_id), str(n.originator_id)) for n in batch)
             if batch:
                 self._head = batch[-1].id
             if len(batch) < READ_BATCH:

@@ -49,7 +49,9 @@ class PlayerOut(BaseModel):
     player_id: str
     name: str
     is_admin: bool = False
-    bot: bool = Field(default=False, description="A simulated player (gameledger simulate), played by a program.")
+    bot: bool = Field(
+        default=False, description="A simulated player (gameledger simulate), played by a program."
+    )
     email: str | None = Field(None, description="Your confirmed address (sign-in, recovery)")
     email_confirmed_at: str | None = None
     pending_email: str | None = Field(None, description="An address waiting for its confirmation link")
@@ -251,6 +253,9 @@ class DisputeIn(Request):
         min_length=1, max_length=50, description="The disputed events, by version"
     )
     text: str = Field(min_length=1, max_length=2000, description="What is wrong")
+    messages: list[Annotated[int, Field(ge=1, le=MAX_INDEX)]] = Field(
+        default_factory=list, max_length=50, description="Table-talk messages the dispute cites, by number"
+    )
 
 
 class ResolveIn(Request):
@@ -338,3 +343,16 @@ class TokenOut(BaseModel):
 
 class TokenCreated(TokenOut):
     token: str = Field(description="Shown once; send it as Authorization: Bearer <token>.")
+
+
+class MessageIn(Request):
+    # longer than a message may be, so that an oversized one gets the table talk's own code
+    text: str = Field(min_length=1, max_length=4000, description="1 to 1,000 characters, shown as plain text")
+
+
+class TalkSettingsIn(Request):
+    spectators: bool = Field(description="Whether spectators read and write the table talk")
+
+
+class HideMessageIn(Request):
+    reason: str = Field(min_length=1, max_length=500, description="Why the operator hides it (recorded)")
