@@ -65,7 +65,7 @@ def test_a_spectator_neither_reads_nor_writes_until_the_creator_allows_it(
     talk(client, table.game_id, token(table, 0), "seated only")
     before = client.app.state.services.ledger.recorder.max_notification_id()  # type: ignore[attr-defined]
     for r in (read(client, table.game_id, watcher), talk(client, table.game_id, watcher, "hello?")):
-        assert (r.status_code, r.json()["code"]) == (403, "talk/players_only"), r.text
+        assert (r.status_code, r.json()["code"]) == (403, "game/not_seated"), r.text
     settings = f"{API}/games/{table.game_id}/messages/settings"
     r = client.put(settings, json={"spectators": True}, headers=bearer(token(table, 1)))
     assert (r.status_code, r.json()["code"]) == (403, "talk/creator_only"), "only the creator (seat 0 here)"
@@ -95,7 +95,7 @@ def test_a_message_is_one_to_a_thousand_characters_and_nothing_else_is_written(
     r = talk(client, table.game_id, token(table, 0), "x" * 5000)  # beyond the schema's bound
     assert r.status_code == 422
     r = talk(client, table.game_id, ADMIN_TOKEN, "the operator")
-    assert (r.status_code, r.json()["code"]) == (403, "auth/not_a_player")
+    assert (r.status_code, r.json()["code"]) == (403, "game/not_seated")
     assert ledger.recorder.max_notification_id() == before
 
 
@@ -217,9 +217,9 @@ def test_a_message_is_pushed_on_the_games_stream_to_those_who_may_read_it(
     for s in streams:
         s.wait_for(lambda evs: any(e.event == "game" for e in evs))
     talk(client, table.game_id, token(table, 0), "<b>pushed</b>")
-    events = player.wait_for(lambda evs: any(e.event == "message" for e in evs))
-    message = next(e for e in events if e.event == "message")
+    events = player.wait_for(lambda evs: any(e.event == "talk" for e in evs))
+    message = next(e for e in events if e.event == "talk")
     assert message.data["text"] == "<b>pushed</b>" and message.id is None
     table.step(__import__("random").Random(3))  # the game moves on: the spectator's stream wakes
     rail.wait_for(lambda evs: sum(e.event == "game" for e in evs) >= 2)
-    assert not [e for e in rail.events if e.event == "message"], "a spectator is not pushed the talk"
+    assert not [e for e in rail.events if e.event == "talk"], "a spectator is not pushed the talk"

@@ -162,7 +162,7 @@ async def game_stream(
 ) -> StreamingResponse:
     """``event: game`` with ``{game_id, version, status, awaiting, prompt}`` now (unless
     ``Last-Event-ID`` names the current version) and on every change, pushed as it happens;
-    ``event: message`` with each table-talk message written while the stream is open, to
+    ``event: talk`` with each table-talk message written while the stream is open, to
     those who may read the game's talk."""
     game = await run_in_threadpool(services.ledger.get_game, game_id)  # 404 before the stream opens
     ledger = services.ledger
@@ -193,7 +193,7 @@ async def game_stream(
                 if reads_talk:
                     for message in await run_in_threadpool(new_messages, ledger, gid, said, caller):
                         said = message["number"]
-                        yield sse("message", message)
+                        yield sse("talk", message)
                         beat = loop.time()
                 if ended:
                     return

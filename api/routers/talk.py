@@ -67,7 +67,7 @@ def post_message(
 ) -> dict[str, Any]:
     """Write to the game's table talk (a seated player, or a spectator if allowed): 1 to 1,000
     characters of plain text, at most 5 messages in 30 s (then 429 with ``Retry-After``).
-    It is pushed at once on the game's stream (``event: message``) to those who may read it."""
+    It is pushed at once on the game's stream (``event: talk``) to those who may read it."""
     talk, number = services.ledger.post_message(game_id, caller.player_id, body.text)
     return message_out(talk.messages[number - 1])
 

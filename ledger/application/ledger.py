@@ -611,6 +611,7 @@ class Ledger(LeagueUseCases, UndoUseCases, TalkUseCases):
         self.save(p)
         return p
 
+
     # -- internals -------------------------------------------------------------
 
     def _find_game(self, game_id: UUID) -> Game | None:
@@ -691,3 +692,5 @@ class Ledger(LeagueUseCases, UndoUseCases, TalkUseCases):
         return DecisionResult(
             game_id=game.id, version=last, first_version=first_version, effects=effects, replayed=True
         )
+
+

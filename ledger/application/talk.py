@@ -67,20 +67,22 @@ class TalkUseCases(Application[UUID]):
         game = self.get_game(game_id)
         talk = self.conversation(game.id)
         if not self.may_read_talk(game, player, talk):
-            raise ForbiddenError("The table talk of this game is for its players.", code="talk/players_only")
+            raise ForbiddenError("The table talk of this game is for its players.", code="game/not_seated")
         return game, talk
 
     def post_message(self, game_id: UUID | str, player: str, text: str) -> tuple[Conversation, int]:
         """Write to the game's table talk, as a seat (the first the player holds) or a spectator."""
         if player == ADMIN:
-            raise ForbiddenError("The operator does not take part in table talk.", code="auth/not_a_player")
+            raise ForbiddenError(
+                "The operator holds no seat and does not take part in table talk.", code="game/not_seated"
+            )
         game = self.get_game(game_id)
         talk = self.conversation(game.id)
         seats = game.seats_of(player)
         if not seats and not (talk and talk.spectators):
             raise ForbiddenError(
                 "Only the game's players write to its table talk (its creator may let spectators in).",
-                code="talk/players_only",
+                code="game/not_seated",
             )
         clean = clean_text(text, MAX_MESSAGE, "a message", "talk/bad_text")
         now = self.clock()
