@@ -223,3 +223,39 @@ def test_a_message_is_pushed_on_the_games_stream_to_those_who_may_read_it(
     table.step(__import__("random").Random(3))  # the game moves on: the spectator's stream wakes
     rail.wait_for(lambda evs: sum(e.event == "game" for e in evs) >= 2)
     assert not [e for e in rail.events if e.event == "talk"], "a spectator is not pushed the talk"
+
+
+def page(client: TestClient, token: str, path: str, **params: Any) -> str:
+    client.cookies.set("gl_token", token)
+    try:
+        r = client.get(path, params=params or None)
+    finally:
+        client.cookies.clear()
+    assert r.status_code == 200, r.text[:300]
+    return r.text
+
+
+def test_the_pages_show_the_talk_escaped_to_its_players_and_the_replay_at_the_moment_it_was_written(
+    client: TestClient, table: Table, watcher: str
+) -> None:
+    import random
+
+    written_at = table.game()["version"]
+    talk(client, table.game_id, token(table, 0), "<script>alert(1)</script> at the start")
+    table.step(random.Random(1))
+    later = table.game()["version"]
+    talk(client, table.game_id, token(table, 1), "after a move")
+    client.post(
+        f"{API}/games/{table.game_id}/messages/2/hide", json={"reason": "spoiler"}, headers=bearer(ADMIN_TOKEN)
+    )
+    game_page = page(client, token(table, 2), f"/games/{table.game_id}")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; at the start" in game_page
+    assert "<script>alert(1)" not in game_page
+    assert "Hidden by the operator: spoiler" in game_page and "after a move" not in game_page
+    assert 'id="talk-form"' in game_page
+    spectator_page = page(client, watcher, f"/games/{table.game_id}")
+    assert 'id="talk"' not in spectator_page and "at the start" not in spectator_page
+    then = page(client, token(table, 1), f"/games/{table.game_id}/replay", v=written_at)
+    assert "at the start" in then and "Table talk after event" in then
+    assert "at the start" not in page(client, token(table, 1), f"/games/{table.game_id}/replay", v=later)
+    assert "at the start" not in page(client, watcher, f"/games/{table.game_id}/replay", v=written_at)
