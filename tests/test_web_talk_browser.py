@@ -2,7 +2,8 @@
 and Bob sign up on the pages and sit down at a game; Ann posts a script payload to the table
 talk; Bob's open page is pushed it as text (no script runs, no element is made of it, on the
 pushed copy or on the page rendered by the server); a spectator's page has no table talk; the
-header's button counts the games waiting on the person and opens the one waiting longest.
+header's button counts the games waiting on the person and opens the one waiting longest; the
+game page with its talk and a player's page pass axe-core's check.
 
 The server, the browser and the person come from tests/test_web_browser.py."""
 
@@ -12,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.test_web_browser import GAME_URL, Person, browser, server  # noqa: F401 - fixtures
+from tests.test_web_browser import GAME_URL, Person, browser, check_accessibility, server  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.browser
 
@@ -69,6 +70,7 @@ def test_a_script_in_the_table_talk_is_shown_as_text_and_the_next_game_button_op
     assert tia.page.inner_text("#talk-messages li[data-number='1'] .text") == PAYLOAD
     for person in (tia, uri):
         no_script_ran(person)
+    check_accessibility(tia, "a game page with table talk")
     # the page as the server renders it escapes it too
     uri.go(f"/games/{game_id}")
     assert uri.page.inner_text("#talk-messages li[data-number='1'] .text") == PAYLOAD
@@ -94,3 +96,7 @@ def test_a_script_in_the_table_talk_is_shown_as_text_and_the_next_game_button_op
     page.wait_for_url(f"**/games/{game_id}")
     other = uri if awaited is tia else tia
     assert "No game waiting on you (0)" in other.go("/lobby").inner_text("header")
+    # a player's page: their time to decide per title
+    other.page.click("header a[href^='/players/']")
+    other.page.wait_for_selector("table.pace")
+    check_accessibility(other, "a player's page")
