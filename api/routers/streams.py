@@ -182,6 +182,7 @@ async def game_stream(
             data = await run_in_threadpool(game_summary, services.ledger, gid)
             last = data["version"] if seen == data["version"] else -1  # the client has this one
             said = len(talk.messages) if talk else 0  # table talk from here on (the page has the rest)
+            sub.talk_moved = True  # what was said between the page's read and the subscription
             ended = False
             started = beat = loop.time()
             while True:
@@ -190,7 +191,8 @@ async def game_stream(
                     yield sse("game", data, str(last))
                     beat = loop.time()
                     ended = data["status"] in ENDED
-                if reads_talk:
+                if reads_talk and sub.talk_moved:  # the talk is read only when it moved on
+                    sub.talk_moved = False
                     for message in await run_in_threadpool(new_messages, ledger, gid, said, caller):
                         said = message["number"]
                         yield sse("talk", message)
