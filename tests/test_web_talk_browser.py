@@ -75,6 +75,11 @@ def test_a_script_in_the_table_talk_is_shown_as_text_and_the_next_game_button_op
     uri.go(f"/games/{game_id}")
     assert uri.page.inner_text("#talk-messages li[data-number='1'] .text") == PAYLOAD
     no_script_ran(uri)
+    # Uri answers; Tia's open page is pushed the answer
+    uri.page.fill("#talk-text", "Nice try.\nYour move?")
+    uri.page.click("#talk-form button[type=submit]")
+    answer = tia.page.wait_for_selector("#talk-messages li[data-number='2'] .text")
+    assert answer is not None and answer.inner_text() == "Nice try.\nYour move?"
     uri.page.fill("#talk-text", "x" * 1000 + "y")  # the box stops at 1,000 characters
     assert len(uri.page.input_value("#talk-text")) == 1000
 
