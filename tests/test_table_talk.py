@@ -259,3 +259,18 @@ def test_the_pages_show_the_talk_escaped_to_its_players_and_the_replay_at_the_mo
     assert "at the start" in then and "Table talk after event" in then
     assert "at the start" not in page(client, token(table, 1), f"/games/{table.game_id}/replay", v=later)
     assert "at the start" not in page(client, watcher, f"/games/{table.game_id}/replay", v=written_at)
+
+
+def test_messages_written_at_the_same_moment_all_go_in_numbered_one_after_another(
+    client: TestClient, table: Table
+) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    ledger = client.app.state.services.ledger  # type: ignore[attr-defined]
+    players = [str(p["player_id"]) for p in table.players]
+    with ThreadPoolExecutor(3) as pool:
+        done = list(pool.map(lambda i: ledger.post_message(table.game_id, players[i], f"at once {i}"), range(3)))
+    numbers = sorted(number for _, number in done)
+    assert numbers == [1, 2, 3]
+    said = read(client, table.game_id, token(table, 0)).json()["messages"]
+    assert sorted(m["text"] for m in said) == ["at once 0", "at once 1", "at once 2"]

@@ -26,6 +26,7 @@ MAX_REASON = 500
 # a writer may post BURST messages in any WINDOW (then waits until the oldest leaves it)
 TALK_BURST = 5
 TALK_WINDOW = timedelta(seconds=30)
+TALK_RETRIES = 3  # a message written at the same moment as another is numbered after it
 
 
 def clean_text(text: str, limit: int, what: str, code: str) -> str:
@@ -71,7 +72,17 @@ class TalkUseCases(Application[UUID]):
         return game, talk
 
     def post_message(self, game_id: UUID | str, player: str, text: str) -> tuple[Conversation, int]:
-        """Write to the game's table talk, as a seat (the first the player holds) or a spectator."""
+        """Write to the game's table talk, as a seat (the first the player holds) or a spectator.
+        Two messages written at once both go in (the second is numbered after the first)."""
+        for _ in range(TALK_RETRIES - 1):
+            try:
+                return self._post_message(game_id, player, text)
+            except ConflictError as exc:
+                if exc.code != "talk/busy":
+                    raise
+        return self._post_message(game_id, player, text)
+
+    def _post_message(self, game_id: UUID | str, player: str, text: str) -> tuple[Conversation, int]:
         if player == ADMIN:
             raise ForbiddenError(
                 "The operator holds no seat and does not take part in table talk.", code="game/not_seated"
