@@ -13,7 +13,7 @@ from api.limits import BodyLimits
 from api.observability import RequestContext
 from api.observability import router as metrics_router
 from api.ratelimit import DecisionLimit, RateLimits
-from api.routers import accounts, admin, games, health, leagues, ledger, players, stats, streams, titles
+from api.routers import accounts, admin, games, health, leagues, ledger, players, stats, streams, talk, titles
 from api.services import Services
 from api.settings import Settings
 
@@ -53,6 +53,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         titles.router,
         games.router,
         streams.router,
+        talk.router,
         leagues.router,
         stats.router,
         admin.router,

@@ -2,7 +2,7 @@
 
 Open server-sent-event streams (api/routers/streams.py) no longer poll the store each on a
 timer of its own: one ``ChangeFeed`` per process learns that the ledger moved on and wakes
-exactly the streams the change is for.
+exactly the streams the change is for (a game's streams also when its table talk moves on).
 
 - This process's saves: the ledger tells the feed after every save (``Ledger.on_saved``).
 - Other processes' saves, PostgreSQL: eventsourcing's recorder sends ``NOTIFY`` on the
@@ -40,6 +40,8 @@ import psycopg
 from prometheus_client import Gauge
 from psycopg import sql
 
+from ledger.domain import conversation_id
+
 if TYPE_CHECKING:
     from api.services import Services
     from ledger.application import Ledger
@@ -71,6 +73,7 @@ class Subscription:
     interval: float | None = None
     event: asyncio.Event = field(default_factory=asyncio.Event)
     value: Any = None  # the latest summary loaded for the key (games)
+    talk_moved: bool = False  # the game's table talk moved on since the stream last looked
 
     async def wait(self, timeout: float) -> bool:
         """Until woken (True) or ``timeout`` seconds (False)."""
@@ -84,10 +87,12 @@ class Subscription:
         return True
 
 
-def _wake(subs: list[Subscription], value: Any) -> None:
+def _wake(subs: list[Subscription], value: Any, talk: bool = False) -> None:
     for sub in subs:
         if value is not None:
             sub.value = value
+        if talk:
+            sub.talk_moved = True
         sub.event.set()
 
 
@@ -282,16 +287,19 @@ class ChangeFeed:
             self._head = max(self._head, recorder.max_notification_id() or 0)
             return
         changed: set[str] = set()
+        talks = {str(conversation_id(gid)): gid for gid in watched_games}  # a game's table talk
+        talked: set[str] = set()
         while True:
             batch = recorder.select_notifications(
                 start=self._head, limit=READ_BATCH, inclusive_of_start=False
             )
             changed.update(str(n.originator_id) for n in batch)
+            talked.update(talks[str(n.originator_id)] for n in batch if str(n.originator_id) in talks)
             if batch:
                 self._head = batch[-1].id
             if len(batch) < READ_BATCH:
                 break
-        games, self._retry = (changed | self._retry) & watched_games, set()
+        games, self._retry = (changed | talked | self._retry) & watched_games, set()
         load = self._loaders.get("game")
         for gid in games:
             try:
@@ -300,7 +308,7 @@ class ChangeFeed:
                 log.warning("live updates could not load game %s: %s", gid, exc)
                 self._retry.add(gid)
                 continue
-            self._deliver(("game", gid), value)
+            self._deliver(("game", gid), value, talk=gid in talked)
         if watched_players and self._outbox is not None and (changed or self._outbox_dirty):
             self._outbox_dirty = True
             players = self._outbox.new_players()
@@ -308,10 +316,10 @@ class ChangeFeed:
             for pid in players & watched_players:
                 self._deliver(("player", pid), None)
 
-    def _deliver(self, key: Key, value: Any) -> None:
+    def _deliver(self, key: Key, value: Any, talk: bool = False) -> None:
         with self._lock:
             subs = list(self._topics.get(key, ()))
-        _wake_all(subs, value)
+        _wake_all(subs, value, talk)
 
     def end_streams(self) -> None:
         """The process is shutting down: every stream ends now, so that the server need not
@@ -322,14 +330,14 @@ class ChangeFeed:
         _wake_all(subs, None)
 
 
-def _wake_all(subs: list[Subscription], value: Any) -> None:
+def _wake_all(subs: list[Subscription], value: Any, talk: bool = False) -> None:
     """Wake ``subs`` on their own event loops (one call per loop, from any thread)."""
     by_loop: dict[asyncio.AbstractEventLoop, list[Subscription]] = {}
     for sub in subs:
         by_loop.setdefault(sub.loop, []).append(sub)
     for loop, group in by_loop.items():
         with contextlib.suppress(RuntimeError):  # that loop has closed
-            loop.call_soon_threadsafe(_wake, group, value)
+            loop.call_soon_threadsafe(_wake, group, value, talk)
 
 
 def end_streams_on_exit(services: Services) -> Callable[[], None]:

@@ -14,6 +14,7 @@ from projections.digests import DigestsView
 from projections.game_index import GameIndex, GameIndexView
 from projections.league_stats import LeagueStats, LeagueStatsView
 from projections.notifications import Notifications, NotificationsView
+from projections.pace import PlayerPace, PlayerPaceView
 from projections.scoreboard import Scoreboard, ScoreboardView
 from projections.share_values import ShareValueHistory, ShareValueView
 
@@ -23,6 +24,7 @@ PROJECTIONS: dict[str, tuple[type[BatchProjection[Any]], type[SqlView]]] = {
     "sharevalues": (ShareValueHistory, ShareValueView),
     "leaguestats": (LeagueStats, LeagueStatsView),
     "notifications": (Notifications, NotificationsView),
+    "pace": (PlayerPace, PlayerPaceView),
 }
 
 STORES: tuple[type[SqlView], ...] = (DigestsView, AccountStore, MailOutbox)

@@ -251,6 +251,9 @@ class DisputeIn(Request):
         min_length=1, max_length=50, description="The disputed events, by version"
     )
     text: str = Field(min_length=1, max_length=2000, description="What is wrong")
+    messages: list[Annotated[int, Field(ge=1, le=MAX_INDEX)]] = Field(
+        default_factory=list, max_length=50, description="Table-talk messages the dispute cites, by number"
+    )
 
 
 class ResolveIn(Request):
@@ -338,3 +341,16 @@ class TokenOut(BaseModel):
 
 class TokenCreated(TokenOut):
     token: str = Field(description="Shown once; send it as Authorization: Bearer <token>.")
+
+
+class MessageIn(Request):
+    # longer than a message may be, so that an oversized one gets the table talk's own code
+    text: str = Field(min_length=1, max_length=4000, description="1 to 1,000 characters, shown as plain text")
+
+
+class TalkSettingsIn(Request):
+    spectators: bool = Field(description="Whether spectators read and write the table talk")
+
+
+class HideMessageIn(Request):
+    reason: str = Field(min_length=1, max_length=500, description="Why the operator hides it (recorded)")

@@ -8,6 +8,7 @@ private parts, and the seed (revealed by the ``finished`` event).
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
@@ -85,10 +86,37 @@ def export_header(game: Game, seats: Sequence[int], complete: bool = False) -> d
     }
 
 
-def game_export(ledger: Ledger, game: Game, seats: Sequence[int], complete: bool = False) -> Iterator[str]:
+def talk_record(event: Any, game_id: Any) -> dict[str, Any]:
+    """One event of a game's table talk, as exported (marked ``record: talk``)."""
+    return {
+        "record": "talk",
+        "game": str(game_id),
+        "version": event.originator_version,
+        "type": type(event).TOPIC,
+        "timestamp": records.timestamp_text(event.timestamp),
+        "public": event.public,
+        "commitments": {},
+        "prev_hash": event.prev_hash,
+        "hash": event.hash,
+    }
+
+
+def game_export(
+    ledger: Ledger, game: Game, seats: Sequence[int], complete: bool = False, talk: bool | None = None
+) -> Iterator[str]:
     """A game's export as ``seats`` may see it (a spectator: no seats), or ``complete``: every
     hidden part with its salt, for the operator. The events are read up to the game's version,
-    so that a decision written meanwhile cannot make the record longer than its header says."""
+    so that a decision written meanwhile cannot make the record longer than its header says.
+    The game's table talk follows (its own hash chain; the header's ``talk_version`` says how
+    long) when ``talk``: by default for the seated players, the operator's complete export, and
+    anyone once spectators are allowed."""
     events = list(ledger.events.get(game.id, lte=game.version))
     header = export_header(game, seats, complete)
-    return export_lines(header, events, seats, complete or game.over, game.seed_bytes)
+    conversation = ledger.conversation(game.id)
+    if talk is None:
+        talk = bool(seats) or complete or bool(conversation and conversation.spectators)
+    said = list(ledger.events.get(conversation.id, lte=conversation.version)) if talk and conversation else []
+    if said:
+        header["talk_version"] = len(said)
+    lines = export_lines(header, events, seats, complete or game.over, game.seed_bytes)
+    return itertools.chain(lines, (json.dumps(talk_record(e, game.id), sort_keys=True) for e in said))

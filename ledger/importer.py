@@ -6,7 +6,8 @@ first exactly as ``gameledger verify`` checks it (hash chain, every commitment o
 the seed's salts, every draw re-derived, a replay reproducing every stored digest and the
 standings); only then are its events recorded as they were: the same game id, versions,
 timestamps, payloads, commitments and hashes, so that the imported game exports the same
-record and verifies again. The loaded game's head must match the export's last hash.
+record and verifies again. The loaded game's head must match the export's last hash. The
+game's table talk, when the export holds it, is recorded as it was too (its own chain).
 
 A running game's export hides the other seats' parts and the seed, so it cannot be recorded
 faithfully: it is refused (move a running game with a database backup instead). The
@@ -22,9 +23,9 @@ from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError
 
-from ledger.domain import Game
+from ledger.domain import Conversation, Game, conversation_id
 from ledger.errors import ConflictError, InvalidRequestError
-from ledger.verify import ABANDONED, ANNULLED, CREATED, FINISHED, parse, verify_export
+from ledger.verify import ABANDONED, ANNULLED, CREATED, FINISHED, parse_all, verify_export
 
 OVER = (FINISHED, ABANDONED, ANNULLED)
 
@@ -39,14 +40,36 @@ class ImportResult:
     checks: list[tuple[str, bool, str]]
 
 
-def event_classes() -> dict[str, type[Any]]:
-    """Every stored game event class by its topic."""
+def event_classes(aggregate: type[Any] = Game, prefix: str = "gameledger.game.") -> dict[str, type[Any]]:
+    """Every stored event class of the aggregate (a game's, or its table talk's) by its topic."""
     out: dict[str, type[Any]] = {}
-    for value in vars(Game).values():
+    for value in vars(aggregate).values():
         topic = getattr(value, "TOPIC", None)
-        if isinstance(value, type) and isinstance(topic, str) and topic.startswith("gameledger.game."):
+        if isinstance(value, type) and isinstance(topic, str) and topic.startswith(prefix):
             out[topic] = value
     return out
+
+
+def talk_events(game_id: UUID, rows: list[dict[str, Any]]) -> list[Any]:
+    """The game's table talk as it was recorded (its chain verified with the export)."""
+    classes = event_classes(Conversation, "gameledger.talk.")
+    events = []
+    for r in rows:
+        cls = classes.get(r["type"])
+        if cls is None or UUID(r["game"]) != game_id:
+            raise _fail(f"Table-talk event {r['version']} is of an unknown type or another game.")
+        fields: dict[str, Any] = {
+            "originator_id": conversation_id(game_id),
+            "originator_version": r["version"],
+            "timestamp": datetime.fromisoformat(r["timestamp"]),
+            "public": r["public"],
+            "prev_hash": r["prev_hash"],
+            "hash": r["hash"],
+        }
+        if r["type"] == Conversation.Created.TOPIC:
+            fields["originator_topic"] = Conversation.TOPIC
+        events.append(cls(**fields))
+    return events
 
 
 def _fail(message: str, code: str = "import/invalid") -> InvalidRequestError:
@@ -59,7 +82,7 @@ def import_export(ledger: Any, lines: list[str]) -> ImportResult:
     if not report.ok:
         failed = "; ".join(f"{name}: {detail}" for name, ok, detail in report.checks if not ok)
         raise _fail(f"The export does not verify ({failed}).", "import/not_verified")
-    header, records = parse(lines)
+    header, records, talk = parse_all(lines)
     if header.get("audience") != "full" or records[-1]["type"] not in OVER:
         raise _fail(
             "Only a game that is over can be imported (its export then holds every event whole).",
@@ -90,6 +113,7 @@ def import_export(ledger: Any, lines: list[str]) -> ImportResult:
         if r["type"] == CREATED:
             fields |= {"originator_topic": Game.TOPIC, "seed": seed, "private": {}}
         events.append(cls(**fields))
+    events += talk_events(game_id, talk)
     try:
         ledger.save(*events)
     except IntegrityError:
@@ -101,7 +125,7 @@ def import_export(ledger: Any, lines: list[str]) -> ImportResult:
         game_id=str(game_id),
         title=game.title,
         status=game.status,
-        events=len(events),
+        events=len(records),
         head=game.head_hash,
         checks=report.checks,
     )

@@ -6,7 +6,8 @@ Checks, in order:
    missing versions), reaching the status the header announces (a finished game's record
    holds its finished event);
 1. the hash chain: every event's hash recomputed from its body, each linked to
-   the previous one, versions gapless from 1;
+   the previous one, versions gapless from 1; the same for the game's table talk, when the
+   export holds it (its own chain, in the lines marked ``"record": "talk"``);
 2. every private part present in the export opens its commitment with the salt given;
 3. once the game is finished (the seed is revealed): the seed matches the
    commitment published at creation, every private part is present and opens
@@ -36,6 +37,7 @@ ABANDONED = "gameledger.game.abandoned"
 TIMED_OUT = "gameledger.game.timed_out"
 ANNULLED = "gameledger.game.annulled"
 UNDONE = "gameledger.game.decision_undone"
+TALK = "talk"  # an export line of the game's table talk (its own hash chain)
 
 
 # the status a game reaches with each of these events (it is "waiting" before the first)
@@ -66,10 +68,31 @@ class Report:
 
 
 def parse(lines: Iterable[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The header and the game's events (without its table talk)."""
+    header, events, _ = parse_all(lines)
+    return header, events
+
+
+def parse_all(lines: Iterable[str]) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+    """The header, the game's events and its table talk's (the lines marked ``record: talk``)."""
     rows = [json.loads(line) for line in lines if line.strip()]
     if not rows or rows[0].get("format") is None:
         raise ValueError("not a gameledger export: the first line must be the header")
-    return rows[0], rows[1:]
+    events = [r for r in rows[1:] if r.get("record") != TALK]
+    return rows[0], events, [r for r in rows[1:] if r.get("record") == TALK]
+
+
+def check_talk(report: Report, header: dict[str, Any], talk: list[dict[str, Any]]) -> None:
+    """The table talk's own hash chain, whole as the header announces it, of this game."""
+    announced = header.get("talk_version")
+    if announced is None and not talk:
+        return
+    ok, detail, _ = check_chain(talk)
+    if ok and announced != len(talk):
+        ok, detail = False, f"{len(talk)} talk events where the header announces {announced}"
+    if ok and any(e["game"] != header.get("game") for e in talk):
+        ok, detail = False, "a talk event names another game"
+    report.add("table talk hash chain", ok, detail)
 
 
 def _body(e: dict[str, Any]) -> dict[str, Any]:
@@ -170,7 +193,7 @@ def _verify(
     report: Report, lines: Iterable[str], digest: dict[str, Any] | None, public_key: str | None
 ) -> None:
     try:
-        header, events = parse(lines)
+        header, events, talk = parse_all(lines)
     except (ValueError, json.JSONDecodeError) as exc:
         report.add("format", False, str(exc))
         return
@@ -185,6 +208,7 @@ def _verify(
     # 1. hash chain
     chain_ok, detail, _ = check_chain(events)
     report.add("hash chain", chain_ok, detail)
+    check_talk(report, header, talk)
     if digest is not None:
         check_digest(report, events, digest, public_key)
 

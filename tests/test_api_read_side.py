@@ -175,4 +175,5 @@ def test_health_reports_each_projections_lag(client: TestClient) -> None:
         "sharevalues",
         "leaguestats",
         "notifications",
+        "pace",
     }

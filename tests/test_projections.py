@@ -228,7 +228,7 @@ def test_a_worker_killed_mid_stream_resumes_without_double_counting(
 
 
 def test_every_projection_is_listed_in_the_services() -> None:
-    assert set(PROJECTIONS) == {"gameindex", "scoreboard", "sharevalues", "leaguestats", "notifications"}
+    assert set(PROJECTIONS) == {"gameindex", "scoreboard", "sharevalues", "leaguestats", "notifications", "pace"}
 
 
 @pytest.mark.parametrize("batch", [1, 5, 2000])

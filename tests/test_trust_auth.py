@@ -34,7 +34,9 @@ ROLES = ("none", "wrong_token", "other_seat", "spectator", "admin")
 # game; "self": the caller's own account; "seated": a player holding a seat of the game;
 # "act": only the awaited seat; "organiser": the league's organiser (or the operator);
 # "admin": the operator only; "page": a web page, signed in by cookie; "own": one of the caller's
-# own tokens or sessions by its id (called with another player's id: not found, nothing ends).
+# own tokens or sessions by its id (called with another player's id: not found, nothing ends);
+# "talk": a game's table talk, read by its seats and the operator only (no spectators unless the
+# creator allows them); "creator": the game's creator (or the operator).
 POLICY: dict[tuple[str, str], str] = {
     ("GET", "/openapi.json"): "public",
     ("GET", "/docs"): "public",
@@ -58,6 +60,7 @@ POLICY: dict[tuple[str, str], str] = {
     ("GET", "/signup"): "public",
     ("GET", "/api/v1/me"): "self",
     ("GET", "/api/v1/me/turns"): "self",
+    ("GET", "/api/v1/me/waiting"): "self",
     ("GET", "/api/v1/me/vacation"): "self",
     ("POST", "/api/v1/me/vacation"): "self",
     ("DELETE", "/api/v1/me/vacation"): "self",
@@ -94,6 +97,10 @@ POLICY: dict[tuple[str, str], str] = {
     ("GET", "/api/v1/games/{game_id}/audit"): "view",
     ("GET", "/api/v1/games/{game_id}/stream"): "view",
     ("POST", "/api/v1/games/{game_id}/disputes"): "seated",
+    ("POST", "/api/v1/games/{game_id}/messages"): "seated",
+    ("GET", "/api/v1/games/{game_id}/messages"): "talk",
+    ("PUT", "/api/v1/games/{game_id}/messages/settings"): "creator",
+    ("POST", "/api/v1/games/{game_id}/messages/{number}/hide"): "admin",
     ("POST", "/api/v1/games/{game_id}/decisions"): "act",
     ("POST", "/api/v1/games/{game_id}/decisions/preview"): "act",  # the decision's own checks
     ("POST", "/api/v1/games/{game_id}/undo"): "act",
@@ -117,6 +124,7 @@ POLICY: dict[tuple[str, str], str] = {
     ("GET", "/settings"): "page",
     ("GET", "/leagues"): "page",
     ("GET", "/leagues/{league}"): "page",
+    ("GET", "/players/{player_id}"): "page",
 }
 
 
@@ -146,6 +154,7 @@ class Matrix:
     waiting: str
     dispute: int
     throwaway: str
+    said: str = "the table's first message"
     others: dict[str, str] = field(default_factory=dict)  # another player's token id and session
     tally: Counter[str] = field(default_factory=Counter)
 
@@ -244,6 +253,9 @@ def _call_for(m: Matrix, method: str, template: str, role: str) -> Call:
         "/api/v1/games/{game_id}/undo/answer": {"accept": True},
         "/api/v1/games/{game_id}/abandon": {"reason": "matrix"},
         "/api/v1/games/{game_id}/disputes": {"versions": [1], "text": "matrix check"},
+        "/api/v1/games/{game_id}/messages": {"text": f"matrix <script>alert('{role}')</script>"},
+        "/api/v1/games/{game_id}/messages/settings": {"spectators": False},
+        "/api/v1/games/{game_id}/messages/{number}/hide": {"reason": "matrix"},
         "/api/v1/games/{game_id}/disputes/{number}/resolve": {"outcome": "no_change", "note": "ok"},
         "/api/v1/games/{game_id}/forks": {"version": 1},
         "/api/v1/leagues": {"name": f"League of {role}"},
@@ -340,6 +352,9 @@ def check_view(m: Matrix, template: str, role: str, response: Any) -> None:
         for line in response.text.splitlines():
             if line.startswith("data: "):
                 data = json.loads(line[6:])
+                if "number" in data:  # a table-talk message: for the seats and the operator only
+                    assert role in ("other_seat", "owner", "admin"), (role, data)
+                    continue
                 assert set(data) == {"game_id", "version", "status", "awaiting", "prompt"}, data
 
 
@@ -390,6 +405,20 @@ def expect(m: Matrix, method: str, template: str, policy: str, role: str) -> Non
                 assert r.json()["player_id"] == _id_of(m, role), where
     elif policy == "view":
         check_view(m, template, role, r)
+    elif policy == "talk":
+        if role in ("other_seat", "admin"):
+            assert r.status_code == 200, (where, r.status_code, r.text[:200])
+            assert [x["text"] for x in r.json()["messages"]][:1] == [m.said], where
+        else:
+            assert (r.status_code, assert_error_shape(r, where)) == (403, "game/not_seated"), where
+            assert m.said not in r.text, where
+    elif policy == "creator":
+        creator = m.table.players[0]["player_id"]
+        if role == "admin" or (role == "other_seat" and _id_of(m, role) == creator):
+            assert r.status_code == 200, (where, r.status_code, r.text[:200])
+        else:
+            assert (r.status_code, assert_error_shape(r, where)) == (403, "talk/creator_only"), where
+            assert m.written() == before, f"{where} wrote"
     elif policy == "seated":
         if role == "other_seat":
             assert r.status_code < 300, (where, r.status_code, r.text[:200])
@@ -469,6 +498,8 @@ def build_matrix(client: TestClient) -> Matrix:
     )
     assert opened.status_code == 201, opened.text
     m.dispute = opened.json()["dispute"]
+    said = client.post(f"{API}/games/{table.game_id}/messages", json={"text": m.said}, headers=table.auth(m.awaited()))
+    assert said.status_code == 201, said.text
     named = client.post(f"{API}/me/tokens", json={"name": "organiser's bot"}, headers=bearer(organiser["token"]))
     session = client.post(f"{API}/sessions", json={"token": organiser["token"]})
     client.cookies.clear()

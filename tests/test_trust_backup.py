@@ -206,6 +206,8 @@ def _source_export(finished: bool) -> tuple[str, list[str]]:
     try:
         if finished:
             game_id = ledger_playout(source.ledger, "cotton-trade", 3, 41).game_id
+            seated = source.ledger.get_game(game_id).seats[0]
+            source.ledger.post_message(game_id, str(seated), "gg, well played")  # the table talk moves too
         else:
             (table,), _ = lk.prepare_tables(
                 f"sqlite:///{source.db.sqlite_path}", 1, seats=2, max_decisions=10, title="cotton-trade"

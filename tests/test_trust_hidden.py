@@ -11,7 +11,8 @@ Hidden items, each searched by its distinctive id:
 - another seat's private holding: a contract peeked at (Cotton Trade's reputation use 4),
   hidden from everyone but the peeker;
 - the game's random seed (hex), and the salt of every private part the viewer may not open
-  (the commitments' preimages).
+  (the commitments' preimages);
+- the game's table talk, for a spectator (the creator has not let spectators in).
 
 The endpoints: the game view, its events, its state now and after every event, the export, the
 audit, the game's SSE stream, the player's notifications (list, SSE and the webhook payloads
@@ -109,6 +110,7 @@ class Scene:
     answers: dict[int, list[str]] = field(default_factory=dict)  # seat -> decision answers seen
     webhooks: list[tuple[str, bytes]] = field(default_factory=list)
     pushed: dict[int | None, list[tuple[str, LiveStream]]] = field(default_factory=dict)  # open streams
+    said: str = "table-talk-9f3c2a7e-only-for-the-players"  # a message of seat 0, hidden from spectators
     _states: list[Any] = field(default_factory=list)
 
     @property
@@ -195,6 +197,8 @@ def hidden_items(scene: Scene, viewer: int | None) -> dict[str, str]:
     for secret in sorted(engine.secrets(now.state, viewer) - ever_seen):
         items[secret] = "peeked by another seat" if secret in peeked else "face down / undrawn"
     items[now.seed_bytes.hex()] = "seed"
+    if viewer is None:
+        items[scene.said] = "table talk"
     mine = {records.seat_audience(viewer)} if viewer is not None else set()
     for event in scene.services.ledger.events.get(now.id):
         record = event_record(event)
@@ -235,6 +239,10 @@ def walk(scene: Scene, viewer: int | None) -> list[tuple[str, str]]:
     get("share values csv", g + "/share-values", format="csv")
     get("share values svg", g + "/share-values.svg")
     get("disputes", g + "/disputes")
+    talk = c.get(g + "/messages", headers=h)
+    assert talk.status_code == (403 if viewer is None else 200), talk.text
+    assert (scene.said in talk.text) == (viewer is not None), "the players read their table talk"
+    out.append(("table talk", talk.text))
     get("lobby list", f"{API}/games")
     get("my turns", f"{API}/me/turns")
     get("ledger digest", f"{API}/ledger/digest", game=scene.game_id)
@@ -258,6 +266,8 @@ def walk(scene: Scene, viewer: int | None) -> list[tuple[str, str]]:
     out.append(("refused fork", refused.text))
     out.extend(("decision answers", text) for text in scene.answers.get(viewer if viewer is not None else -1, []))
     for name, stream in scene.pushed.get(viewer, []):
+        if name == "pushed game stream" and viewer is not None:  # the players are pushed their talk
+            stream.wait_for(lambda evs: any(e.event == "talk" for e in evs))
         text = stream.stop()
         if name == "pushed game stream":
             assert text.count("event: game") > 1, "the stream was pushed the game's changes"
@@ -310,6 +320,8 @@ def test_hidden_items_reach_no_other_seat_and_no_spectator(
     scene = set_up(client, SCENARIOS[name])
     request.addfinalizer(scene.stop_streams)
     play_to_hidden_position(scene)
+    said = client.post(f"{API}/games/{scene.game_id}/messages", json={"text": scene.said}, headers=scene.table.auth(0))
+    assert said.status_code == 201, said.text
     run = client.post(f"{API}/admin/webhooks/run", headers=bearer(ADMIN_TOKEN))
     assert run.status_code == 200 and scene.webhooks, "webhooks were sent to search"
     players = scene.scenario.players
@@ -376,5 +388,5 @@ def test_hidden_items_reach_no_other_seat_and_no_spectator(
     )
     assert done.status_code == 200, done.text
     export = client.get(f"{API}/games/{scene.game_id}/export", headers=bearer(scene.token(None))).text
-    missing = [i for i in everything if not pattern(i).search(export)]
+    missing = [i for i, kind in everything.items() if kind != "table talk" and not pattern(i).search(export)]
     assert not missing, f"not findable even when public: {missing[:5]}"

@@ -235,7 +235,7 @@ def export_game(game_id: GameId, caller: CallerDep, services: ServicesDep) -> St
     """The game's record as JSON lines for ``gameledger verify``: before the end hidden
     parts stay hidden (the caller's own parts come with their salts); after it, everything."""
     game = services.ledger.get_game(game_id)
-    lines = game_export(services.ledger, game, game.seats_of(caller.player_id))
+    lines = game_export(services.ledger, game, game.seats_of(caller.player_id), talk=caller.is_admin or None)
 
     def body() -> Iterator[bytes]:
         for line in lines:
@@ -397,9 +397,12 @@ def audit(game_id: GameId, caller: CallerDep, services: ServicesDep) -> dict[str
 def open_dispute(
     game_id: GameId, body: DisputeIn, caller: CallerDep, services: ServicesDep
 ) -> dict[str, Any]:
-    """Dispute what some events recorded (a player of the game); the dispute is an event of the
-    game, visible in its audit, and an administrator adjudicates it."""
-    game, number = services.ledger.open_dispute(game_id, caller.player_id, body.versions, body.text)
+    """Dispute what some events recorded (a player of the game), citing table-talk messages by
+    number if need be; the dispute is an event of the game, visible in its audit, and an
+    administrator adjudicates it."""
+    game, number = services.ledger.open_dispute(
+        game_id, caller.player_id, body.versions, body.text, body.messages
+    )
     return {"dispute": number, "game": game_out(services, game, caller)}
 
 

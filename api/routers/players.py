@@ -55,6 +55,19 @@ def my_turns(caller: CallerDep, services: ServicesDep) -> dict[str, object]:
     return {"games": games}
 
 
+@router.get("/me/waiting", responses={401: {"model": ErrorOut}})
+def waiting_on_me(caller: CallerDep, services: ServicesDep) -> dict[str, object]:
+    """How many games wait on the caller's decision, and which: the longest waiting first
+    (``next``: the one to open), each with the time it began to wait on the caller."""
+    return waiting_out(services, caller.player_id)
+
+
+def waiting_out(services: Any, player_id: str) -> dict[str, Any]:
+    services.wait_for("pace", None)
+    games = services.view("pace").waiting_on(player_id)
+    return {"count": len(games), "next": games[0] if games else None, "games": games}
+
+
 ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorOut} for code in (401, 403, 404, 409, 422)}
 
 

@@ -23,13 +23,21 @@ def player_stats(
     position: Position = None,
 ) -> dict[str, Any]:
     """Games, wins, average rank and average final value, overall, per title and per player
-    count; ``bot``: a simulated player, played by a program."""
+    count; ``bot``: a simulated player, played by a program; ``pace``: per title, the median and
+    90th-percentile seconds to decide (from the moment the seat is awaited to its decision,
+    vacations excluded), timeouts, forfeits and abandoned games."""
     if player_id == "me":
         player_id = caller.player_id
     player = services.ledger.get_player(player_id)
     services.wait_for("leaguestats", position)
+    services.wait_for("pace", position)
     stats = services.view("leaguestats").player_stats(str(player.id))
-    return {"name": player.name, "bot": player.bot, **stats}
+    return {
+        "name": player.name,
+        "bot": player.bot,
+        **stats,
+        "pace": services.view("pace").pace(str(player.id)),
+    }
 
 
 @router.get("/titles/{title}/stats", responses=ERRORS)

@@ -31,6 +31,7 @@ from api.changefeed import ChangeFeed, feed_of
 from api.deps import CallerDep, ServicesDep
 from api.notify import wanted_kinds
 from api.routers.games import ERRORS, GameId
+from api.routers.talk import messages_out
 from api.schemas import MAX_INDEX
 from ledger.application import Ledger
 
@@ -78,6 +79,11 @@ def game_summary(ledger: Ledger, game_id: str) -> dict[str, Any]:
         "awaiting": g.awaiting,
         "prompt": prompt,
     }
+
+
+def new_messages(ledger: Ledger, game_id: str, after: int, caller: Any) -> list[dict[str, Any]]:
+    """The game's table talk after message ``after``, as the caller is served it."""
+    return messages_out(ledger.conversation(game_id), caller, after)
 
 
 def game_feed(services: Any) -> ChangeFeed:
@@ -155,8 +161,13 @@ async def game_stream(
     last_event_id: LastEventId = None,
 ) -> StreamingResponse:
     """``event: game`` with ``{game_id, version, status, awaiting, prompt}`` now (unless
-    ``Last-Event-ID`` names the current version) and on every change, pushed as it happens."""
-    await run_in_threadpool(services.ledger.get_game, game_id)  # 404 before the stream opens
+    ``Last-Event-ID`` names the current version) and on every change, pushed as it happens;
+    ``event: talk`` with each table-talk message written while the stream is open, to
+    those who may read the game's talk."""
+    game = await run_in_threadpool(services.ledger.get_game, game_id)  # 404 before the stream opens
+    ledger = services.ledger
+    talk = await run_in_threadpool(ledger.conversation, game.id)
+    reads_talk = ledger.may_read_talk(game, caller.player_id, talk)
     feed = game_feed(services)
     await run_in_threadpool(feed.start)
     gid = str(game_id)
@@ -170,14 +181,24 @@ async def game_stream(
             # read after subscribing: whatever is stored from here on wakes this stream
             data = await run_in_threadpool(game_summary, services.ledger, gid)
             last = data["version"] if seen == data["version"] else -1  # the client has this one
+            said = len(talk.messages) if talk else 0  # table talk from here on (the page has the rest)
+            sub.talk_moved = True  # what was said between the page's read and the subscription
+            ended = False
             started = beat = loop.time()
             while True:
                 if data["version"] > last:
                     last = data["version"]
                     yield sse("game", data, str(last))
                     beat = loop.time()
-                    if data["status"] in ENDED:
-                        return
+                    ended = data["status"] in ENDED
+                if reads_talk and sub.talk_moved:  # the talk is read only when it moved on
+                    sub.talk_moved = False
+                    for message in await run_in_threadpool(new_messages, ledger, gid, said, caller):
+                        said = message["number"]
+                        yield sse("talk", message)
+                        beat = loop.time()
+                if ended:
+                    return
                 left = _remaining(loop, started, max_seconds)
                 if left <= 0 or feed.ending:
                     return

@@ -1,4 +1,5 @@
-"""The web pages: sign up and in, lobby, create a game, a game seen by its seat, replay, settings.
+"""The web pages: sign up and in, lobby, create a game, a game seen by its seat, replay, a
+player's results and pace, settings.
 
 Pages are rendered on the server from the same presenters as the REST API (a plain
 reload always shows the current position); the small script in static/app.js sends
@@ -25,7 +26,8 @@ from api.deps import Caller, get_caller
 from api.presenters import events_out, game_out, names_for, scoreboard_out, seat_names
 from api.routers.accounts import account_out
 from api.routers.leagues import league_out, organiser_name
-from api.routers.players import vacation_out
+from api.routers.players import vacation_out, waiting_out
+from api.routers.talk import messages_out
 from api.services import Services
 from api.web import table as tables
 from api.web.features import features
@@ -110,11 +112,19 @@ def render(
     html = templates.get_template(template).render(
         request_path=request.url.path,
         caller=caller,
+        waiting=_waiting(request, caller),
         features=features(request.app),
         static_version=STATIC_VERSION,
         **context,
     )
     return HTMLResponse(html, status_code=status, headers=SECURITY_HEADERS)
+
+
+def _waiting(request: Request, caller: Caller | None) -> dict[str, Any] | None:
+    """The header's "next game waiting on you": how many, and the one waiting longest."""
+    if caller is None or caller.is_admin:
+        return None
+    return waiting_out(_services(request), caller.player_id)
 
 
 def _sign_up_first(request: Request) -> RedirectResponse:
@@ -146,8 +156,16 @@ def lobby(request: Request) -> Response:
     services.wait_for("gameindex", None)
     view = services.game_index.view
     me = caller.player_id
+    waits = waiting_out(services, me)["games"]  # the longest waiting first
+    rank = {w["game_id"]: i for i, w in enumerate(waits)}
+    since = {w["game_id"]: w["waiting_since"] for w in waits}
     waiting_on_me = view.list_games(status="active", awaiting_player=me, limit=100)
     mine = view.list_games(player=me, limit=100)
+    for g in [*waiting_on_me, *mine]:
+        g["waiting_since"] = since.get(g["game_id"])
+    # my games by how long they have waited on me, then the others by their last move
+    waiting_on_me.sort(key=lambda g: rank.get(g["game_id"], len(rank)))
+    mine.sort(key=lambda g: rank.get(g["game_id"], len(rank)))
     open_games = [
         g
         for g in view.list_games(status="waiting", open_seats=True, limit=100)
@@ -359,6 +377,25 @@ def _game_context(request: Request, caller: Caller, game_id: str) -> dict[str, A
         "chart": _chart(services, game, names) if game.state is not None else None,
         "undo": _undo_offer(services, game, caller),
         "free_seats": sum(1 for s in game.seats if s is None),
+        "talk": _talk(services, game, caller),
+    }
+
+
+def _talk(services: Services, game: Game, caller: Caller, version: int | None = None) -> dict[str, Any]:
+    """The game's table talk as the caller may see it (``version``: only what was written at
+    that version of the game, for the replay)."""
+    ledger = services.ledger
+    conversation = ledger.conversation(game.id)
+    readable = ledger.may_read_talk(game, caller.player_id, conversation)
+    messages = messages_out(conversation, caller) if readable else []
+    if version is not None:
+        messages = [m for m in messages if m["game_version"] == version]
+    return {
+        "readable": readable,
+        "writable": readable and not caller.is_admin,
+        "creator": caller.player_id == game.created_by,
+        "spectators": bool(conversation and conversation.spectators),
+        "messages": messages,
     }
 
 
@@ -435,6 +472,27 @@ def replay_page(request: Request, game_id: str, v: int | None = None) -> Respons
         names=names,
         my_seats=my_seats,
         standings=game.standings or None,
+        talk=_talk(services, current, caller, version),
+    )
+
+
+@router.get("/players/{player_id}")
+def player_page(request: Request, player_id: str) -> Response:
+    """A player's results and pace: how long they take to decide, per title."""
+    caller = page_caller(request)
+    if caller is None:
+        return _sign_up_first(request)
+    services = _services(request)
+    try:
+        player = services.ledger.get_player(caller.player_id if player_id == "me" else player_id)
+    except NotFoundError:
+        return _not_found(request, caller, f"There is no player {player_id}.")
+    services.wait_for("leaguestats", None)
+    services.wait_for("pace", None)
+    pid = str(player.id)
+    stats = services.view("leaguestats").player_stats(pid)
+    return render(
+        request, "player.html", caller, player=player, stats=stats, pace=services.view("pace").pace(pid)
     )
 
 
@@ -460,7 +518,10 @@ def settings_page(request: Request) -> Response:
         "settings.html",
         caller,
         vacation=vacation,
-        account=account, tokens=tokens, sessions=sessions, recovering=recovering
+        account=account,
+        tokens=tokens,
+        sessions=sessions,
+        recovering=recovering,
     )
 
 
@@ -468,13 +529,17 @@ def settings_page(request: Request) -> Response:
 def confirm_page(request: Request) -> Response:
     """A mailed link confirming an address lands here; its token (after #) never reaches the server
     until the person presses the button (a mail scanner that opens links confirms nothing)."""
-    return render(request, "account_link.html", page_caller(request), kind="confirm", heading="Confirm your address")
+    return render(
+        request, "account_link.html", page_caller(request), kind="confirm", heading="Confirm your address"
+    )
 
 
 @router.get("/account/recover")
 def recover_page(request: Request) -> Response:
     """A mailed sign-in link lands here; the button signs this browser in, once."""
-    return render(request, "account_link.html", page_caller(request), kind="recover", heading="Sign in with your link")
+    return render(
+        request, "account_link.html", page_caller(request), kind="recover", heading="Sign in with your link"
+    )
 
 
 @cache

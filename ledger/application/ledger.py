@@ -29,6 +29,7 @@ from ledger.accounts import matching_token
 from ledger.accounts import token_hash as _token_hash
 from ledger.application.leagues import LeagueUseCases
 from ledger.application.repository import CopyOnReadRepository
+from ledger.application.talk import TalkUseCases
 from ledger.application.undo import UndoUseCases
 from ledger.canonical import canonical, sha256_hex
 from ledger.clocks import parse_time_control
@@ -65,7 +66,7 @@ class DecisionResult:
     game: Game | None = field(default=None, compare=False, repr=False)  # as saved, when it was
 
 
-class Ledger(LeagueUseCases, UndoUseCases):
+class Ledger(LeagueUseCases, UndoUseCases, TalkUseCases):
     """Games and players, event-sourced."""
 
     name = "Ledger"  # pinned: table names and env prefix derive from it
@@ -360,8 +361,14 @@ class Ledger(LeagueUseCases, UndoUseCases):
     # -- disputes ---------------------------------------------------------------
 
     def open_dispute(
-        self, game_id: UUID | str, player: str, versions: list[int], text: str
+        self,
+        game_id: UUID | str,
+        player: str,
+        versions: list[int],
+        text: str,
+        messages: list[int] | None = None,
     ) -> tuple[Game, int]:
+        """A seat disputes events of the record (``versions``), citing table talk (``messages``)."""
         game = self.get_game(game_id)
         seats = game.seats_of(player)
         if not seats:
@@ -378,7 +385,8 @@ class Ledger(LeagueUseCases, UndoUseCases):
         text = text.strip()
         if not 1 <= len(text) <= 2000:
             raise InvalidRequestError("Say what is wrong, in 1 to 2000 characters.", code="dispute/bad_text")
-        number = game.open_dispute(seats[0], sorted(set(versions)), text, self.clock())
+        cited = self.cited_messages(game, messages or [])
+        number = game.open_dispute(seats[0], sorted(set(versions)), text, self.clock(), cited)
         self._save_game(game)
         return game, number
 

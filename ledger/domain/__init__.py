@@ -1,4 +1,5 @@
-"""The ledger's aggregates: Game (``game``), Player (``player``) and League (``league``)."""
+"""The ledger's aggregates: Game (``game``), Player (``player``), League (``league``) and a game's
+table talk, Conversation (``talk``)."""
 
 from ledger.domain.game import (
     ABANDONED,
@@ -15,6 +16,7 @@ from ledger.domain.game import (
 )
 from ledger.domain.league import League
 from ledger.domain.player import Player
+from ledger.domain.talk import TALK_TOPICS, Conversation, conversation_id
 
 __all__ = [
     "ABANDONED",
@@ -24,10 +26,13 @@ __all__ = [
     "BOT",
     "FINISHED",
     "GAME_TOPICS",
+    "TALK_TOPICS",
     "WAITING",
+    "Conversation",
     "Game",
     "League",
     "Player",
+    "conversation_id",
     "final_standings",
     "split_effects",
 ]

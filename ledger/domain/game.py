@@ -286,6 +286,7 @@ class Game(Aggregate):
                 "player": self.public["player"],
                 "versions": list(self.public["versions"]),
                 "text": self.public["text"],
+                "messages": list(self.public.get("messages", [])),  # the table talk it cites
                 "opened_at": self.timestamp.isoformat(),
                 "status": "open",
             }
@@ -651,15 +652,24 @@ class Game(Aggregate):
         private = {records.SERVER: {"state": eng.state_adapter.dump_python(state, mode="json")}}
         self._record(self.DecisionUndone, timestamp, public, private, state=state)
 
-    def open_dispute(self, seat: int, versions: list[int], text: str, timestamp: datetime) -> int:
+    def open_dispute(
+        self,
+        seat: int,
+        versions: list[int],
+        text: str,
+        timestamp: datetime,
+        messages: list[int] | None = None,
+    ) -> int:
         number = len(self.disputes) + 1
-        public = {
+        public: dict[str, Any] = {
             "dispute": number,
             "seat": seat,
             "player": self.seats[seat],
             "versions": versions,
             "text": text,
         }
+        if messages:  # only when cited: the events of disputes that cite none are unchanged
+            public["messages"] = messages
         self._record(self.DisputeOpened, timestamp, public)
         return number
 

@@ -217,6 +217,7 @@
         api("GET", pollUrl).then(function (r) {
           if (r.ok && changed(r.data.version, r.data.status)) { clearInterval(timer); }
         });
+        pollTalk();
       }, POLL_MS);
     }
     if (stream && window.EventSource) {
@@ -227,6 +228,7 @@
         var d = JSON.parse(e.data);
         if (changed(d.version, d.status)) es.close();
       });
+      es.addEventListener("talk", function (e) { showMessage(JSON.parse(e.data)); });
       es.onopen = function () { failures = 0; };  // a stream ended by the server reconnects: no failure
       es.onerror = function () {
         failures += 1;
@@ -235,6 +237,64 @@
       page.dataset.live = "sse";
     } else {
       poll();
+    }
+  }
+
+  // --- table talk: a message is text (textContent), never markup ---------------------------
+  function showMessage(m) {
+    var list = document.getElementById("talk-messages");
+    if (!list || list.querySelector('[data-number="' + Number(m.number) + '"]')) return;
+    var empty = list.querySelector(".empty");
+    if (empty) list.removeChild(empty);
+    var li = document.createElement("li");
+    li.dataset.number = String(Number(m.number));
+    var who = document.createElement("span");
+    who.className = "who";
+    who.textContent = m.name;
+    var meta = document.createElement("span");
+    meta.className = "muted";
+    meta.textContent = (m.seat === null ? " (watching)" : "") + " · at version " + m.game_version;
+    var p = document.createElement("p");
+    if (m.hidden) { p.className = "hidden-message muted"; p.textContent = "Hidden by the operator: " + m.hidden.reason; }
+    else { p.className = "text"; p.textContent = m.text; }
+    li.appendChild(who);
+    li.appendChild(meta);
+    li.appendChild(p);
+    list.appendChild(li);
+  }
+  function pollTalk() {
+    var talk = document.getElementById("talk");
+    var list = document.getElementById("talk-messages");
+    if (!talk || !list) return;
+    var seen = list.querySelectorAll("[data-number]").length;
+    api("GET", talk.dataset.url + "?after=" + seen).then(function (r) {
+      if (r.ok) r.data.messages.forEach(showMessage);
+    });
+  }
+  function initTalk(talk) {
+    var form = document.getElementById("talk-form");
+    if (form) {
+      form.addEventListener("submit", function (ev) {
+        ev.preventDefault();
+        clearError(form);
+        var box = document.getElementById("talk-text");
+        var submit = form.querySelector("button[type=submit]");
+        submit.disabled = true;
+        api("POST", talk.dataset.url, { text: box.value }).then(function (r) {
+          submit.disabled = false;
+          if (!r.ok) { showError(form, r.data); return; }
+          box.value = "";
+          showMessage(r.data);
+        });
+      });
+    }
+    var spectators = document.getElementById("talk-spectators");
+    if (spectators) {
+      spectators.addEventListener("change", function () {
+        api("PUT", talk.dataset.url + "/settings", { spectators: spectators.checked }).then(function (r) {
+          if (!r.ok) { spectators.checked = !spectators.checked; notify(errorText(r.data)); }
+        });
+      });
     }
   }
 
@@ -635,6 +695,7 @@
     if ((el = document.getElementById("account-link"))) initAccountLink(el);
     if ((el = document.getElementById("new-game-form"))) initNewGame(el);
     if ((el = document.getElementById("game-page"))) watchGame(el);
+    if ((el = document.getElementById("talk")) && document.getElementById("game-page")) initTalk(el);
     if ((el = document.getElementById("replay"))) initReplay(el);
     if (document.getElementById("settings")) initSettings();
     if (document.body.dataset.meStream) watchMe(document.body.dataset.meStream);
