@@ -13,7 +13,7 @@ from ledger.domain.game import (
     final_standings,
     split_effects,
 )
-from ledger.domain.league import League
+from ledger.domain.league import League, LeagueGame
 from ledger.domain.player import Player
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "WAITING",
     "Game",
     "League",
+    "LeagueGame",
     "Player",
     "final_standings",
     "split_effects",
