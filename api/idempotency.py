@@ -20,9 +20,9 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import Header, Request
+from fastapi import Request
 from fastapi.encoders import jsonable_encoder
 from pydantic import BaseModel
 
@@ -31,7 +31,7 @@ from ledger.canonical import canonical, sha256_hex
 from ledger.errors import ConflictError
 from projections.base import SqlView
 
-PENDING = 0  # the status of a reservation whose answer is not stored yet
+PENDING, ANSWERED = 0, 1  # a reservation's status: its answer not stored yet, or stored
 STALE_SECONDS = 60.0  # a reservation this old without an answer: its request died
 KEEP_SECONDS = 86_400.0
 WAIT_SECONDS = 15.0  # how long a twin waits for the first request's answer
@@ -79,12 +79,12 @@ class IdempotencyStore(SqlView):
             )
             return rowcount(c) == 1
 
-    def answer(self, caller: str, key: str, status: int, answer: dict[str, Any]) -> None:
+    def answer(self, caller: str, key: str, answer: dict[str, Any]) -> None:
         with self.datastore.transaction(commit=True) as c:
             self.execute(
                 c,
                 f"UPDATE {self.t('requests')} SET status = %s, answer = %s WHERE caller = %s AND idem_key = %s",
-                [status, json.dumps(answer, separators=(",", ":")), caller, key],
+                [ANSWERED, json.dumps(answer, separators=(",", ":")), caller, key],
             )
 
     def release(self, caller: str, key: str) -> None:
@@ -124,7 +124,6 @@ class Idempotency:
         request: Request,
         body: BaseModel | None,
         answer: Callable[[], dict[str, Any]],
-        status: int = 200,
     ) -> dict[str, Any]:
         """``answer()`` once per (caller, key); its JSON answer, with ``replayed``."""
         if not key:
@@ -161,35 +160,10 @@ class Idempotency:
             self.store.release(caller, key)
             raise
         out["replayed"] = bool(out.get("replayed"))  # the ledger's own replay (a taken-over key) says so
-        self.store.answer(caller, key, status, out)
+        self.store.answer(caller, key, out)
         return dict(out)
 
     def _prune_now_and_then(self) -> None:
         self._reservations += 1
         if self._reservations % PRUNE_EVERY == 0:
             self.store.prune(self.clock() - KEEP_SECONDS)
-
-
-IdempotencyKey = Annotated[
-    str | None,
-    Header(
-        alias="Idempotency-Key",
-        max_length=200,
-        description="Retrying with the same key replays the first answer (replayed: true); the same key "
-        "with another request is refused (409 request/idempotency_key_reused)",
-    ),
-]
-
-
-def keyed(
-    services: Any,
-    caller: Any,
-    key: str | None,
-    request: Request,
-    body: BaseModel | None,
-    answer: Callable[[], dict[str, Any]],
-    status: int = 200,
-) -> dict[str, Any]:
-    """A route's answer through the service's one Idempotency-Key mechanism."""
-    idempotency: Idempotency = services.idempotency
-    return idempotency.run(caller.player_id, key, request, body, answer, status)

@@ -6,12 +6,11 @@ import json
 from collections.abc import Iterator
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, Request, status
+from fastapi import APIRouter, Path, Query, status
 from fastapi.responses import Response, StreamingResponse
 
 from api.charts import share_value_svg
 from api.deps import CallerDep, ServicesDep
-from api.idempotency import IdempotencyKey, keyed
 from api.presenters import (
     describer,
     events_out,
@@ -21,6 +20,7 @@ from api.presenters import (
     scoreboard_out,
     seat_names,
 )
+from api.routers.keyed import OnceDep
 from api.schemas import (
     MAX_INDEX,
     AbandonIn,
@@ -62,8 +62,7 @@ def create_game(
     body: GameIn,
     caller: CallerDep,
     services: ServicesDep,
-    request: Request,
-    idempotency_key: IdempotencyKey = None,
+    once: OnceDep,
 ) -> dict[str, Any]:
     """Create a game: either open seats (``seats``, the creator joining seat 0 unless
     ``join`` is false) or a full table (``players``: the operator only, since it seats other
@@ -86,13 +85,13 @@ def create_game(
             seats=body.seats,
             players=[str(p) for p in body.players] if body.players else None,
             join=body.join and not caller.is_admin,
-            idempotency_key=idempotency_key,
+            idempotency_key=once.key,
             league=body.league,
             time_control=body.time_control.model_dump() if body.time_control else None,
         )
         return game_out(services, game, caller)
 
-    return keyed(services, caller, idempotency_key, request, body, answer, 201)
+    return once(body, answer)
 
 
 @router.get("", response_model=GameListOut, responses=ERRORS)
@@ -137,8 +136,7 @@ def join_game(
     game_id: GameId,
     caller: CallerDep,
     services: ServicesDep,
-    request: Request,
-    idempotency_key: IdempotencyKey = None,
+    once: OnceDep,
 ) -> dict[str, Any]:
     """Take the first free seat; the game starts when the last seat is taken."""
     if caller.is_admin:
@@ -147,7 +145,7 @@ def join_game(
     def answer() -> dict[str, Any]:
         return game_out(services, services.ledger.join(game_id, caller.player_id), caller)
 
-    return keyed(services, caller, idempotency_key, request, None, answer)
+    return once(None, answer)
 
 
 @router.post("/{game_id}/decisions", response_model=DecisionOut, responses=ERRORS)
@@ -156,8 +154,7 @@ def decide(
     body: DecisionIn,
     caller: CallerDep,
     services: ServicesDep,
-    request: Request,
-    idempotency_key: IdempotencyKey = None,
+    once: OnceDep,
 ) -> dict[str, Any]:
     """Make a decision on the version you saw. A stale version is refused with 409,
     an illegal decision with 422 and its rule code; nothing is written then."""
@@ -169,7 +166,7 @@ def decide(
             body.expected_version,
             body.decision,
             seat=body.seat,
-            idempotency_key=idempotency_key,
+            idempotency_key=once.key,
         )
         game = result.game or services.ledger.get_game(game_id)  # only the seats and the rules are read
         say = describer(services, game)
@@ -183,7 +180,7 @@ def decide(
             "position": result.position,
         }
 
-    return keyed(services, caller, idempotency_key, request, body, answer)
+    return once(body, answer)
 
 
 @router.post("/{game_id}/decisions/preview", response_model=PreviewOut, responses=ERRORS)
@@ -406,8 +403,7 @@ def open_dispute(
     body: DisputeIn,
     caller: CallerDep,
     services: ServicesDep,
-    request: Request,
-    idempotency_key: IdempotencyKey = None,
+    once: OnceDep,
 ) -> dict[str, Any]:
     """Dispute what some events recorded (a player of the game); the dispute is an event of the
     game, visible in its audit, and an administrator adjudicates it."""
@@ -416,7 +412,7 @@ def open_dispute(
         game, number = services.ledger.open_dispute(game_id, caller.player_id, body.versions, body.text)
         return {"dispute": number, "game": game_out(services, game, caller)}
 
-    return keyed(services, caller, idempotency_key, request, body, answer, 201)
+    return once(body, answer)
 
 
 @router.get("/{game_id}/disputes", responses=ERRORS)
@@ -449,8 +445,7 @@ def fork(
     body: ForkIn,
     caller: CallerDep,
     services: ServicesDep,
-    request: Request,
-    idempotency_key: IdempotencyKey = None,
+    once: OnceDep,
 ) -> dict[str, Any]:
     """A what-if sandbox from the position after event ``version``: played hotseat by you (the
     title's bot on ``bots`` seats), recording its origin, never counted in leagues or ratings.
@@ -465,4 +460,4 @@ def fork(
             services, services.ledger.fork(game_id, caller.player_id, body.version, body.bots), caller
         )
 
-    return keyed(services, caller, idempotency_key, request, body, answer, 201)
+    return once(body, answer)

@@ -3,10 +3,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, Request, status
+from fastapi import APIRouter, Path, Query, status
 
 from api.deps import CallerDep, ServicesDep
-from api.idempotency import IdempotencyKey, keyed
+from api.routers.keyed import OnceDep
 from api.schemas import MAX_INDEX, ErrorOut, LeagueAdmissionIn, LeagueGameIn, LeagueIn, LeagueMemberIn
 from ledger.application import ADMIN
 from ledger.domain import League
@@ -59,8 +59,7 @@ def create_league(
     body: LeagueIn,
     caller: CallerDep,
     services: ServicesDep,
-    request: Request,
-    idempotency_key: IdempotencyKey = None,
+    once: OnceDep,
 ) -> dict[str, Any]:
     """Create a league; its creator is its organiser. Names are unique. A members-only league
     takes games and seats only from its organiser and its members."""
@@ -75,7 +74,7 @@ def create_league(
         )
         return _admission_out(league)
 
-    return keyed(services, caller, idempotency_key, request, body, answer, 201)
+    return once(body, answer)
 
 
 @router.get("", responses=ERRORS)
@@ -105,8 +104,7 @@ def add_game(
     body: LeagueGameIn,
     caller: CallerDep,
     services: ServicesDep,
-    request: Request,
-    idempotency_key: IdempotencyKey = None,
+    once: OnceDep,
 ) -> dict[str, Any]:
     """The organiser adds an existing game (running or finished) to the league: one of its
     title, in no other league, and in a members-only league one whose every seat is a member."""
@@ -115,7 +113,7 @@ def add_game(
         found = services.ledger.add_game_to_league(league, body.game_id, caller.player_id)
         return {"league_id": str(found.id), "games": found.games}
 
-    return keyed(services, caller, idempotency_key, request, body, answer)
+    return once(body, answer)
 
 
 @router.post("/{league}/close", responses=ERRORS)
@@ -139,15 +137,14 @@ def add_member(
     body: LeagueMemberIn,
     caller: CallerDep,
     services: ServicesDep,
-    request: Request,
-    idempotency_key: IdempotencyKey = None,
+    once: OnceDep,
 ) -> dict[str, Any]:
     """The organiser admits a player: they may open games in the league and take seats in them."""
 
     def answer() -> dict[str, Any]:
         return _admission_out(services.ledger.add_league_member(league, body.player_id, caller.player_id))
 
-    return keyed(services, caller, idempotency_key, request, body, answer)
+    return once(body, answer)
 
 
 @router.delete("/{league}/members/{player_id}", responses=ERRORS)

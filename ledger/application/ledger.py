@@ -218,105 +218,81 @@ class Ledger(LeagueUseCases, UndoUseCases):
         """``seed``: the game's draws from a given seed (a reproducible simulation), never
         from a caller over the network; default: fresh entropy. Run again when a game was
         added to the same league at the same moment (the league's version clashed)."""
-        return retrying(
-            lambda: self._create_game(
-                creator=creator,
-                title=title,
-                options=options,
-                seats=seats,
-                players=players,
-                join=join,
-                idempotency_key=idempotency_key,
-                league=league,
-                time_control=time_control,
-                seed=seed,
-            ),
-            code="league/conflict",
-        )
 
-    def _create_game(
-        self,
-        *,
-        creator: str,
-        title: str,
-        options: dict[str, Any] | None,
-        seats: int | None,
-        players: list[str] | None,
-        join: bool,
-        idempotency_key: str | None,
-        league: str | None,
-        time_control: dict[str, Any] | None,
-        seed: bytes | None,
-    ) -> Game:
-        meta = registry.meta(title)
-        clock = parse_time_control(time_control)
-        league_agg = self._league_for_new_game(league, creator, title) if league else None
-        try:
-            opts = meta.options.model_validate(options or {})
-        except ValidationError as exc:
-            raise InvalidRequestError(
-                f"Invalid options for {meta.name}: {first_error(exc)}", code="request/invalid_options"
-            ) from None
-        if players:
-            seat_list: list[str | None] = [str(self.get_player(p).id) for p in players]
-            if len(set(seat_list)) != len(seat_list):
-                raise InvalidRequestError("A player can hold only one seat.", code="request/duplicate_player")
-            if league_agg is not None:
-                for seated in seat_list:
-                    self._check_admitted(league_agg, str(seated))
-        else:
-            n = seats if seats is not None else meta.min_players
-            seat_list = [None] * n
-            if join:
-                seat_list[0] = creator
-        count = len(seat_list)
-        if not meta.min_players <= count <= meta.max_players:
-            raise InvalidRequestError(
-                f"{meta.name} is for {meta.min_players} to {meta.max_players} players.",
-                code="game/player_count",
+        def attempt() -> Game:
+            meta = registry.meta(title)
+            clock = parse_time_control(time_control)
+            league_agg = self._league_for_new_game(league, creator, title) if league else None
+            try:
+                opts = meta.options.model_validate(options or {})
+            except ValidationError as exc:
+                raise InvalidRequestError(
+                    f"Invalid options for {meta.name}: {first_error(exc)}", code="request/invalid_options"
+                ) from None
+            if players:
+                seat_list: list[str | None] = [str(self.get_player(p).id) for p in players]
+                if len(set(seat_list)) != len(seat_list):
+                    raise InvalidRequestError(
+                        "A player can hold only one seat.", code="request/duplicate_player"
+                    )
+                if league_agg is not None:
+                    for seated in seat_list:
+                        self._check_admitted(league_agg, str(seated))
+            else:
+                n = seats if seats is not None else meta.min_players
+                seat_list = [None] * n
+                if join:
+                    seat_list[0] = creator
+            count = len(seat_list)
+            if not meta.min_players <= count <= meta.max_players:
+                raise InvalidRequestError(
+                    f"{meta.name} is for {meta.min_players} to {meta.max_players} players.",
+                    code="game/player_count",
+                )
+            registry.engine(title).new_game(opts, count)  # refuses unplayable options now, not at start
+            asked = {
+                "title": title,
+                "options": opts.model_dump(mode="json"),
+                "seat_count": count,
+                "seats": seat_list,
+                "league": str(league_agg.id) if league_agg else None,
+                "time_control": clock,
+            }
+            if idempotency_key:
+                game_id = uuid.uuid5(IDEMPOTENCY_NAMESPACE, f"{creator}:{idempotency_key}")
+                existing = self._find_game(game_id)
+                if existing is not None:
+                    return self._same_creation(existing, asked)
+            else:
+                game_id = uuid.UUID(bytes=self.entropy(16), version=4)
+            now = self.clock()
+            game = Game.create(
+                game_id=game_id,
+                title=title,
+                options=opts.model_dump(mode="json"),
+                rules_version=meta.rules_version,
+                seat_count=count,
+                seats=seat_list,
+                created_by=creator,
+                seed=self.entropy(32) if seed is None else seed,
+                timestamp=now,
+                league=str(league_agg.id) if league_agg else None,
+                time_control=clock,
             )
-        registry.engine(title).new_game(opts, count)  # refuses unplayable options now, not at start
-        asked = {
-            "title": title,
-            "options": opts.model_dump(mode="json"),
-            "seat_count": count,
-            "seats": seat_list,
-            "league": str(league_agg.id) if league_agg else None,
-            "time_control": clock,
-        }
-        if idempotency_key:
-            game_id = uuid.uuid5(IDEMPOTENCY_NAMESPACE, f"{creator}:{idempotency_key}")
-            existing = self._find_game(game_id)
-            if existing is not None:
+            if league_agg is not None:
+                league_agg.add_game(str(game.id), now)
+            if game.full:
+                self._start(game)
+            try:
+                self.save(game, league_agg)
+            except IntegrityError:
+                existing = self._find_game(game_id)
+                if existing is None:
+                    raise
                 return self._same_creation(existing, asked)
-        else:
-            game_id = uuid.UUID(bytes=self.entropy(16), version=4)
-        now = self.clock()
-        game = Game.create(
-            game_id=game_id,
-            title=title,
-            options=opts.model_dump(mode="json"),
-            rules_version=meta.rules_version,
-            seat_count=count,
-            seats=seat_list,
-            created_by=creator,
-            seed=self.entropy(32) if seed is None else seed,
-            timestamp=now,
-            league=str(league_agg.id) if league_agg else None,
-            time_control=clock,
-        )
-        if league_agg is not None:
-            league_agg.add_game(str(game.id), now)
-        if game.full:
-            self._start(game)
-        try:
-            self.save(game, league_agg)
-        except IntegrityError:
-            existing = self._find_game(game_id)
-            if existing is None:
-                raise
-            return self._same_creation(existing, asked)
-        return game
+            return game
+
+        return retrying(attempt, code="league/conflict")
 
     def _same_creation(self, existing: Game, asked: dict[str, Any]) -> Game:
         """The game an Idempotency-Key made before, if it was made by this very request (as
@@ -325,7 +301,8 @@ class Ledger(LeagueUseCases, UndoUseCases):
         made = {k: getattr(first, k) for k in asked}
         if canonical(made) != canonical(asked):
             raise ConflictError(
-                "This Idempotency-Key was used for a different request.", code="request/idempotency_key_reused"
+                "This Idempotency-Key was used for a different request.",
+                code="request/idempotency_key_reused",
             )
         return existing
 
