@@ -9,15 +9,17 @@ key never meets another's.
 The first request with a key reserves it (a row: the caller, the key, the request's
 fingerprint) before it runs, and stores its answer once it succeeded; a twin arriving
 meanwhile waits for that answer instead of running too. A request that fails (a refusal,
-an error) gives its key back, so a corrected request may use it. A reservation whose
-request died with its process is taken over after ``STALE_SECONDS``; the ledger's own
-protection (a decision's key recorded in the game's stream, a game's id derived from the
-key) then keeps the write single. Answers are kept ``KEEP_SECONDS`` (a day) at least.
+an error) gives its key back, so a corrected request may use it. A twin that has waited
+``PATIENCE_SECONDS`` in vain (the first request died with its process, or its database
+went away) runs after all: the ledger's own protection (a decision's key recorded in the
+game's stream, a game's id derived from the key) keeps the write single, and its answer
+says ``replayed`` when it found the write. Answers are kept ``KEEP_SECONDS`` (a day) at least.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -31,10 +33,10 @@ from ledger.canonical import canonical, sha256_hex
 from ledger.errors import ConflictError
 from projections.base import SqlView
 
+log = logging.getLogger("gameledger.api")
 PENDING, ANSWERED = 0, 1  # a reservation's status: its answer not stored yet, or stored
-STALE_SECONDS = 60.0  # a reservation this old without an answer: its request died
 KEEP_SECONDS = 86_400.0
-WAIT_SECONDS = 15.0  # how long a twin waits for the first request's answer
+PATIENCE_SECONDS = 5.0  # how long a twin waits for the first request's answer
 PRUNE_EVERY = 500  # reservations between two clear-outs of expired answers
 
 
@@ -68,23 +70,13 @@ class IdempotencyStore(SqlView):
             )
             return rowcount(c) == 1
 
-    def take_over(self, caller: str, key: str, fingerprint: str, seen_at: float, now: float) -> bool:
-        """Take a reservation left behind by a request that died (only one taker wins)."""
-        with self.datastore.transaction(commit=True) as c:
-            self.execute(
-                c,
-                f"UPDATE {self.t('requests')} SET at = %s WHERE caller = %s AND idem_key = %s AND status = %s"
-                " AND fingerprint = %s AND at = %s",
-                [now, caller, key, PENDING, fingerprint, seen_at],
-            )
-            return rowcount(c) == 1
-
     def answer(self, caller: str, key: str, answer: dict[str, Any]) -> None:
         with self.datastore.transaction(commit=True) as c:
             self.execute(
                 c,
-                f"UPDATE {self.t('requests')} SET status = %s, answer = %s WHERE caller = %s AND idem_key = %s",
-                [ANSWERED, json.dumps(answer, separators=(",", ":")), caller, key],
+                f"UPDATE {self.t('requests')} SET status = %s, answer = %s WHERE caller = %s AND idem_key = %s"
+                " AND status = %s",
+                [ANSWERED, json.dumps(answer, separators=(",", ":")), caller, key, PENDING],
             )
 
     def release(self, caller: str, key: str) -> None:
@@ -130,11 +122,8 @@ class Idempotency:
             out = answer()
             return {**out, "replayed": bool(out.get("replayed"))}
         fingerprint = self.fingerprint(request, body)
-        deadline = time.monotonic() + WAIT_SECONDS
-        while True:
-            now = self.clock()
-            if self.store.reserve(caller, key, fingerprint, now):
-                break
+        deadline = time.monotonic() + PATIENCE_SECONDS
+        while not self.store.reserve(caller, key, fingerprint, self.clock()):
             seen = self.store.find(caller, key)  # None: given back (its request failed) just now
             if seen is not None:
                 if seen["fingerprint"] != fingerprint:
@@ -144,20 +133,17 @@ class Idempotency:
                     )
                 if seen["status"] != PENDING:
                     return {**json.loads(seen["answer"]), "replayed": True}
-                at = float(seen["at"])
-                if now - at > STALE_SECONDS and self.store.take_over(caller, key, fingerprint, at, now):
-                    break
             if time.monotonic() > deadline:
-                raise ConflictError(
-                    "A request with this Idempotency-Key is still being answered; try again shortly.",
-                    code="request/idempotency_key_in_use",
-                )
+                break  # the first request died or hangs: run, the ledger keeps the write single
             time.sleep(0.02)
         self._prune_now_and_then()
         try:
             out = jsonable_encoder(answer())
         except BaseException:
-            self.store.release(caller, key)
+            try:
+                self.store.release(caller, key)
+            except Exception:  # the database went away too: the twin's patience covers it
+                log.warning("could not give back Idempotency-Key %r of %s", key, caller)
             raise
         out["replayed"] = bool(out.get("replayed"))  # the ledger's own replay (a taken-over key) says so
         self.store.answer(caller, key, out)

@@ -519,9 +519,9 @@ def test_a_key_whose_request_died_after_its_write_is_taken_over_and_the_ledger_r
     client: TestClient, services: Services, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The process wrote the decision and died before keeping its answer: the key stays
-    reserved; once the reservation is stale a retry takes it over, and the ledger (which
-    recorded the key in the game's stream) answers with the replay, writing nothing."""
-    import time
+    reserved; a retry waits a while for the answer, then runs, and the ledger (which recorded
+    the key in the game's stream) answers with the replay, writing nothing."""
+    from api import idempotency
 
     table = Table(client, 3, title="water-frame")
     seat, view = table.awaited()
@@ -538,7 +538,7 @@ def test_a_key_whose_request_died_after_its_write_is_taken_over_and_the_ledger_r
     monkeypatch.undo()
     written = services.ledger.get_game(table.game_id).version
     assert written > view["version"]
-    monkeypatch.setattr(services.idempotency, "clock", lambda: time.time() + 120)
+    monkeypatch.setattr(idempotency, "PATIENCE_SECONDS", 0.2)
     again = table.decide(seat, decision, view["version"], **{"Idempotency-Key": "crash"})
     assert again.status_code == 200 and again.json()["replayed"] is True, again.text
     assert again.json()["version"] == written and again.json()["position"] is not None
