@@ -543,3 +543,32 @@ def test_a_key_whose_request_died_after_its_write_is_taken_over_and_the_ledger_r
     assert again.status_code == 200 and again.json()["replayed"] is True, again.text
     assert again.json()["version"] == written and again.json()["position"] is not None
     assert services.ledger.get_game(table.game_id).version == written
+
+
+def test_a_fork_is_keyed_like_every_write_and_never_counted_in_a_league(
+    client: TestClient, services: Services
+) -> None:
+    from tests.test_ledger import play_some
+
+    org, ann, bob = register(client, "Org"), register(client, "Ann"), register(client, "Bob")
+    ids = [ann["player_id"], bob["player_id"]]
+    made = client.post(f"{API}/games", json={"title": "cotton-trade", "players": ids}, headers=ADMIN).json()
+    game = services.ledger.get_game(made["game_id"])
+    while game.status == "active":
+        game = play_some(services.ledger, game, ids, 200)
+    assert game.status == "finished"
+    path = f"{API}/games/{game.id}/forks"
+    first = client.post(path, json={"version": 12}, headers=keyed("fork", ann))
+    assert first.status_code == 201, first.text
+    again = client.post(path, json={"version": 12}, headers=keyed("fork", ann))
+    assert again.status_code == 201
+    same_but_replayed(first.json(), again.json())
+    other = client.post(path, json={"version": 13}, headers=keyed("fork", ann))
+    assert other.status_code == 409 and other.json()["code"] == "request/idempotency_key_reused"
+    league = league_of(client, org, "No sandboxes", title="cotton-trade")
+    r = client.post(
+        f"{API}/leagues/{league['league_id']}/games",
+        json={"game_id": first.json()["game_id"]},
+        headers=bearer(org),
+    )
+    assert r.status_code == 422 and r.json()["code"] == "league/sandbox_game", r.text
