@@ -147,15 +147,11 @@ class LeagueUseCases(Application[UUID]):
             gid = str(game.id)
             if gid in found.games:
                 raise ConflictError("The game is already in the league.", code="league/game_already_added")
-            self._check_game_admissible(found, game)
             try:
                 claim: Any = self.repository.get(LeagueGame.id_for(gid))
             except AggregateNotFoundError:
                 claim = None
-            if claim is not None and claim.league_id != str(found.id):
-                raise ConflictError(
-                    "The game is already counted in another league.", code="league/game_in_other_league"
-                )
+            self._check_game_admissible(found, game, game.league or (claim and claim.league_id))
             now = self.clock()
             found.add_game(gid, now)
             self.save(found, LeagueGame.claim(gid, str(found.id), now) if claim is None else None)
@@ -163,7 +159,7 @@ class LeagueUseCases(Application[UUID]):
 
         return retrying(attempt, code="league/conflict")
 
-    def _check_game_admissible(self, found: League, game: Game) -> None:
+    def _check_game_admissible(self, found: League, game: Game, counted_in: str | None) -> None:
         if found.title and game.title != found.title:
             raise InvalidRequestError(
                 f"League {found.name!r} is for {found.title}.", code="league/wrong_title"
@@ -172,7 +168,7 @@ class LeagueUseCases(Application[UUID]):
             raise InvalidRequestError(
                 "A what-if fork is never counted in a league.", code="league/sandbox_game"
             )
-        if game.league and game.league != str(found.id):
+        if counted_in and counted_in != str(found.id):
             raise ConflictError(
                 "The game is already counted in another league.", code="league/game_in_other_league"
             )
