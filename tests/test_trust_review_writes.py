@@ -90,6 +90,7 @@ def test_twelve_organiser_writes_at_once_on_two_servers_all_land_and_none_answer
         ],
     )
     statuses = Counter(r.status_code for r in answers)
+    print(f"12 member adds at once on two servers: {dict(statuses)}")
     assert set(statuses) <= {200, 409}, [r.text for r in answers if r.status_code >= 500]
     assert all(r.json()["code"] == "league/conflict" for r in answers if r.status_code == 409)
     found = services.ledger.get_league(league["league_id"])
@@ -120,6 +121,7 @@ def test_twelve_settings_writes_on_one_player_at_once_all_succeed_and_the_last_h
         ],
     )
     statuses = Counter(r.status_code for r in answers)
+    print(f"12 settings writes at once on two servers: {dict(statuses)}")
     assert set(statuses) <= {200, 409}, [r.text for r in answers if r.status_code >= 500]
     assert statuses[200] >= 11, statuses  # a retry absorbs the clash: a 409 is the rare exception
     stored = services.ledger.get_player(player["player_id"])
