@@ -6,7 +6,7 @@ import logging
 from typing import Any
 
 import psycopg
-from eventsourcing.persistence import DataError, InterfaceError, OperationalError
+from eventsourcing.persistence import DataError, IntegrityError, InterfaceError, OperationalError
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -108,6 +108,16 @@ def install(app: FastAPI) -> None:
         return JSONResponse(
             error_body("request/invalid_text", "A parameter holds characters that cannot be stored (e.g. NUL)."),
             422,
+        )
+
+    @app.exception_handler(IntegrityError)
+    async def write_conflict(_: Request, exc: Exception) -> JSONResponse:
+        """A version clash a use case did not turn into a retry or a refusal of its own: the
+        store kept its record whole and wrote nothing of this request."""
+        log.warning("write conflict: %s", exc)
+        return JSONResponse(
+            error_body("request/write_conflict", "Another request changed this at the same moment; try again."),
+            409,
         )
 
     @app.exception_handler(Exception)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from api.accounts import AccountStore
+from api.idempotency import IdempotencyStore
 from api.mail import MailOutbox
 from ledger.storage import Database
 from projections.base import BatchProjection, SqlView, build_view
@@ -27,8 +28,9 @@ PROJECTIONS: dict[str, tuple[type[BatchProjection[Any]], type[SqlView]]] = {
     "pace": (PlayerPace, PlayerPaceView),
 }
 
-STORES: tuple[type[SqlView], ...] = (DigestsView, AccountStore, MailOutbox)
-"""Tables beside the read models that no rebuild touches: digests, accounts, the mail outbox."""
+STORES: tuple[type[SqlView], ...] = (DigestsView, AccountStore, MailOutbox, IdempotencyStore)
+"""Tables beside the read models that no rebuild touches: digests, accounts, the mail outbox,
+the answers kept for Idempotency-Keys."""
 
 
 def init_views(db: Database) -> None:

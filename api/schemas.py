@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_validator
 
 from ledger.clocks import TimeControl
 
@@ -73,10 +73,10 @@ class TitleOut(BaseModel):
 
 class GameIn(Request):
     title: str = Field(examples=["cotton-trade"])
-    seats: int | None = Field(None, ge=1, le=8, description="Open a game with this many seats")
+    seats: StrictInt | None = Field(None, ge=1, le=8, description="Open a game with this many seats")
     players: list[UUID] | None = Field(None, max_length=8, description="Or seat these players in this order")
     options: dict[str, Any] = Field(default_factory=dict)
-    join: bool = Field(True, description="With seats: the creator takes seat 0")
+    join: StrictBool = Field(True, description="With seats: the creator takes seat 0")
     league: str | None = Field(None, max_length=80, description="Count the game in this league (id or name)")
     time_control: TimeControl | None = Field(None, description="A clock per seat (default: none)")
 
@@ -88,7 +88,7 @@ class AbandonIn(Request):
 class LeagueIn(Request):
     name: str = Field(min_length=1, max_length=80, examples=["Autumn 1800"])
     title: str | None = Field(None, description="Only games of this title may join")
-    members_only: bool = Field(
+    members_only: StrictBool = Field(
         False,
         description="Only the organiser and the members open games in the league and take seats in them",
     )
@@ -102,7 +102,7 @@ class LeagueMemberIn(Request):
 
 
 class LeagueAdmissionIn(Request):
-    members_only: bool
+    members_only: StrictBool
 
 
 class LeagueGameIn(Request):
@@ -142,6 +142,9 @@ class GameOut(BaseModel):
     )
     sandbox: bool = Field(False, description="A what-if fork: never counted in leagues or ratings")
     origin: dict[str, Any] | None = Field(None, description="A fork's origin: game, version and head hash")
+    replayed: bool | None = Field(
+        None, description="The answer to a write: true when an Idempotency-Key replayed the first answer"
+    )
 
 
 class GameListOut(BaseModel):
@@ -149,9 +152,11 @@ class GameListOut(BaseModel):
 
 
 class DecisionIn(Request):
-    expected_version: int = Field(ge=0, le=MAX_INDEX, description="The game version the decision was made on")
+    expected_version: StrictInt = Field(
+        ge=0, le=MAX_INDEX, description="The game version the decision was made on"
+    )
     decision: dict[str, Any] = Field(description="One of legal_decisions, or an equivalent object")
-    seat: int | None = Field(None, ge=0, le=64, description="Only for a player holding several seats")
+    seat: StrictInt | None = Field(None, ge=0, le=64, description="Only for a player holding several seats")
 
 
 class DecisionOut(BaseModel):
@@ -227,15 +232,15 @@ class StateOut(BaseModel):
 
 
 class VersionIn(Request):
-    expected_version: int = Field(ge=0, le=MAX_INDEX, description="The game version you saw")
+    expected_version: StrictInt = Field(ge=0, le=MAX_INDEX, description="The game version you saw")
 
 
 class UndoAnswerIn(Request):
-    accept: bool
+    accept: StrictBool
 
 
 class VacationIn(Request):
-    days: int = Field(ge=1, le=366)
+    days: StrictInt = Field(ge=1, le=366)
 
 
 class NotificationSettingsIn(Request):
@@ -243,11 +248,11 @@ class NotificationSettingsIn(Request):
     webhook_url: str | None = Field(
         None, max_length=500, description="POST notifications here (http or https)"
     )
-    new_secret: bool = Field(False, description="Issue a new signing secret")
+    new_secret: StrictBool = Field(False, description="Issue a new signing secret")
 
 
 class DisputeIn(Request):
-    versions: list[Annotated[int, Field(ge=0, le=MAX_INDEX)]] = Field(
+    versions: list[Annotated[StrictInt, Field(ge=0, le=MAX_INDEX)]] = Field(
         min_length=1, max_length=50, description="The disputed events, by version"
     )
     text: str = Field(min_length=1, max_length=2000, description="What is wrong")
@@ -259,14 +264,14 @@ class DisputeIn(Request):
 class ResolveIn(Request):
     outcome: Literal["no_change", "correction", "annulment"]
     note: str = Field("", max_length=2000)
-    rewind_to: int | None = Field(
+    rewind_to: StrictInt | None = Field(
         None, ge=1, le=MAX_INDEX, description="correction: the first event to set aside"
     )
 
 
 class ForkIn(Request):
-    version: int = Field(ge=1, le=MAX_INDEX, description="Fork after this event")
-    bots: list[Annotated[int, Field(ge=0, le=64)]] = Field(
+    version: StrictInt = Field(ge=1, le=MAX_INDEX, description="Fork after this event")
+    bots: list[Annotated[StrictInt, Field(ge=0, le=64)]] = Field(
         default_factory=list, max_length=8, description="Seats the title's bot plays"
     )
 

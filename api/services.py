@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from api.accounts import AccountService, AccountStore
+from api.idempotency import Idempotency, IdempotencyStore
 from api.mail import MailDelivery, MailOutbox, transport_for
 from api.migrations import migrate, pending
 from api.pgguard import GuardedPostgresDatastore
@@ -56,6 +57,7 @@ class Services:
     digests: Any = None
     mail: MailDelivery | None = None  # the mail outbox and its drain
     accounts: AccountService | None = None  # sessions, links, passwords
+    idempotency: Idempotency | None = None  # the answers kept for Idempotency-Keys
     _signer: Any = None
     schema_pending: list[int] = field(default_factory=list)
     changes: Any = None  # the live updates' change feed (api.changefeed), made at the first stream
@@ -98,6 +100,9 @@ class Services:
             build_view(AccountStore, db, create_table=db.is_memory, datastore=shared),
             services.mail,
             settings,
+        )
+        services.idempotency = Idempotency(
+            build_view(IdempotencyStore, db, create_table=db.is_memory, datastore=shared)
         )
         if background:
             services.start_background()
@@ -330,6 +335,7 @@ class Services:
         stores = [self.digests]
         stores += [self.mail.outbox] if self.mail is not None else []
         stores += [self.accounts.store] if self.accounts is not None else []
+        stores += [self.idempotency.store] if self.idempotency is not None else []
         for store in stores:
             if store is not None:
                 store.datastore.close()

@@ -34,10 +34,10 @@ from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import register_topic
 
 from ledger.errors import ConflictError, InvalidRequestError, NotFoundError
+from ledger.retry import retrying
 
 EMAIL_NAMESPACE = uuid.UUID("3f0c9e4a-8b51-4d27-a6e3-5c1d7b9f2e60")
 FIRST_TOKEN = "first"  # noqa: S105 - the id of the token given at registration
@@ -261,12 +261,9 @@ class PlayerAccounts:
 
     def _retrying(self, attempt: Callable[[], Any]) -> Any:
         """Run a load-decide-save again when another writer saved the same player first."""
-        for _ in range(4):
-            try:
-                return attempt()
-            except IntegrityError:
-                continue
-        raise ConflictError("The account changed while this was saved; try again.", code="account/conflict")
+        return retrying(
+            attempt, code="account/conflict", message="The account changed while this was saved; try again."
+        )
 
     def player_for_email(self, email: str) -> Any | None:
         """The player whose confirmed address this is (``email`` normalised), or None."""

@@ -38,9 +38,15 @@ class TimeControl(BaseModel):
     preset: Literal["none", "24h+4h", "72h+12h", "custom"] = Field(
         "none", description="none, 24 h + 4 h per move capped at 72 h, 72 h + 12 h capped at 120 h, or custom"
     )
-    initial_hours: float | None = Field(None, gt=0, le=24 * 60, description="custom: the starting bank")
-    increment_hours: float | None = Field(None, ge=0, le=24 * 30, description="custom: added after each move")
-    cap_hours: float | None = Field(None, gt=0, le=24 * 90, description="custom: the bank's maximum")
+    initial_hours: float | None = Field(
+        None, strict=True, gt=0, le=24 * 60, description="custom: the starting bank"
+    )
+    increment_hours: float | None = Field(
+        None, strict=True, ge=0, le=24 * 30, description="custom: added after each move"
+    )
+    cap_hours: float | None = Field(
+        None, strict=True, gt=0, le=24 * 90, description="custom: the bank's maximum"
+    )
     on_expiry: Consequence = Field(
         "default", description="default decision for the seat, skip (pass where possible), or forfeit"
     )

@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ledger import registry
+from ledger.canonical import canonical
 from ledger.domain import Game, split_effects
 from ledger.engine import Decision
 from ledger.errors import (
@@ -77,7 +78,9 @@ def checked_decision(
         )
     eng = game.engine
     try:
-        parsed = eng.decision_adapter.validate_python(decision)
+        # strictly, as the JSON a client sends: an integer is an integer, a bool a bool ("3" or
+        # true for a count are refused, not coerced); arrays still make the schemas' tuples
+        parsed = eng.decision_adapter.validate_json(canonical(decision), strict=True)
     except ValidationError as exc:
         raise InvalidRequestError(
             f"Not a {eng.meta.name} decision: {first_error(exc)}", code="request/invalid_decision"

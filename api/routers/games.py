@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterator
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Path, Query, status
+from fastapi import APIRouter, Depends, Path, Query, status
 from fastapi.responses import Response, StreamingResponse
 
 from api.charts import share_value_svg
@@ -21,6 +21,7 @@ from api.presenters import (
     seat_names,
 )
 from api.ratelimit import limit_decisions
+from api.routers.keyed import OnceDep
 from api.schemas import (
     MAX_INDEX,
     AbandonIn,
@@ -53,14 +54,6 @@ Position = Annotated[
         ge=0, le=MAX_INDEX, description="Wait (up to 2 s) until the read model includes this ledger position"
     ),
 ]
-IdempotencyKey = Annotated[
-    str | None,
-    Header(
-        alias="Idempotency-Key",
-        max_length=200,
-        description="Retrying with the same key replays the first answer",
-    ),
-]
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorOut} for code in (400, 401, 403, 404, 409, 413, 422, 503)
 }
@@ -68,7 +61,10 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=GameOut, responses=ERRORS)
 def create_game(
-    body: GameIn, caller: CallerDep, services: ServicesDep, idempotency_key: IdempotencyKey = None
+    body: GameIn,
+    caller: CallerDep,
+    services: ServicesDep,
+    once: OnceDep,
 ) -> dict[str, Any]:
     """Create a game: either open seats (``seats``, the creator joining seat 0 unless
     ``join`` is false) or a full table (``players``: the operator only, since it seats other
@@ -83,18 +79,22 @@ def create_game(
             code="auth/admin_only",
         )
     meta = TITLES.get(body.title)  # an unknown title is refused by the ledger
-    game = services.ledger.create_game(
-        creator=caller.player_id,
-        title=body.title,
-        options=meta.options.for_new_game(body.options) if meta else body.options,
-        seats=body.seats,
-        players=[str(p) for p in body.players] if body.players else None,
-        join=body.join and not caller.is_admin,
-        idempotency_key=idempotency_key,
-        league=body.league,
-        time_control=body.time_control.model_dump() if body.time_control else None,
-    )
-    return game_out(services, game, caller)
+
+    def answer() -> dict[str, Any]:
+        game = services.ledger.create_game(
+            creator=caller.player_id,
+            title=body.title,
+            options=meta.options.for_new_game(body.options) if meta else body.options,
+            seats=body.seats,
+            players=[str(p) for p in body.players] if body.players else None,
+            join=body.join and not caller.is_admin,
+            idempotency_key=once.key,
+            league=body.league,
+            time_control=body.time_control.model_dump() if body.time_control else None,
+        )
+        return game_out(services, game, caller)
+
+    return once(body, answer)
 
 
 @router.get("", response_model=GameListOut, responses=ERRORS)
@@ -135,12 +135,20 @@ def get_game(game_id: GameId, caller: CallerDep, services: ServicesDep) -> dict[
 
 
 @router.post("/{game_id}/join", response_model=GameOut, responses=ERRORS)
-def join_game(game_id: GameId, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
+def join_game(
+    game_id: GameId,
+    caller: CallerDep,
+    services: ServicesDep,
+    once: OnceDep,
+) -> dict[str, Any]:
     """Take the first free seat; the game starts when the last seat is taken."""
     if caller.is_admin:
         raise InvalidRequestError("The operator does not take seats.", code="request/admin_cannot_join")
-    game = services.ledger.join(game_id, caller.player_id)
-    return game_out(services, game, caller)
+
+    def answer() -> dict[str, Any]:
+        return game_out(services, services.ledger.join(game_id, caller.player_id), caller)
+
+    return once(None, answer)
 
 
 @router.post(
@@ -154,29 +162,33 @@ def decide(
     body: DecisionIn,
     caller: CallerDep,
     services: ServicesDep,
-    idempotency_key: IdempotencyKey = None,
+    once: OnceDep,
 ) -> dict[str, Any]:
     """Make a decision on the version you saw. A stale version is refused with 409,
     an illegal decision with 422 and its rule code; nothing is written then."""
-    result = services.ledger.decide(
-        game_id,
-        caller.player_id,
-        body.expected_version,
-        body.decision,
-        seat=body.seat,
-        idempotency_key=idempotency_key,
-    )
-    game = result.game or services.ledger.get_game(game_id)  # only the seats and the rules are read
-    say = describer(services, game)
-    return {
-        "game_id": str(result.game_id),
-        "version": result.version,
-        "first_version": result.first_version,
-        "effects": result.effects,
-        "log": [say(e) for e in result.effects],
-        "replayed": result.replayed,
-        "position": result.position,
-    }
+
+    def answer() -> dict[str, Any]:
+        result = services.ledger.decide(
+            game_id,
+            caller.player_id,
+            body.expected_version,
+            body.decision,
+            seat=body.seat,
+            idempotency_key=once.key,
+        )
+        game = result.game or services.ledger.get_game(game_id)  # only the seats and the rules are read
+        say = describer(services, game)
+        return {
+            "game_id": str(result.game_id),
+            "version": result.version,
+            "first_version": result.first_version,
+            "effects": result.effects,
+            "log": [say(e) for e in result.effects],
+            "replayed": result.replayed,
+            "position": result.position,
+        }
+
+    return once(body, answer)
 
 
 @router.post("/{game_id}/decisions/preview", response_model=PreviewOut, responses=ERRORS)
@@ -395,15 +407,23 @@ def audit(game_id: GameId, caller: CallerDep, services: ServicesDep) -> dict[str
 
 @router.post("/{game_id}/disputes", status_code=status.HTTP_201_CREATED, responses=ERRORS)
 def open_dispute(
-    game_id: GameId, body: DisputeIn, caller: CallerDep, services: ServicesDep
+    game_id: GameId,
+    body: DisputeIn,
+    caller: CallerDep,
+    services: ServicesDep,
+    once: OnceDep,
 ) -> dict[str, Any]:
     """Dispute what some events recorded (a player of the game), citing table-talk messages by
     number if need be; the dispute is an event of the game, visible in its audit, and an
     administrator adjudicates it."""
-    game, number = services.ledger.open_dispute(
-        game_id, caller.player_id, body.versions, body.text, body.messages
-    )
-    return {"dispute": number, "game": game_out(services, game, caller)}
+
+    def answer() -> dict[str, Any]:
+        game, number = services.ledger.open_dispute(
+            game_id, caller.player_id, body.versions, body.text, body.messages
+        )
+        return {"dispute": number, "game": game_out(services, game, caller)}
+
+    return once(body, answer)
 
 
 @router.get("/{game_id}/disputes", responses=ERRORS)
@@ -431,7 +451,13 @@ def resolve_dispute(
 @router.post(
     "/{game_id}/forks", status_code=status.HTTP_201_CREATED, response_model=GameOut, responses=ERRORS
 )
-def fork(game_id: GameId, body: ForkIn, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
+def fork(
+    game_id: GameId,
+    body: ForkIn,
+    caller: CallerDep,
+    services: ServicesDep,
+    once: OnceDep,
+) -> dict[str, Any]:
     """A what-if sandbox from the position after event ``version``: played hotseat by you (the
     title's bot on ``bots`` seats), recording its origin, never counted in leagues or ratings.
     A running game's position is forked only if it hides nothing from anyone."""
@@ -439,5 +465,10 @@ def fork(game_id: GameId, body: ForkIn, caller: CallerDep, services: ServicesDep
         raise InvalidRequestError(
             "The operator does not play; fork as a player.", code="request/admin_cannot_join"
         )
-    game = services.ledger.fork(game_id, caller.player_id, body.version, body.bots)
-    return game_out(services, game, caller)
+
+    def answer() -> dict[str, Any]:
+        return game_out(
+            services, services.ledger.fork(game_id, caller.player_id, body.version, body.bots), caller
+        )
+
+    return once(body, answer)

@@ -6,6 +6,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query, status
 
 from api.deps import CallerDep, ServicesDep
+from api.routers.keyed import OnceDep
 from api.schemas import MAX_INDEX, ErrorOut, LeagueAdmissionIn, LeagueGameIn, LeagueIn, LeagueMemberIn
 from ledger.application import ADMIN
 from ledger.domain import League
@@ -54,17 +55,26 @@ def _admission_out(league: League) -> dict[str, Any]:
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, responses=ERRORS)
-def create_league(body: LeagueIn, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
+def create_league(
+    body: LeagueIn,
+    caller: CallerDep,
+    services: ServicesDep,
+    once: OnceDep,
+) -> dict[str, Any]:
     """Create a league; its creator is its organiser. Names are unique. A members-only league
     takes games and seats only from its organiser and its members."""
-    league = services.ledger.create_league(
-        creator=caller.player_id,
-        name=body.name,
-        title=body.title,
-        members_only=body.members_only,
-        members=body.members,
-    )
-    return _admission_out(league)
+
+    def answer() -> dict[str, Any]:
+        league = services.ledger.create_league(
+            creator=caller.player_id,
+            name=body.name,
+            title=body.title,
+            members_only=body.members_only,
+            members=body.members,
+        )
+        return _admission_out(league)
+
+    return once(body, answer)
 
 
 @router.get("", responses=ERRORS)
@@ -90,11 +100,20 @@ def get_league(
 
 @router.post("/{league}/games", responses=ERRORS)
 def add_game(
-    league: LeagueRef, body: LeagueGameIn, caller: CallerDep, services: ServicesDep
+    league: LeagueRef,
+    body: LeagueGameIn,
+    caller: CallerDep,
+    services: ServicesDep,
+    once: OnceDep,
 ) -> dict[str, Any]:
-    """The organiser adds an existing game (running or finished) to the league."""
-    found = services.ledger.add_game_to_league(league, body.game_id, caller.player_id)
-    return {"league_id": str(found.id), "games": found.games}
+    """The organiser adds an existing game (running or finished) to the league: one of its
+    title, in no other league, and in a members-only league one whose every seat is a member."""
+
+    def answer() -> dict[str, Any]:
+        found = services.ledger.add_game_to_league(league, body.game_id, caller.player_id)
+        return {"league_id": str(found.id), "games": found.games}
+
+    return once(body, answer)
 
 
 @router.post("/{league}/close", responses=ERRORS)
@@ -114,10 +133,18 @@ def set_admission(
 
 @router.post("/{league}/members", responses=ERRORS)
 def add_member(
-    league: LeagueRef, body: LeagueMemberIn, caller: CallerDep, services: ServicesDep
+    league: LeagueRef,
+    body: LeagueMemberIn,
+    caller: CallerDep,
+    services: ServicesDep,
+    once: OnceDep,
 ) -> dict[str, Any]:
     """The organiser admits a player: they may open games in the league and take seats in them."""
-    return _admission_out(services.ledger.add_league_member(league, body.player_id, caller.player_id))
+
+    def answer() -> dict[str, Any]:
+        return _admission_out(services.ledger.add_league_member(league, body.player_id, caller.player_id))
+
+    return once(body, answer)
 
 
 @router.delete("/{league}/members/{player_id}", responses=ERRORS)

@@ -15,8 +15,9 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError
 
 from ledger import registry
-from ledger.domain import ADMIN, Game, League, Player
+from ledger.domain import ADMIN, Game, League, LeagueGame, Player
 from ledger.errors import ConflictError, ForbiddenError, InvalidRequestError, NotFoundError
+from ledger.retry import retrying
 
 LEAGUE_NAMESPACE = uuid.UUID("0b7e3a1c-5d2f-4e8a-9c61-7f3d2b1a0e55")
 
@@ -90,32 +91,38 @@ class LeagueUseCases(Application[UUID]):
                 code="league/members_only",
             )
 
+    def _organise(self, league: UUID | str, by: str, change: Callable[[League], None]) -> League:
+        """The organiser's load-decide-save of a league: run again on the new version when
+        another writer saved the league first (every change here is safe to re-run)."""
+
+        def attempt() -> League:
+            found = self.get_league(league)
+            self._check_organiser(found, by)
+            change(found)
+            self.save(found)
+            return found
+
+        return retrying(attempt, code="league/conflict")
+
     def set_league_admission(self, league: UUID | str, members_only: bool, by: str) -> League:
-        found = self.get_league(league)
-        self._check_organiser(found, by)
-        found.set_admission(members_only, self.clock())
-        self.save(found)
-        return found
+        return self._organise(league, by, lambda found: found.set_admission(members_only, self.clock()))
 
     def add_league_member(self, league: UUID | str, player_id: str, by: str) -> League:
-        found = self.get_league(league)
-        self._check_organiser(found, by)
-        found.add_member(str(self.get_player(player_id).id), self.clock())
-        self.save(found)
-        return found
+        member = str(self.get_player(player_id).id)
+        return self._organise(league, by, lambda found: found.add_member(member, self.clock()))
 
     def remove_league_member(self, league: UUID | str, player_id: str, by: str) -> League:
         """Takes away the right to open games and take seats in the league; games already
         played or under way stay in it."""
-        found = self.get_league(league)
-        self._check_organiser(found, by)
         with contextlib.suppress(ValueError):
             player_id = str(UUID(player_id))
-        if player_id not in found.members:
-            raise NotFoundError(f"{player_id} is not a member of the league.", code="league/not_a_member")
-        found.remove_member(player_id, self.clock())
-        self.save(found)
-        return found
+
+        def change(found: League) -> None:
+            if player_id not in found.members:
+                raise NotFoundError(f"{player_id} is not a member of the league.", code="league/not_a_member")
+            found.remove_member(player_id, self.clock())
+
+        return self._organise(league, by, change)
 
     def _league_for_new_game(self, league: str, creator: str, title: str) -> League:
         found = self.get_league(league)
@@ -129,22 +136,51 @@ class LeagueUseCases(Application[UUID]):
         return found
 
     def add_game_to_league(self, league: UUID | str, game_id: UUID | str, by: str) -> League:
-        found = self.get_league(league)
-        self._check_organiser(found, by)
-        game = self.get_game(game_id)
+        """The organiser adds a game: of the league's title, in no other league, not a sandbox
+        fork, and (a members-only league) with every seat held by a member; each refusal has
+        its own code."""
+
+        def attempt() -> League:
+            found = self.get_league(league)
+            self._check_organiser(found, by)
+            game = self.get_game(game_id)
+            gid = str(game.id)
+            if gid in found.games:
+                raise ConflictError("The game is already in the league.", code="league/game_already_added")
+            try:
+                claim: Any = self.repository.get(LeagueGame.id_for(gid))
+            except AggregateNotFoundError:
+                claim = None
+            self._check_game_admissible(found, game, game.league or (claim and claim.league_id))
+            now = self.clock()
+            found.add_game(gid, now)
+            self.save(found, LeagueGame.claim(gid, str(found.id), now) if claim is None else None)
+            return found
+
+        return retrying(attempt, code="league/conflict")
+
+    def _check_game_admissible(self, found: League, game: Game, counted_in: str | None) -> None:
         if found.title and game.title != found.title:
             raise InvalidRequestError(
                 f"League {found.name!r} is for {found.title}.", code="league/wrong_title"
             )
-        if str(game.id) in found.games:
-            raise ConflictError("The game is already in the league.", code="league/game_already_added")
-        found.add_game(str(game.id), self.clock())
-        self.save(found)
-        return found
+        if game.sandbox:
+            raise InvalidRequestError(
+                "A what-if fork is never counted in a league.", code="league/sandbox_game"
+            )
+        if counted_in and counted_in != str(found.id):
+            raise ConflictError(
+                "The game is already counted in another league.", code="league/game_in_other_league"
+            )
+        if found.members_only:
+            strangers = [s for s, p in enumerate(game.seats) if p is None or not found.admits(p)]
+            if strangers:
+                raise ConflictError(
+                    f"League {found.name!r} is for its members: seats {strangers} are open or held by "
+                    "players who are not members.",
+                    code="league/seats_not_members",
+                    seats=strangers,
+                )
 
     def close_league(self, league: UUID | str, by: str) -> League:
-        found = self.get_league(league)
-        self._check_organiser(found, by)
-        found.close(self.clock())
-        self.save(found)
-        return found
+        return self._organise(league, by, lambda found: found.close(self.clock()))

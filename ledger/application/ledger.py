@@ -47,6 +47,7 @@ from ledger.errors import (
 from ledger.export import event_record, visible_effects
 from ledger.preview import checked_decision, first_error
 from ledger.resimulate import resimulate_game
+from ledger.retry import retrying
 from ledger.rng import derive_draw
 
 IDEMPOTENCY_NAMESPACE = uuid.UUID("6f1d8c52-3c1a-4d0e-9a57-1e2b7c1f0a11")
@@ -216,68 +217,95 @@ class Ledger(LeagueUseCases, UndoUseCases, TalkUseCases):
         seed: bytes | None = None,
     ) -> Game:
         """``seed``: the game's draws from a given seed (a reproducible simulation), never
-        from a caller over the network; default: fresh entropy."""
-        meta = registry.meta(title)
-        clock = parse_time_control(time_control)
-        league_agg = self._league_for_new_game(league, creator, title) if league else None
-        try:
-            opts = meta.options.model_validate(options or {})
-        except ValidationError as exc:
-            raise InvalidRequestError(
-                f"Invalid options for {meta.name}: {first_error(exc)}", code="request/invalid_options"
-            ) from None
-        if players:
-            seat_list: list[str | None] = [str(self.get_player(p).id) for p in players]
-            if len(set(seat_list)) != len(seat_list):
-                raise InvalidRequestError("A player can hold only one seat.", code="request/duplicate_player")
-            if league_agg is not None:
-                for seated in seat_list:
-                    self._check_admitted(league_agg, str(seated))
-        else:
-            n = seats if seats is not None else meta.min_players
-            seat_list = [None] * n
-            if join:
-                seat_list[0] = creator
-        count = len(seat_list)
-        if not meta.min_players <= count <= meta.max_players:
-            raise InvalidRequestError(
-                f"{meta.name} is for {meta.min_players} to {meta.max_players} players.",
-                code="game/player_count",
+        from a caller over the network; default: fresh entropy. Run again when a game was
+        added to the same league at the same moment (the league's version clashed)."""
+
+        def attempt() -> Game:
+            meta = registry.meta(title)
+            clock = parse_time_control(time_control)
+            league_agg = self._league_for_new_game(league, creator, title) if league else None
+            try:
+                opts = meta.options.model_validate(options or {})
+            except ValidationError as exc:
+                raise InvalidRequestError(
+                    f"Invalid options for {meta.name}: {first_error(exc)}", code="request/invalid_options"
+                ) from None
+            if players:
+                seat_list: list[str | None] = [str(self.get_player(p).id) for p in players]
+                if len(set(seat_list)) != len(seat_list):
+                    raise InvalidRequestError(
+                        "A player can hold only one seat.", code="request/duplicate_player"
+                    )
+                if league_agg is not None:
+                    for seated in seat_list:
+                        self._check_admitted(league_agg, str(seated))
+            else:
+                n = seats if seats is not None else meta.min_players
+                seat_list = [None] * n
+                if join:
+                    seat_list[0] = creator
+            count = len(seat_list)
+            if not meta.min_players <= count <= meta.max_players:
+                raise InvalidRequestError(
+                    f"{meta.name} is for {meta.min_players} to {meta.max_players} players.",
+                    code="game/player_count",
+                )
+            registry.engine(title).new_game(opts, count)  # refuses unplayable options now, not at start
+            asked = {
+                "title": title,
+                "options": opts.model_dump(mode="json"),
+                "seat_count": count,
+                "seats": seat_list,
+                "league": str(league_agg.id) if league_agg else None,
+                "time_control": clock,
+            }
+            if idempotency_key:
+                game_id = uuid.uuid5(IDEMPOTENCY_NAMESPACE, f"{creator}:{idempotency_key}")
+                existing = self._find_game(game_id)
+                if existing is not None:
+                    return self._same_creation(existing, asked)
+            else:
+                game_id = uuid.UUID(bytes=self.entropy(16), version=4)
+            now = self.clock()
+            game = Game.create(
+                game_id=game_id,
+                title=title,
+                options=opts.model_dump(mode="json"),
+                rules_version=meta.rules_version,
+                seat_count=count,
+                seats=seat_list,
+                created_by=creator,
+                seed=self.entropy(32) if seed is None else seed,
+                timestamp=now,
+                league=str(league_agg.id) if league_agg else None,
+                time_control=clock,
             )
-        registry.engine(title).new_game(opts, count)  # refuses unplayable options now, not at start
-        if idempotency_key:
-            game_id = uuid.uuid5(IDEMPOTENCY_NAMESPACE, f"{creator}:{idempotency_key}")
-            existing = self._find_game(game_id)
-            if existing is not None:
-                return existing
-        else:
-            game_id = uuid.UUID(bytes=self.entropy(16), version=4)
-        now = self.clock()
-        game = Game.create(
-            game_id=game_id,
-            title=title,
-            options=opts.model_dump(mode="json"),
-            rules_version=meta.rules_version,
-            seat_count=count,
-            seats=seat_list,
-            created_by=creator,
-            seed=self.entropy(32) if seed is None else seed,
-            timestamp=now,
-            league=str(league_agg.id) if league_agg else None,
-            time_control=clock,
-        )
-        if league_agg is not None:
-            league_agg.add_game(str(game.id), now)
-        if game.full:
-            self._start(game)
-        try:
-            self.save(game, league_agg)
-        except IntegrityError:
-            existing = self._find_game(game_id)
-            if existing is None:
-                raise
-            return existing
-        return game
+            if league_agg is not None:
+                league_agg.add_game(str(game.id), now)
+            if game.full:
+                self._start(game)
+            try:
+                self.save(game, league_agg)
+            except IntegrityError:
+                existing = self._find_game(game_id)
+                if existing is None:
+                    raise
+                return self._same_creation(existing, asked)
+            return game
+
+        return retrying(attempt, code="league/conflict")
+
+    def _same_creation(self, existing: Game, asked: dict[str, Any]) -> Game:
+        """The game an Idempotency-Key made before, if it was made by this very request (as
+        its first event recorded it); otherwise the key was used for another request."""
+        first = self.get_game(existing.id, version=1)
+        made = {k: getattr(first, k) for k in asked}
+        if canonical(made) != canonical(asked):
+            raise ConflictError(
+                "This Idempotency-Key was used for a different request.",
+                code="request/idempotency_key_reused",
+            )
+        return existing
 
     def abandon(self, game_id: UUID | str, by: str, reason: str) -> Game:
         """End a game without a result (the operator's call); its seed is revealed."""
@@ -289,6 +317,16 @@ class Ledger(LeagueUseCases, UndoUseCases, TalkUseCases):
         return game
 
     def join(self, game_id: UUID | str, player: str) -> Game:
+        """Take the first free seat; run again on the new version when someone else took a
+        seat at the same moment (the next free one is then taken)."""
+        return retrying(
+            lambda: self._join(game_id, player),
+            code="game/stale_version",
+            message="Others joined at the same moment; try again.",
+            clashes=(StaleVersionError,),
+        )
+
+    def _join(self, game_id: UUID | str, player: str) -> Game:
         game = self.get_game(game_id)
         if game.status != WAITING:
             raise ConflictError("The game has already started.", code="game/already_started")
@@ -542,6 +580,9 @@ class Ledger(LeagueUseCases, UndoUseCases, TalkUseCases):
 
     def start_vacation(self, player: str, days: int) -> tuple[datetime, datetime]:
         """Stop the player's clocks for ``days`` days, within the yearly allowance."""
+        return retrying(lambda: self._start_vacation(player, days), code="player/conflict")
+
+    def _start_vacation(self, player: str, days: int) -> tuple[datetime, datetime]:
         p = self.get_player(player)
         now = self.clock()
         if p.on_vacation(now):
@@ -559,6 +600,9 @@ class Ledger(LeagueUseCases, UndoUseCases, TalkUseCases):
         return now, until
 
     def end_vacation(self, player: str) -> datetime:
+        return retrying(lambda: self._end_vacation(player), code="player/conflict")
+
+    def _end_vacation(self, player: str) -> datetime:
         p = self.get_player(player)
         now = self.clock()
         if not p.on_vacation(now):
@@ -594,6 +638,15 @@ class Ledger(LeagueUseCases, UndoUseCases, TalkUseCases):
     def set_notifications(
         self, player: str, kinds: list[str] | None, webhook_url: str | None, new_secret: bool = False
     ) -> Player:
+        """The player's notification settings (run again on the new version after a clash:
+        the last writer's settings hold)."""
+        return retrying(
+            lambda: self._set_notifications(player, kinds, webhook_url, new_secret), code="player/conflict"
+        )
+
+    def _set_notifications(
+        self, player: str, kinds: list[str] | None, webhook_url: str | None, new_secret: bool
+    ) -> Player:
         p = self.get_player(player)
         wanted = list(NOTIFICATION_KINDS) if kinds is None else kinds
         unknown = sorted(set(wanted) - set(NOTIFICATION_KINDS))
@@ -610,7 +663,6 @@ class Ledger(LeagueUseCases, UndoUseCases, TalkUseCases):
         p.set_notifications(wanted, webhook_url or None, secret if webhook_url else None, self.clock())
         self.save(p)
         return p
-
 
     # -- internals -------------------------------------------------------------
 
@@ -689,8 +741,13 @@ class Ledger(LeagueUseCases, UndoUseCases, TalkUseCases):
                 break
             last = record["version"]
             effects.extend(visible_effects(record, seats, game.over))
+        # a position the read models reach only once they hold the first answer's events
+        position = self.recorder.max_notification_id()
         return DecisionResult(
-            game_id=game.id, version=last, first_version=first_version, effects=effects, replayed=True
+            game_id=game.id,
+            version=last,
+            first_version=first_version,
+            effects=effects,
+            replayed=True,
+            position=position,
         )
-
-

@@ -14,7 +14,7 @@ from ledger.domain.game import (
     final_standings,
     split_effects,
 )
-from ledger.domain.league import League
+from ledger.domain.league import League, LeagueGame
 from ledger.domain.player import Player
 from ledger.domain.talk import TALK_TOPICS, Conversation, conversation_id
 
@@ -31,6 +31,7 @@ __all__ = [
     "Conversation",
     "Game",
     "League",
+    "LeagueGame",
     "Player",
     "conversation_id",
     "final_standings",

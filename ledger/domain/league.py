@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from typing import Any, cast
-from uuid import UUID
+from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 
@@ -99,3 +99,33 @@ class League(Aggregate):
     def remove_member(self, player_id: str, timestamp: datetime) -> None:
         if player_id in self.members:
             self.trigger_event(self.MemberRemoved, player_id=player_id, timestamp=timestamp)
+
+
+LEAGUE_GAME_NAMESPACE = UUID("5a0d2f6e-93c4-4b1e-8f27-c1d9e6a4b370")
+
+
+class LeagueGame(Aggregate):
+    """Which league counts a game added to one after its creation (the id derives from the
+    game's): saved in one transaction with that league's ``GameAdded``, so two leagues cannot
+    both take a game (the second save meets the first's version). A game created in a league
+    names it itself (``Game.league``)."""
+
+    TOPIC = "gameledger.league_game"
+
+    class Created(Aggregate.Created):
+        TOPIC = "gameledger.league_game.created"
+        league_id: str
+
+    def __init__(self, league_id: str) -> None:
+        self.league_id = league_id
+
+    @staticmethod
+    def id_for(game_id: str) -> UUID:
+        return uuid5(LEAGUE_GAME_NAMESPACE, game_id)
+
+    @classmethod
+    def claim(cls, game_id: str, league_id: str, timestamp: datetime) -> LeagueGame:
+        return cast(
+            LeagueGame,
+            cls._create(cls.Created, id=cls.id_for(game_id), league_id=league_id, timestamp=timestamp),
+        )
