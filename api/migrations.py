@@ -71,6 +71,7 @@ def _view_ddl(view_class: type[SqlView], *statements: str) -> Callable[[Database
 
 
 def _migrations() -> list[Migration]:
+    from api.channels import ChannelStore
     from projections.game_index import GameIndexView
 
     return [
@@ -83,6 +84,11 @@ def _migrations() -> list[Migration]:
                 GameIndexView,
                 "CREATE INDEX IF NOT EXISTS gameindex_games_status ON {games} (status, updated_at)",
             ),
+        ),
+        Migration(
+            4,
+            "notification channels: mail preferences, unsubscribe tokens, Discord and Slack hooks, digests",
+            _view_ddl(ChannelStore, *ChannelStore.TABLES),
         ),
     ]
 

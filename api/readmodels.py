@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from api.accounts import AccountStore
+from api.channels import ChannelStore
 from api.mail import MailOutbox
 from ledger.storage import Database
 from projections.base import BatchProjection, SqlView, build_view
@@ -25,8 +26,9 @@ PROJECTIONS: dict[str, tuple[type[BatchProjection[Any]], type[SqlView]]] = {
     "notifications": (Notifications, NotificationsView),
 }
 
-STORES: tuple[type[SqlView], ...] = (DigestsView, AccountStore, MailOutbox)
-"""Tables beside the read models that no rebuild touches: digests, accounts, the mail outbox."""
+STORES: tuple[type[SqlView], ...] = (DigestsView, AccountStore, MailOutbox, ChannelStore)
+"""Tables beside the read models that no rebuild touches: digests, accounts, the mail outbox,
+the notification channels."""
 
 
 def init_views(db: Database) -> None:
