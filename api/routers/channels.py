@@ -43,7 +43,6 @@ class ChannelsIn(Body):
     kinds: list[Annotated[str, Field(max_length=40)]] | None = Field(
         None, max_length=20, description="Which notifications (mail and chat); null: all of them"
     )
-    chat: ChatHookIn | None = Field(None, description="Your Discord or Slack hook; null: none")
 
 
 def _channels(services: Any) -> Channels:
@@ -65,18 +64,26 @@ def get_channels(caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
 
 @router.put("/me/notifications/channels", responses=ERRORS)
 def put_channels(body: ChannelsIn, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
-    """Change what you chose (fields left out stay as they are; ``chat: null`` removes your hook).
-    Mails go to your confirmed address; a hook's URL must be the service's own (or one the operator allows)."""
-    channels = _channels(services)
-    given = body.model_fields_set
-    return channels.change(
+    """Change how you are told (fields left out stay as they are). Mails go to your confirmed address."""
+    return _channels(services).change(
         _me(caller),
         mail=body.mail,
         digest_hours=body.digest_hours,
-        kinds=body.kinds if "kinds" in given else False,
-        chat=(body.chat.model_dump() if body.chat else None) if "chat" in given else False,
-        allowed=channels.allowed,
+        kinds=body.kinds if "kinds" in body.model_fields_set else False,
     )
+
+
+@router.put("/me/chat-webhook", responses=ERRORS)
+def put_my_hook(body: ChatHookIn, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
+    """Your own Discord or Slack channel: told what you are told by mail (the kinds you chose). The
+    URL must be the service's own incoming-webhook address (or one the operator allows)."""
+    channels = _channels(services)
+    return channels.change(_me(caller), chat=body.model_dump(), allowed=channels.allowed)
+
+
+@router.delete("/me/chat-webhook", responses=ERRORS)
+def delete_my_hook(caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
+    return _channels(services).change(_me(caller), chat=None)
 
 
 def _creator_game(services: Any, caller: Any, game_id: str) -> Any:
