@@ -34,7 +34,8 @@ ROLES = ("none", "wrong_token", "other_seat", "spectator", "admin")
 # game; "self": the caller's own account; "seated": a player holding a seat of the game;
 # "act": only the awaited seat; "organiser": the league's organiser (or the operator);
 # "admin": the operator only; "page": a web page, signed in by cookie; "own": one of the caller's
-# own tokens or sessions by its id (called with another player's id: not found, nothing ends).
+# own tokens or sessions by its id (called with another player's id: not found, nothing ends);
+# "creator": the game's creator (or the operator).
 POLICY: dict[tuple[str, str], str] = {
     ("GET", "/openapi.json"): "public",
     ("GET", "/docs"): "public",
@@ -62,6 +63,15 @@ POLICY: dict[tuple[str, str], str] = {
     ("GET", "/api/v1/me/notifications/settings"): "self",
     ("PUT", "/api/v1/me/notifications/settings"): "self",
     ("GET", "/api/v1/me/notifications"): "self",
+    ("GET", "/api/v1/me/notifications/channels"): "self",
+    ("PUT", "/api/v1/me/notifications/channels"): "self",
+    ("PUT", "/api/v1/me/chat-webhook"): "self",
+    ("DELETE", "/api/v1/me/chat-webhook"): "self",
+    ("GET", "/api/v1/games/{game_id}/chat-webhook"): "creator",
+    ("PUT", "/api/v1/games/{game_id}/chat-webhook"): "creator",
+    ("DELETE", "/api/v1/games/{game_id}/chat-webhook"): "creator",
+    ("GET", "/unsubscribe/{token}"): "public",  # the token is the authority (32 random bytes)
+    ("POST", "/unsubscribe/{token}"): "public",
     ("GET", "/api/v1/me/stream"): "self",
     ("GET", "/api/v1/me/sessions"): "self",
     ("POST", "/api/v1/me/email"): "self",
@@ -224,6 +234,7 @@ def _call_for(m: Matrix, method: str, template: str, role: str) -> Call:
         .replace("{number}", str(m.dispute))
         .replace("{token_id}", m.others.get("token_id", "x"))
         .replace("{session_id}", m.others.get("session_id", "x"))
+        .replace("{token}", m.services.channels.prefs(m.table.players[0]["player_id"])["unsubscribe"])
     )
     version = m.services.ledger.get_game(m.game_id).version
     decides = template.endswith(("/decisions", "/decisions/preview"))
@@ -257,6 +268,9 @@ def _call_for(m: Matrix, method: str, template: str, role: str) -> Call:
         "/api/v1/me/email": {"email": f"matrix-{role}@example.org"},
         "/api/v1/me/password": {"password": "a matrix password"},
         "/api/v1/me/tokens": {"name": "matrix"},
+        "/api/v1/me/notifications/channels": {"mail": "digest", "digest_hours": 4},
+        "/api/v1/me/chat-webhook": {"service": "discord", "url": "https://discord.com/api/webhooks/1/matrix"},
+        "/api/v1/games/{game_id}/chat-webhook": {"service": "slack", "url": "https://hooks.slack.com/services/T/B/m"},
     }
     if template == "/api/v1/players/confirm-email" and method == "POST":
         bodies[template] = {"token": m.fresh_link()}
@@ -412,6 +426,13 @@ def expect(m: Matrix, method: str, template: str, policy: str, role: str) -> Non
             assert (r.status_code, code) in ((404, "token/not_found"), (404, "session/not_found")), where
         assert m.written() == before, f"{where} wrote to the store"
         assert _others_still_work(m), f"{where} ended another player's token or session"
+    elif policy == "creator":
+        creator = m.services.ledger.get_game(m.game_id).created_by
+        if role == "admin" or (m.seats_of(role) and _id_of(m, role) == creator):
+            assert 200 <= r.status_code < 300, (where, r.status_code, r.text[:200])
+        else:
+            assert (r.status_code, assert_error_shape(r, where)) == (403, "game/not_creator"), where
+            assert m.written() == before, f"{where} wrote to the store"
     elif policy in ("admin", "organiser"):
         if role == "admin":
             assert r.status_code not in (401, 403), (where, r.status_code, r.text[:200])
