@@ -6,6 +6,10 @@ both send it), posted as JSON with an HMAC-SHA256 signature of ``<timestamp>.<bo
 under the player's webhook secret, and retried after 10 s, 30 s, 90 s … up to
 ``MAX_ATTEMPTS``; every attempt is logged. Receivers deduplicate on the delivery id
 (delivery is at least once).
+
+Every send goes through ``api.outbound``: the URL is vetted again after resolution and the post
+goes to a vetted address, without following redirects. A refused URL fails at once; the log keeps
+a short reason (a status, "timed out", "refused: ..."), never what the target answered.
 """
 
 from __future__ import annotations
@@ -16,12 +20,11 @@ import json
 import logging
 import secrets
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from api.outbound import OutboundPolicy, OutboundRefused, describe_failure
 from ledger.application import NOTIFICATION_KINDS, Ledger
 from projections.notifications import NotificationsView
 
@@ -52,15 +55,6 @@ def verify_signature(
     return hmac.compare_digest(sign(secret, ts, body), header)
 
 
-def post(url: str, body: bytes, headers: dict[str, str]) -> int:
-    request = urllib.request.Request(url, data=body, headers=headers, method="POST")  # noqa: S310 - http(s) only
-    try:
-        with urllib.request.urlopen(request, timeout=5) as response:  # noqa: S310
-            return int(response.status)
-    except urllib.error.HTTPError as exc:
-        return int(exc.code)
-
-
 def wanted_kinds(player: Any) -> list[str]:
     return list(NOTIFICATION_KINDS) if player.notify_kinds is None else list(player.notify_kinds)
 
@@ -70,12 +64,13 @@ class WebhookDelivery:
         self,
         view: NotificationsView,
         ledger: Ledger,
-        sender: Sender = post,
+        policy: OutboundPolicy | None = None,
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         self.view = view
         self.ledger = ledger
-        self.sender = sender
+        self.policy = policy or OutboundPolicy()
+        self.sender: Sender = self.policy.post  # vets the URL again, posts to a vetted address
         self.now = now
 
     # -- from the outbox to deliveries --------------------------------------------
@@ -146,13 +141,15 @@ class WebhookDelivery:
                 "X-Gameledger-Signature": sign(player.webhook_secret, int(now.timestamp()), body),
             }
             t0 = time.perf_counter()
+            refused = False
             try:
                 code = self.sender(url, body, headers)
-            except Exception as exc:  # the network failed: retry later
-                error = f"{type(exc).__name__}: {exc}"[:300]
+            except Exception as exc:  # the network failed: retry later; a refused address: never
+                refused = isinstance(exc, OutboundRefused)
+                error = describe_failure(exc)[:300]
             duration = round((time.perf_counter() - t0) * 1000)
             ok = code is not None and 200 <= code < 300
-            result = "delivered" if ok else "failed" if attempt >= MAX_ATTEMPTS else "pending"
+            result = "delivered" if ok else "failed" if attempt >= MAX_ATTEMPTS or refused else "pending"
             if code is not None and not ok:
                 error = f"HTTP {code}"
             if not ok:
@@ -174,7 +171,9 @@ class WebhookDelivery:
             (now + timedelta(seconds=delay)).isoformat(),
         )
         if result == "failed":
-            log.warning("webhook delivery %s to %s failed after %s attempts", delivery_id, url, attempt)
+            log.warning(
+                "webhook delivery %s to %s failed after %s attempts: %s", delivery_id, url, attempt, error
+            )
         return 1 if result == "delivered" else 0
 
     def run_once(self) -> int:

@@ -47,6 +47,7 @@ class Services:
     _thread: threading.Thread | None = None
     _workers: list[threading.Thread] = field(default_factory=list)
     webhooks: Any = None
+    outbound: Any = None  # api.outbound.OutboundPolicy: what user-given URLs may reach
     digests: Any = None
     mail: MailDelivery | None = None  # the mail outbox and its drain
     accounts: AccountService | None = None  # sessions, links, passwords
@@ -77,8 +78,10 @@ class Services:
             name: Catchup(ledger, p, settings.projection_batch) for name, p in projections.items()
         }
         from api.notify import WebhookDelivery
+        from api.outbound import OutboundPolicy
 
-        services.webhooks = WebhookDelivery(services.view("notifications"), ledger)
+        services.outbound = OutboundPolicy.from_settings(settings)
+        services.webhooks = WebhookDelivery(services.view("notifications"), ledger, services.outbound)
         services.digests = build_view(DigestsView, db, create_table=db.is_memory, datastore=shared)
         services.mail = MailDelivery(
             build_view(MailOutbox, db, create_table=db.is_memory, datastore=shared),

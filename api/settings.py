@@ -61,6 +61,12 @@ class Settings(BaseModel):
     webhook_interval: float = Field(
         default=2.0, ge=0, description="Seconds between webhook delivery rounds (0: off)."
     )
+    outbound_allow: str = Field(
+        default="",
+        description="Host names and networks (comma-separated: hooks.internal, 10.1.0.0/16, 127.0.0.1) that "
+        "webhooks may reach although they are not public; every other loopback, private, link-local, multicast "
+        "or reserved address is refused when a webhook is saved and again when it is sent.",
+    )
     vacation_days_per_year: int = Field(
         default=30, ge=0, le=366, description="Vacation allowance per player."
     )
@@ -190,6 +196,14 @@ class Settings(BaseModel):
                 )
         return url.rstrip("/")
 
+    @field_validator("outbound_allow")
+    @classmethod
+    def _an_allow_list(cls, text: str) -> str:
+        from api.outbound import parse_allow
+
+        parse_allow(text)  # a ValueError names the entry
+        return text
+
     @field_validator("smtp_url")
     @classmethod
     def _an_smtp_url(cls, url: str) -> str:
@@ -286,6 +300,7 @@ ENV: dict[str, str] = {
     "projections": "GAMELEDGER_PROJECTIONS",
     "clock_interval": "GAMELEDGER_CLOCK_INTERVAL",
     "webhook_interval": "GAMELEDGER_WEBHOOK_INTERVAL",
+    "outbound_allow": "GAMELEDGER_OUTBOUND_ALLOW",
     "vacation_days_per_year": "GAMELEDGER_VACATION_DAYS",
     "signing_key": "GAMELEDGER_SIGNING_KEY",
     "digest_interval": "GAMELEDGER_DIGEST_INTERVAL",

@@ -19,6 +19,7 @@ from fastapi.testclient import TestClient
 
 from api.notify import MAX_ATTEMPTS, verify_signature
 from api.services import Services
+from api.settings import Settings
 from ledger.domain import Game
 from ledger.errors import ConflictError, InvalidRequestError
 from ledger.export import game_export
@@ -40,6 +41,14 @@ class FakeClock:
     def advance(self, **delta: float) -> datetime:
         self.now += timedelta(**delta)
         return self.now
+
+
+@pytest.fixture
+def settings(database_url: str) -> Settings:
+    """Webhooks go to a receiver on 127.0.0.1, which the operator must allow (api/outbound.py)."""
+    return Settings(
+        database_url=database_url, admin_token="test-admin-token-0123456789", outbound_allow="127.0.0.1"
+    )
 
 
 @pytest.fixture

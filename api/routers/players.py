@@ -128,8 +128,12 @@ def put_notification_settings(
     body: NotificationSettingsIn, caller: CallerDep, services: ServicesDep
 ) -> dict[str, Any]:
     """Choose the notifications you get (server-sent events and webhook alike) and your webhook.
-    A new webhook gets a signing secret, shown in this answer only."""
+    A new webhook gets a signing secret, shown in this answer only. A webhook whose host is (or
+    resolves to) a loopback, private, link-local, multicast or reserved address is refused, 422
+    ``request/outbound_not_public``, unless the operator allows it."""
     player = _player(caller)
+    if body.webhook_url:
+        services.outbound.vet(body.webhook_url, unresolved_ok=True)  # 422; vetted again when sent
     before = services.ledger.get_player(player).webhook_secret
     p = services.ledger.set_notifications(player, body.kinds, body.webhook_url, body.new_secret)
     shown = p.webhook_secret if p.webhook_secret and p.webhook_secret != before else None
