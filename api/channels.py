@@ -30,14 +30,13 @@ import base64
 import hashlib
 import json
 import logging
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlparse
 
 from api.mail import Mail, MailDelivery, PermanentFailure, rowcount
+from api.outbound import OutboundPolicy, OutboundRefused, describe_failure, literal_address
 from ledger.application import NOTIFICATION_KINDS
 from ledger.errors import InvalidRequestError
 from ledger.registry import engine as title_engine
@@ -263,47 +262,28 @@ def link(service: str, url: str, label: str) -> str:
     return f"{label}: <{url}>"  # Discord: the <...> keeps the link from unfurling a preview
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
-        return None  # a hook that redirects is refused, never followed
-
-
-def post_json(url: str, body: bytes) -> int:
-    """POST ``body`` to a hook; the HTTP status (redirects are not followed)."""
-    request = urllib.request.Request(  # noqa: S310 - http(s) only, checked when saved
-        url,
-        data=body,
-        headers={"Content-Type": "application/json", "User-Agent": "gameledger-notifications/1"},
-        method="POST",
-    )
-    opener = urllib.request.build_opener(_NoRedirect)
-    try:
-        with opener.open(request, timeout=CHAT_POST_TIMEOUT) as response:
-            return int(response.status)
-    except urllib.error.HTTPError as exc:
-        return int(exc.code)
-
-
 class ChatTransport:
-    """Posts the outbox's chat rows: the URL in the row's headers, the JSON body as its text.
-    2xx: delivered; 429 or 5xx or no answer: tried again later; any other answer: given up."""
+    """Posts the outbox's chat rows (the URL in the row's headers, the JSON body as its text) through
+    the outbound guard (``api/outbound.py``: the address vetted again after resolution, no redirect
+    followed). 2xx: delivered; 429, 5xx or no answer: tried again later; a refused address or any
+    other answer: given up. The log keeps a short reason, never what the service answered."""
 
-    def __init__(
-        self, poster: Callable[[str, bytes], int] = post_json, vet: Callable[[str], Any] | None = None
-    ) -> None:
-        self.poster = poster
-        self.vet = vet
+    def __init__(self, policy: OutboundPolicy | None = None) -> None:
+        self.policy = policy or OutboundPolicy()
+        self.poster: Callable[[str, bytes], int] = self._post
+
+    def _post(self, url: str, body: bytes) -> int:
+        headers = {"Content-Type": "application/json", "User-Agent": "gameledger-notifications/1"}
+        return self.policy.post(url, body, headers, timeout=CHAT_POST_TIMEOUT)
 
     def send(self, row: dict[str, Any]) -> None:
         url = json.loads(row["headers"])["url"]
-        if self.vet is not None:
-            try:
-                self.vet(url)  # the address rules, again at delivery: the name may now resolve elsewhere
-            except (OSError, ValueError):
-                raise
-            except Exception as exc:  # refused for good
-                raise PermanentFailure(str(exc)[:300]) from exc
-        status = self.poster(url, row["body"].encode())
+        try:
+            status = self.poster(url, row["body"].encode())
+        except OutboundRefused as exc:
+            raise PermanentFailure(describe_failure(exc)) from exc
+        except OSError as exc:
+            raise ConnectionError(describe_failure(exc)) from exc
         if 200 <= status < 300:
             return
         if status == 429 or status >= 500:
@@ -345,8 +325,10 @@ class Channels:
         ledger: Any,
         mail: MailDelivery,
         settings: Any,
+        policy: OutboundPolicy | None = None,
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
+        self.policy = policy or OutboundPolicy()
         self.store = store
         self.notifications = notifications
         self.ledger = ledger
@@ -361,8 +343,19 @@ class Channels:
         return str(self.settings.public_url or "http://localhost:8000").rstrip("/")
 
     def allowed(self, host: str) -> bool:
-        """Whether the operator lets hooks go to this host although it is no service's own."""
-        return False
+        """Whether the operator lets hooks go to this host although it is no service's own: a name
+        or an address GAMELEDGER_OUTBOUND_ALLOW lists (a relay, a test's receiver)."""
+        address = literal_address(host)
+        if address is not None:
+            return self.policy.allowed(address)
+        return host.lower().rstrip(".") in self.policy.allow_hosts
+
+    def check_hook(self, service: str, url: str) -> str:
+        """A hook's URL as it is kept, or a 422 saying why not: the service's own address (or one
+        the operator allows) that the address rules let the server reach (``api/outbound.py``)."""
+        url = check_chat_url(service, url, self.allowed)
+        self.policy.vet(url, unresolved_ok=True)  # vetted again, resolved, at every post
+        return url
 
     def _token(self) -> str:
         return UNSUBSCRIBE_PREFIX + base64.urlsafe_b64encode(self.ledger.entropy(32)).decode().rstrip("=")
@@ -396,7 +389,6 @@ class Channels:
         digest_hours: int | None = None,
         kinds: list[str] | bool | None = False,  # False: unchanged
         chat: dict[str, Any] | bool | None = False,  # False: unchanged; None: removed
-        allowed: Callable[[str], bool] = lambda host: False,
     ) -> dict[str, Any]:
         """Change what the player chose; every value is checked before anything is written."""
         values: dict[str, Any] = {}
@@ -422,7 +414,7 @@ class Channels:
                 values.update(chat_service=None, chat_url=None)
             else:
                 assert isinstance(chat, dict)
-                url = check_chat_url(chat["service"], chat["url"], allowed)
+                url = self.check_hook(chat["service"], chat["url"])
                 values.update(chat_service=chat["service"], chat_url=url)
         self.prefs(player_id)
         if values:

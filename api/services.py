@@ -87,7 +87,7 @@ class Services:
             build_view(MailOutbox, db, create_table=db.is_memory, datastore=shared),
             transport_for(settings.smtp_url, settings.smtp_timeout),
             settings.mail_from,
-            chat=ChatTransport(),
+            chat=ChatTransport(services.outbound),
         )
         services.channels = Channels(
             build_view(ChannelStore, db, create_table=db.is_memory, datastore=shared),
@@ -95,6 +95,7 @@ class Services:
             ledger,
             services.mail,
             settings,
+            services.outbound,
         )
         services.channels.timed_games = services._timed_games
         services.accounts = AccountService(

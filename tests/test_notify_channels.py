@@ -94,14 +94,18 @@ def smtp() -> Iterator[SmtpServer]:
 @pytest.fixture
 def world(settings: Settings, smtp: SmtpServer) -> Iterator[World]:
     s = settings.model_copy(
-        update={"smtp_url": smtp.url, "public_url": PUBLIC, "mail_from": "gameledger <noreply@play.test>"}
+        update={
+            "smtp_url": smtp.url,
+            "public_url": PUBLIC,
+            "mail_from": "gameledger <noreply@play.test>",
+            "outbound_allow": "127.0.0.1",  # the local Discord / Slack receiver
+        }
     )
     services = Services.start(s)
     clock = FakeClock()
     services.ledger.clock = clock
     assert services.channels is not None
     services.channels.now = clock
-    services.channels.allowed = lambda host: host == "127.0.0.1"  # type: ignore[method-assign]
     with TestClient(create_app(s, services)) as client:
         yield World(client, services, smtp, clock)
     services.close()
@@ -412,7 +416,9 @@ def test_a_players_discord_and_a_tables_slack_get_each_services_format(
 ) -> None:
     ann = world.player("Ann <script>alert(1)</script> @everyone")
     bob = world.player("Bob & co")
-    r = world.put("/me/chat-webhook", ann, {"service": "discord", "url": f"{receiver.url}/api/webhooks/1/ann"})
+    r = world.put(
+        "/me/chat-webhook", ann, {"service": "discord", "url": f"{receiver.url}/api/webhooks/1/ann"}
+    )
     assert r.status_code == 200 and r.json()["chat"]["service"] == "discord"
     assert "/ann" not in r.json()["chat"]["url"], "the hook's secret part is not shown again"
     game = world.game([ann, bob])
@@ -505,3 +511,32 @@ def test_the_services_real_hook_addresses_are_taken() -> None:
     assert check_chat_url("discord", "https://discordapp.com/api/webhooks/123/tok")
     assert check_chat_url("slack", "https://hooks.slack.com/services/T000/B000/XXXX")
     assert check_chat_url("slack", "http://127.0.0.1:9/services/x", lambda host: host == "127.0.0.1")
+
+
+def test_hooks_keep_the_address_rules_when_saved_and_when_posted(world: World) -> None:
+    """Same rules as the webhooks (api/outbound.py): a hook at an inside address is refused unless
+    the operator allows it, and a service's name that resolves inside at delivery is never posted to."""
+    from api.outbound import OutboundPolicy
+
+    ann = world.player("Ann")
+    bob = world.player("Bob")
+    for url in (
+        "http://10.0.0.5/services/T/B/x",
+        "https://[::1]/services/T/B/x",
+        "http://0x0a000005/services/x",
+    ):
+        r = world.put("/me/chat-webhook", ann, {"service": "slack", "url": url})
+        assert r.status_code == 422 and assert_error_shape(r) == "request/invalid_chat_webhook", url
+    r = world.put(
+        "/me/chat-webhook", ann, {"service": "discord", "url": "https://discord.com/api/webhooks/1/x"}
+    )
+    assert r.status_code == 200, r.text
+    # at delivery, discord.com resolves to a loopback address (DNS rebinding): refused, given up at once
+    assert world.services.mail is not None
+    world.services.mail.chat.policy = OutboundPolicy(resolver=lambda host, port: ["127.0.0.1"])
+    world.game([ann, bob])
+    world.deliver()
+    outbox = world.services.mail.outbox
+    rows = outbox.rows(f"SELECT status, reason, attempts FROM {outbox.t('outbox')} WHERE kind LIKE 'chat/%%'")
+    assert rows and all(r["status"] == "failed" and r["attempts"] == 1 for r in rows), rows
+    assert all(r["reason"].startswith("refused: discord.com resolves to 127.0.0.1") for r in rows), rows

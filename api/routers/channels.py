@@ -77,8 +77,7 @@ def put_channels(body: ChannelsIn, caller: CallerDep, services: ServicesDep) -> 
 def put_my_hook(body: ChatHookIn, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
     """Your own Discord or Slack channel: told what you are told by mail (the kinds you chose). The
     URL must be the service's own incoming-webhook address (or one the operator allows)."""
-    channels = _channels(services)
-    return channels.change(_me(caller), chat=body.model_dump(), allowed=channels.allowed)
+    return _channels(services).change(_me(caller), chat=body.model_dump())
 
 
 @router.delete("/me/chat-webhook", responses=ERRORS)
@@ -121,9 +120,7 @@ def put_table_hook(
     whose turn it is, and when it is over, with a link."""
     game = _creator_game(services, caller, game_id)
     channels = _channels(services)
-    from api.channels import check_chat_url
-
-    url = check_chat_url(body.service, body.url, channels.allowed)
+    url = channels.check_hook(body.service, body.url)
     channels.store.set_table_hook(
         str(game.id), body.service, url, caller.player_id, channels.now().isoformat()
     )
