@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.mailkit import SmtpServer, link_in, smtp_server, text_of
+from tests.mailkit import SmtpServer, link_in, text_of
+from tests.test_web_accounts import mail_server, smtp  # noqa: F401 - the server mailing to aiosmtpd
 from tests.test_web_browser import (  # noqa: F401 - browser: the module's Chromium fixture
     Person,
     browser,
@@ -30,26 +30,7 @@ from tests.test_web_browser import (  # noqa: F401 - browser: the module's Chrom
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def smtp() -> Iterator[SmtpServer]:
-    with smtp_server() as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def mail_server(tmp_path_factory: pytest.TempPathFactory, smtp: SmtpServer) -> Iterator[str]:
-    with serving(
-        tmp_path_factory.mktemp("web-notifications"),
-        GAMELEDGER_SMTP_URL=smtp.url,
-        GAMELEDGER_PUBLIC_URL="http://127.0.0.1:{port}",
-        GAMELEDGER_MAIL_FROM="gameledger <noreply@play.test>",
-        GAMELEDGER_MAIL_INTERVAL="0.2",
-        GAMELEDGER_WEBHOOK_INTERVAL="0.2",
-    ) as base:
-        yield base
-
-
-def sign_up(person: Person, name: str, email: str, smtp: SmtpServer) -> None:
+def sign_up(person: Person, name: str, email: str, server: SmtpServer) -> None:
     """Sign up with an address and a password, and confirm the address from the mailed link."""
     page = person.go("/signup")
     page.fill("#signup-name", name)
@@ -59,15 +40,15 @@ def sign_up(person: Person, name: str, email: str, smtp: SmtpServer) -> None:
     page.wait_for_selector("#signup-done:not([hidden])")
     page.click("[data-continue]")
     page.wait_for_url("**/lobby")
-    (mail,) = smtp.inbox.wait_for(email)
+    (mail,) = server.inbox.wait_for(email)
     _, path, token = link_in(mail)
     person.go(f"{path}#token={token}")
     person.page.click("#account-link [data-redeem]")
     person.page.wait_for_selector("#account-link [data-ok]:not(:empty)")
 
 
-def notifications(smtp: SmtpServer, address: str, what: str = "") -> list[Any]:
-    return [m for m in smtp.inbox.to(address) if m["List-Unsubscribe"] and what in m["Subject"]]
+def notifications(server: SmtpServer, address: str, what: str = "") -> list[Any]:
+    return [m for m in server.inbox.to(address) if m["List-Unsubscribe"] and what in m["Subject"]]
 
 
 def wait_until(check: Any, seconds: float = 20) -> None:
@@ -81,8 +62,8 @@ def wait_until(check: Any, seconds: float = 20) -> None:
 
 def test_players_are_mailed_their_turns_recover_by_mail_and_unsubscribe_in_one_click(
     browser: Any,  # noqa: F811
-    mail_server: str,
-    smtp: SmtpServer,
+    mail_server: str,  # noqa: F811
+    smtp: SmtpServer,  # noqa: F811
 ) -> None:
     base = mail_server
     ann = Person(browser, base, "Ann", viewport={"width": 1280, "height": 900})
