@@ -312,6 +312,7 @@ SUBJECTS = {
     "game_finished": "{game} is over",
     "timed_out": "Your clock ran out in {game}",
     "dispute_opened": "A dispute in {game}",
+    "undo_requested": "A request to take back a decision in {game}",
     "dispute_resolved": "A dispute in {game} was resolved",
     "clock_low": "Your clock is running low in {game}",
 }
@@ -493,7 +494,8 @@ class Channels:
         sentence = self._sentence(note)
         email = getattr(player, "email", None)
         if email and prefs["mail"] == "each":
-            subject = SUBJECTS.get(note["kind"], "{game}").format(game=game)
+            kind = "undo_requested" if note.get("dispute") == "undo" else note["kind"]
+            subject = SUBJECTS.get(kind, "{game}").format(game=game)
             text = f"{sentence}\n\nOpen the game: {url}\n{self._details(note)}"
             queued += self._mail(player, email, prefs, f"notify/{note['kind']}", subject, text, item)
         elif email and prefs["mail"] == "digest":
@@ -540,7 +542,13 @@ class Channels:
     # -- words ---------------------------------------------------------------------------------
 
     def _sentence(self, note: dict[str, Any]) -> str:
-        return str(note.get("text") or note["kind"])
+        """The notification's sentence, the game named as people see it (not by its title's id)."""
+        text = str(note.get("text") or note["kind"])
+        title = str(note.get("title") or "")
+        if title:
+            name = game_name(title, note["game_id"])
+            text = text.replace(f"{title} game", name).replace(title, name)
+        return text
 
     def _standings(self, game_id: str) -> str:
         try:

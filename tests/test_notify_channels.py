@@ -184,6 +184,7 @@ def test_mails_link_the_game_carry_a_one_click_unsubscribe_and_it_stops_them(wor
     message = turn[0]
     text = text_of(message)
     assert f"Open the game: {PUBLIC}/games/{game.id}" in text
+    assert f"It is your turn in {game_name('cotton-trade', str(game.id))}." in text, "the game by its name"
     assert message["Subject"] == f"Your turn in {game_name('cotton-trade', str(game.id))}"
     assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     url = unsubscribe_url(message)
@@ -344,6 +345,14 @@ def test_a_finished_game_is_mailed_with_its_standings_and_disputes_and_undo_requ
     ledger.resolve_dispute(g.id, int(number), "no_change", "the draw follows the seed")
     resolved = world.mails("ann@example.org", "was resolved")
     assert len(resolved) == 1 and "no change" in text_of(resolved[0])
+    g = ledger.get_game(g.id)
+    asker = g.seats[g.awaiting[0]]
+    ledger.request_undo(g.id, asker, g.version)
+    other = bob if asker == ann["player_id"] else ann
+    address = "bob@example.org" if other is bob else "ann@example.org"
+    undo = world.mails(address, "take back a decision")
+    assert len(undo) == 1 and "your consent is needed" in text_of(undo[0])
+    ledger.answer_undo(g.id, other["player_id"], False)
     g = world.play(g, 2000, random.Random(4))
     assert g.status == "finished"
     over = world.mails("bob@example.org", "is over")
