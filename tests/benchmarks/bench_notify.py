@@ -26,6 +26,7 @@ from pathlib import Path
 from api.mail import Mail
 from api.services import Services
 from api.settings import Settings
+from tests import loadkit as lk
 from tests.benchmarks import run
 from tests.mailkit import smtp_server
 
@@ -58,80 +59,77 @@ def drain(report: run.Report, kind: str, url: str, mails: int) -> None:
     )
 
 
-def decisions(report: run.Report, kind: str, url: str, data: str, n: int, notify: bool) -> list[float]:
-    with smtp_server() as server:
-        settings = Settings(
-            database_url=url,
-            data_dir=Path(data),
-            smtp_url=server.url if notify else "",
-            mail_interval=0.2 if notify else 0,
-            webhook_interval=0.2 if notify else 0,
-            clock_interval=0,
-            digest_interval=0,
-        )
-        services = Services.start(settings, background=True)  # the projections run alike in both
+def decisions_over_http(url: str, data: str, games: list[run.Made], n: int, smtp_url: str) -> list[float]:
+    """``n`` decisions POSTed to a server (its read models left to a worker process); with
+    ``smtp_url`` the worker also turns every notification into a mail and sends it, every 0.2 s."""
+    notify = {
+        "GAMELEDGER_SMTP_URL": smtp_url,
+        "GAMELEDGER_WEBHOOK_INTERVAL": "0.2" if smtp_url else "0",
+        "GAMELEDGER_MAIL_INTERVAL": "0.2" if smtp_url else "0",
+    }
+    server = run.start_server(url, data, GAMELEDGER_PROJECTIONS="off")
+    worker = lk.projection_worker(
+        lk.server_env(url, Path(data), GAMELEDGER_POOL_SIZE="5", **notify), Path(data) / "worker.log"
+    )
+    worker.start()
+    try:
+        client = lk.Api(server.url)
+        rnd = random.Random(len(smtp_url) + n)
+        times: list[float] = []
+        for g in games:
+            times += run.play_over_http(client, g.game_id, g.tokens, n // len(games), rnd)
+        time.sleep(1.0)  # the last notifications' mails
+        return times
+    finally:
+        server.stop()
+        worker.stop()
+
+
+def latency(report: run.Report, kind: str, url: str, n: int) -> None:
+    """Decision latency over HTTP with every notification mailed (the worker process turning them
+    into mails and sending them) and without, alternating twice so that drift hits both alike."""
+    with tempfile.TemporaryDirectory() as data, smtp_server() as server:
+        services = Services.start(Settings(database_url=url, data_dir=Path(data), projections="off"))
         try:
-            ledger = services.ledger
             assert services.accounts is not None
-            ids = [str(ledger.register_player(f"P{i}")[0]) for i in range(8)]
-            for i, pid in enumerate(ids):
-                services.accounts.players.confirm_email(pid, f"p{i}-{int(notify)}@example.org")
-            rnd = random.Random(11)
-            times: list[float] = []
-            games = [
-                ledger.create_game(creator=ids[2 * g], title="cotton-trade", players=ids[2 * g : 2 * g + 2])
-                for g in range(4)
-            ]
-            while len(times) < n and games:
-                for game in list(games):
-                    g = ledger.get_game(game.id)
-                    if g.status != "active":
-                        games.remove(game)
-                        continue
-                    seat = g.awaiting[0]
-                    decision = rnd.choice(g.engine.legal_decisions(g.state, seat)).model_dump(mode="json")
-                    t0 = time.perf_counter()
-                    ledger.decide(g.id, g.seats[seat], g.version, decision)
-                    times.append(time.perf_counter() - t0)
-            mailed = len(server.inbox.messages)
-            if notify:
-                time.sleep(1)
-                mailed = len(server.inbox.messages)
+            games = [run.make_game(services, "water-frame", 4, 40, seed) for seed in range(4)]
+            for g in games:  # every player has a confirmed address: every notification is a mail
+                for seat, pid in g.ids.items():
+                    services.accounts.players.confirm_email(pid, f"{g.game_id[:8]}-{seat}@example.org")
         finally:
             services.close()
-    state = "notifications on (every notification mailed at once)" if notify else "notifications off"
+        off: list[float] = []
+        on: list[float] = []
+        for smtp_url in ("", server.url, "", server.url):
+            (on if smtp_url else off).extend(decisions_over_http(url, data, games, n // 2, smtp_url))
+        mailed = len(server.inbox.messages)
+    for state, times in (("off", off), ("on, every notification mailed", on)):
+        report.add(
+            "mail",
+            f"{kind}: POST decision p50 / p99 over HTTP, notifications {state} ({len(times)} decisions)",
+            f"{run.ms(run.median(times))} / {run.ms(run.p99(times))}"
+            + (f"; {mailed} mails sent" if on is times else ""),
+        )
+    ratio = run.median(on) / run.median(off)
     report.add(
         "mail",
-        f"{kind}: a decision in process, {state}: p50 / p99 ({len(times)} decisions)",
-        f"{run.ms(run.median(times))} / {run.ms(run.p99(times))}"
-        + (f", {mailed} mails sent meanwhile" if notify else ""),
+        f"{kind}: decision p50 with notifications on / off",
+        f"{ratio:.2f}×",
+        "unchanged within noise",
+        run.verdict(0.8 <= ratio <= 1.25),
     )
-    return times
 
 
 def mail_section(report: run.Report, pg_url: str, quick: bool) -> None:
     print("notification mails", flush=True)
     mails = 200 if quick else MAILS
-    n = 100 if quick else 400
+    n = 80 if quick else 200
     for kind, ctx in (("PostgreSQL", run.pg_schema(pg_url)), ("SQLite", run.sqlite_url())):
         with ctx as url:
             drain(report, kind, url, mails)
-    for kind, make in (("PostgreSQL", lambda: run.pg_schema(pg_url)), ("SQLite", run.sqlite_url)):
-        off = on = []
-        for notify in (False, True):
-            with make() as url, tempfile.TemporaryDirectory() as data:
-                if notify:
-                    on = decisions(report, kind, url, data, n, True)
-                else:
-                    off = decisions(report, kind, url, data, n, False)
-        ratio = run.median(on) / run.median(off)
-        report.add(
-            "mail",
-            f"{kind}: decision p50 with notifications on / off",
-            f"{ratio:.2f}×",
-            "unchanged within noise",
-            run.verdict(ratio <= 1.25),
-        )
+    for kind, ctx in (("PostgreSQL", run.pg_schema(pg_url)), ("SQLite", run.sqlite_url())):
+        with ctx as url:
+            latency(report, kind, url, n)
 
 
 def main(argv: list[str] | None = None) -> int:
