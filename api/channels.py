@@ -137,6 +137,15 @@ class ChannelStore(SqlView):
         rows = self.rows(f"SELECT position FROM {self.t('cursor')} WHERE name = %s", [name])
         return int(rows[0]["position"]) if rows else 0
 
+    def start_cursor(self, name: str, position: int) -> None:
+        """Where a scan starts when it has never run (kept if it has)."""
+        with self.datastore.transaction(commit=True) as c:
+            self.execute(
+                c,
+                f"INSERT INTO {self.t('cursor')} (name, position) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+                [name, position],
+            )
+
     def set_cursor(self, name: str, position: int) -> None:
         with self.datastore.transaction(commit=True) as c:
             self.execute(
@@ -256,10 +265,20 @@ def slack_escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+def discord_escape(text: str) -> str:
+    """Markdown characters shown as written (a name cannot bold, hide or link anything)."""
+    return "".join("\\" + c if c in "\\*_~`|>[]()#-@<" else c for c in text)
+
+
+def escape(service: str, text: str) -> str:
+    return slack_escape(text) if service == "slack" else discord_escape(text)
+
+
 def link(service: str, url: str, label: str) -> str:
+    """A link in each service's markup: Slack ``<url|label>``, Discord's masked link ``[label](url)``."""
     if service == "slack":
         return f"<{url}|{slack_escape(label)}>"
-    return f"{label}: <{url}>"  # Discord: the <...> keeps the link from unfurling a preview
+    return f"[{discord_escape(label)}]({url})"
 
 
 class ChatTransport:
@@ -453,16 +472,16 @@ class Channels:
             return 0
         queued = 0
         players: dict[str, Any] = {}
-        turns: dict[tuple[str, int], list[dict[str, Any]]] = {}
+        tables: dict[tuple[str, int, str], list[dict[str, Any]]] = {}  # one table message per event and kind
         for r in rows:
             note = json.loads(r["payload"])
             queued += self._tell_player(r, note, players)
             if r["kind"] in TABLE_KINDS:
-                turns.setdefault((r["game_id"], int(r["version"])), []).append(
+                tables.setdefault((r["game_id"], int(r["version"]), r["kind"]), []).append(
                     note | {"player_id": r["player_id"]}
                 )
-        for (game_id, version), notes in turns.items():
-            queued += self._tell_table(game_id, version, notes, players)
+        for (game_id, version, kind), notes in tables.items():
+            queued += self._tell_table(game_id, version, kind, notes, players)
         self.store.set_cursor("channels", max(int(r["position"]) for r in rows))
         return queued
 
@@ -478,13 +497,18 @@ class Channels:
         player = self._player(r["player_id"], players)
         if player is None:
             return 0
-        return self.tell(
-            player, note, _item_id(r["position"], r["game_id"], r["version"], r["kind"], r["player_id"])
-        )
+        item = _item_id(r["position"], r["game_id"], r["version"], r["kind"], r["player_id"])
+        return self.tell(player, note, item, players.setdefault("prefs", {}))
 
-    def tell(self, player: Any, note: dict[str, Any], item: str) -> int:
+    def tell(self, player: Any, note: dict[str, Any], item: str, cache: dict[str, Any] | None = None) -> int:
         """Mail (or keep for the digest) and post one notification to whatever the player chose."""
-        prefs = self.prefs(str(player.id))
+        pid = str(player.id)
+        if cache is None or pid not in cache:
+            prefs = self.prefs(pid)
+            if cache is not None:
+                cache[pid] = prefs
+        else:
+            prefs = cache[pid]
         kinds = None if prefs["kinds"] is None else json.loads(prefs["kinds"])
         if kinds is not None and note["kind"] not in kinds:
             return 0
@@ -505,39 +529,30 @@ class Channels:
             )
         if prefs["chat_url"]:
             service = prefs["chat_service"]
-            text = f"{player.name}: {sentence} {link(service, url, game)}"
-            if service == "slack":
-                text = f"{slack_escape(player.name)}: {slack_escape(sentence)} {link(service, url, game)}"
+            text = f"{escape(service, player.name)}: {escape(service, sentence)} {link(service, url, game)}"
             queued += self._chat(
                 service, prefs["chat_url"], text, f"chat/{note['kind']}", str(player.id), "p" + item
             )
         return queued
 
     def _tell_table(
-        self, game_id: str, version: int, notes: list[dict[str, Any]], players: dict[str, Any]
+        self, game_id: str, version: int, kind: str, notes: list[dict[str, Any]], players: dict[str, Any]
     ) -> int:
         hook = self.store.table_hook(game_id)
         if hook is None:
             return 0
-        kind = notes[0]["kind"]
         service = hook["service"]
-        esc = slack_escape if service == "slack" else str
-        game = game_name(notes[0].get("title", ""), game_id)
-        url = f"{self.base}/games/{game_id}"
+        game = link(service, f"{self.base}/games/{game_id}", game_name(notes[0].get("title", ""), game_id))
         names = sorted({getattr(self._player(n["player_id"], players), "name", "?") for n in notes})
         if kind == "your_turn":
-            whose = " and ".join(esc(n) for n in names)
-            text = f"{link(service, url, game)}: it is {whose}'s turn."
+            text = f"{game}: it is {' and '.join(escape(service, n) for n in names)}'s turn."
         elif kind == "game_started":
-            text = f"{link(service, url, game)} has started: {esc(', '.join(names))}."
+            text = f"{game} has started: {escape(service, ', '.join(names))}."
         else:
-            text = f"{link(service, url, game)} is over.{esc(self._standings(game_id))}"
-        queued = 0
-        for n in {n["kind"] for n in notes}:
-            queued += self._chat(
-                service, hook["url"], text, f"chat/table/{n}", None, _item_id("table", game_id, version, n)
-            )
-        return queued
+            text = f"{game} is over.{escape(service, self._standings(game_id))}"
+        return self._chat(
+            service, hook["url"], text, f"chat/table/{kind}", None, _item_id("table", game_id, version, kind)
+        )
 
     # -- words ---------------------------------------------------------------------------------
 

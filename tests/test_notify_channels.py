@@ -454,7 +454,12 @@ def test_a_players_discord_and_a_tables_slack_get_each_services_format(
     turns = [t for t in slack if "turn" in t]
     assert turns and all(("Ann &lt;script&gt;" in t or "Bob &amp; co" in t) for t in turns), turns
     assert "<script>" not in "".join(slack)
-    assert len(slack) == len(set(slack)) or len(turns) > 1, "a table is told once per event"
+    assert sum("has started" in t for t in slack) == 1, "a table is told once per event and kind"
+    assert not any("has started" in t and "turn" in t for t in slack)
+    assert all("\\@everyone" in t and "\\<script\\>" in t for t in discord), (
+        "Discord markdown and mentions escaped"
+    )
+    assert any(t.startswith("Ann ") and f"]({link})" in t for t in discord), "a masked link to the game"
     assert all(h.get("Content-Type") == "application/json" for _, _, h in receiver.posts)
     log = world.services.mail.outbox.rows(  # type: ignore[union-attr]
         f"SELECT kind, recipient, status FROM {world.services.mail.outbox.t('outbox')} WHERE kind LIKE 'chat/%%'"  # type: ignore[union-attr]
@@ -549,3 +554,30 @@ def test_hooks_keep_the_address_rules_when_saved_and_when_posted(world: World) -
     rows = outbox.rows(f"SELECT status, reason, attempts FROM {outbox.t('outbox')} WHERE kind LIKE 'chat/%%'")
     assert rows and all(r["status"] == "failed" and r["attempts"] == 1 for r in rows), rows
     assert all(r["reason"].startswith("refused: discord.com resolves to 127.0.0.1") for r in rows), rows
+
+
+def test_a_server_upgraded_to_mail_notifications_mails_none_from_before(
+    world: World, database_url: str
+) -> None:
+    """Migration 4 starts the scan at the notifications already written: no flood of old news."""
+    from api.migrations import MIGRATIONS
+    from ledger.storage import parse_database_url
+
+    ann = world.player("Ann", "ann@example.org")
+    bob = world.player("Bob", "bob@example.org")
+    world.game([ann, bob])
+    world.services.refresh("notifications")
+    channels = world.services.channels
+    assert channels is not None
+    store = channels.store
+    with store.datastore.transaction(commit=True) as c:  # as before the upgrade: no cursor, no store
+        store.execute(c, f"DELETE FROM {store.t('cursor')}")
+    (channels_migration,) = [m for m in MIGRATIONS if m.version == 4]
+    channels_migration.apply(parse_database_url(database_url))
+    assert store.cursor("channels") > 0
+    assert (
+        world.mails("ann@example.org", "has started") == []
+        and world.mails("bob@example.org", "Your turn") == []
+    )
+    world.game([bob, ann])
+    assert len(world.mails("ann@example.org", "has started")) == 1, "what comes after is mailed"
