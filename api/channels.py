@@ -30,6 +30,7 @@ import base64
 import hashlib
 import json
 import logging
+import re
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -52,6 +53,7 @@ CLOCK_LOW = 0.2  # "running low": below this share of the allotment
 CLOCK_CHECK_SECONDS = 60.0
 DEFAULT_DIGEST_HOURS = 24
 UNSUBSCRIBE_PREFIX = "glu_"
+UNSUBSCRIBE_TOKEN = re.compile(r"glu_[A-Za-z0-9_-]{43}")  # 32 random bytes, base64url
 CHAT_HOSTS = {
     "discord": (
         {"discord.com", "discordapp.com", "ptb.discord.com", "canary.discord.com"},
@@ -224,12 +226,12 @@ def check_chat_url(service: str, url: str, allowed: Callable[[str], bool] = lamb
     url = url.strip()
     if any(c.isspace() or not c.isprintable() for c in url) or len(url) > 500:
         raise refuse("it holds spaces or control characters, or is over 500 characters")
-    parsed = urlparse(url)
     try:
+        parsed = urlparse(url)
         host = (parsed.hostname or "").lower()
         parsed.port  # noqa: B018 - a bad port raises
     except ValueError:
-        raise refuse("its port is not a number") from None
+        raise refuse("it cannot be read as a URL (its host or port)") from None
     if parsed.username or parsed.password:
         raise refuse("it holds a user name or password")
     if host and allowed(host) and parsed.scheme in ("http", "https"):
@@ -441,11 +443,15 @@ class Channels:
             self.store.update(player_id, **values, updated_at=self.now().isoformat())
         return self.settings_of(player_id)
 
+    def by_token(self, token: str) -> dict[str, Any] | None:
+        """The player's choices an unsubscribe token stands for (None: not a token we sent)."""
+        if not UNSUBSCRIBE_TOKEN.fullmatch(token):
+            return None
+        return self.store.by_unsubscribe(token)
+
     def unsubscribe(self, token: str) -> dict[str, Any] | None:
         """One click: no more notification mails for the token's player (None: no such token)."""
-        if not token.startswith(UNSUBSCRIBE_PREFIX) or len(token) > 100:
-            return None
-        row = self.store.by_unsubscribe(token)
+        row = self.by_token(token)
         if row is None:
             return None
         self.store.update(row["player_id"], mail="off", updated_at=self.now().isoformat())

@@ -512,6 +512,8 @@ def test_chat_posts_are_retried_on_5xx_and_429_and_given_up_on_other_answers(
         ("slack", "https://127.0.0.1/services/T/B/x"),
         ("slack", "https://hooks.slack.com/services/T/B/x y"),
         ("teams", "https://example.org/hook"),
+        ("discord", "https://[discord.com/api/webhooks/1/abc"),
+        ("discord", "https://discord.com:99999/api/webhooks/1/abc"),
     ],
 )
 def test_only_each_services_own_hook_addresses_are_taken(service: str, url: str) -> None:
