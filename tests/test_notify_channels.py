@@ -19,7 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from api.channels import CHANNEL_KINDS, UNSUBSCRIBE_PREFIX, check_chat_url, game_name
+from api.channels import CHANNEL_KINDS, UNSUBSCRIBE_PREFIX, check_chat_url, game_name, mask_url
 from api.services import Services
 from api.settings import Settings
 from ledger.errors import InvalidRequestError
@@ -436,10 +436,12 @@ def test_a_players_discord_and_a_tables_slack_get_each_services_format(
     assert r.status_code == 403 and assert_error_shape(r) == "game/not_creator"
     r = world.put(f"/games/{game.id}/chat-webhook", ann, hook)
     assert r.status_code == 200 and r.json()["service"] == "slack"
-    assert (
-        world.client.get(f"{API}/games/{game.id}/chat-webhook", headers=bearer(bob["token"])).status_code
-        == 403
+    seen = world.client.get(f"{API}/games/{game.id}/chat-webhook", headers=bearer(bob["token"]))
+    assert seen.status_code == 200 and seen.json() == {"game_id": str(game.id), "service": "slack"}, (
+        "not where"
     )
+    seen = world.client.get(f"{API}/games/{game.id}/chat-webhook", headers=bearer(ann["token"])).json()
+    assert seen["url"].startswith(receiver.url) and "table" not in seen["url"], "the secret part hidden"
     world.deliver()
     world.play(game, 4, random.Random(6))
     world.deliver()
@@ -526,6 +528,10 @@ def test_the_services_real_hook_addresses_are_taken() -> None:
     assert check_chat_url("discord", "https://discord.com/api/webhooks/123/tok-en_1")
     assert check_chat_url("discord", "https://discordapp.com/api/webhooks/123/tok")
     assert check_chat_url("slack", "https://hooks.slack.com/services/T000/B000/XXXX")
+    slack = "https://hooks.slack.com/services/T000/B000/abcdefghijklmnopqrstuvwx"
+    assert mask_url(slack) == "https://hooks.slack.com/services/T000/B000/…"
+    discord = "https://discord.com/api/webhooks/123456789012345678/" + "t" * 68
+    assert mask_url(discord) == "https://discord.com/api/webhooks/123456789012345678/…"
     assert check_chat_url("slack", "http://127.0.0.1:9/services/x", lambda host: host == "127.0.0.1")
 
 

@@ -67,7 +67,7 @@ POLICY: dict[tuple[str, str], str] = {
     ("PUT", "/api/v1/me/notifications/channels"): "self",
     ("PUT", "/api/v1/me/chat-webhook"): "self",
     ("DELETE", "/api/v1/me/chat-webhook"): "self",
-    ("GET", "/api/v1/games/{game_id}/chat-webhook"): "creator",
+    ("GET", "/api/v1/games/{game_id}/chat-webhook"): "player",  # where it posts: the creator's to see
     ("PUT", "/api/v1/games/{game_id}/chat-webhook"): "creator",
     ("DELETE", "/api/v1/games/{game_id}/chat-webhook"): "creator",
     ("GET", "/unsubscribe/{token}"): "public",  # the token is the authority (32 random bytes)

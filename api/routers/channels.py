@@ -107,9 +107,13 @@ def _hook_out(services: Any, game_id: str) -> dict[str, Any]:
 
 @router.get("/games/{game_id}/chat-webhook", responses=ERRORS)
 def get_table_hook(game_id: str, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
-    """The table's Discord or Slack hook (its secret part hidden): the creator's to see."""
-    _creator_game(services, caller, game_id)
-    return _hook_out(services, game_id)
+    """Whether the table posts to Discord or Slack; its creator (and the operator) also see where
+    (the URL without its secret part) and when it was set."""
+    game = services.ledger.get_game(game_id)
+    out = _hook_out(services, str(game.id))
+    if not caller.is_admin and game.created_by != caller.player_id:
+        out = {"game_id": out["game_id"], "service": out["service"]}
+    return out
 
 
 @router.put("/games/{game_id}/chat-webhook", responses=ERRORS)
