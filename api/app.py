@@ -14,6 +14,8 @@ from api.observability import RequestContext
 from api.observability import router as metrics_router
 from api.ratelimit import DecisionLimit, RateLimits
 from api.routers import accounts, admin, games, health, leagues, ledger, players, stats, streams, talk, titles
+from api.routers.channels import router as channels_router
+from api.routers.channels import unsubscribe_router
 from api.services import Services
 from api.settings import Settings
 
@@ -58,10 +60,12 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         stats.router,
         admin.router,
         ledger.router,
+        channels_router,
     ):
         app.include_router(router, prefix=API_PREFIX)
     app.include_router(health.router, prefix=API_PREFIX, include_in_schema=False)
     app.include_router(web.router)
+    app.include_router(unsubscribe_router)
     app.mount(web.STATIC_PATH, web.static_files(), name="static")
     app.add_middleware(BodyLimits, max_bytes=settings.max_body_bytes, max_depth=settings.max_json_depth)
     app.add_middleware(

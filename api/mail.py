@@ -251,7 +251,8 @@ class MailOutbox(SqlView):
         " reason TEXT, duration_ms INTEGER NOT NULL, PRIMARY KEY (mail_id, attempt))",
     )
 
-    def enqueue(self, mail: Mail, now: datetime, mail_id: str | None = None) -> str:
+    def enqueue(self, mail: Mail, now: datetime, mail_id: str | None = None) -> str | None:
+        """The mail's id, or None when a mail of this id is queued already (a notification scanned twice)."""
         mail_id = mail_id or secrets.token_hex(12)
         at = now.isoformat()
         with self.datastore.transaction(commit=True) as c:
@@ -259,7 +260,7 @@ class MailOutbox(SqlView):
                 c,
                 f"INSERT INTO {self.t('outbox')} (mail_id, kind, player_id, recipient, subject, body, headers,"
                 " keep_text, created_at, status, attempts, next_attempt_at, updated_at)"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, 'pending', 0, %s, %s)",
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, 'pending', 0, %s, %s) ON CONFLICT DO NOTHING",
                 [
                     mail_id,
                     mail.kind,
@@ -274,7 +275,8 @@ class MailOutbox(SqlView):
                     at,
                 ],
             )
-        return mail_id
+            added = rowcount(c) == 1
+        return mail_id if added else None
 
     def due(self, now: str, stuck_before: str, limit: int) -> list[dict[str, Any]]:
         return self.rows(
@@ -365,18 +367,21 @@ class MailDelivery:
         transport: Callable[[], Transport],
         sender: str,
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
+        chat: Any = None,
     ) -> None:
         self.outbox = outbox
         self.transport = transport
         self.sender = sender
         self.now = now
+        self.chat = chat  # posts the rows of kind chat/... (api.channels.ChatTransport)
         self.wake = threading.Event()
         self._lock = threading.Lock()  # one round at a time in a process
 
-    def queue(self, mail: Mail) -> str:
-        mail_id = self.outbox.enqueue(mail, self.now())
+    def queue(self, mail: Mail, mail_id: str | None = None) -> str | None:
+        """Put a mail in the outbox (None: one of this ``mail_id`` is there already) and wake the drain."""
+        queued = self.outbox.enqueue(mail, self.now(), mail_id)
         self.wake.set()
-        return mail_id
+        return queued
 
     def run_once(self, limit: int = 200) -> int:
         """One round: every due mail (up to ``limit``) tried once; returns how many were delivered."""
@@ -410,7 +415,12 @@ class MailDelivery:
         reason: str | None = None
         t0 = time.perf_counter()
         try:
-            transport.send(build_message(mail, self.sender, message_id))
+            if row["kind"].startswith("chat/"):  # a Discord or Slack message: posted, not mailed
+                if self.chat is None:
+                    raise PermanentFailure("no chat transport in this process")
+                self.chat.send(row)
+            else:
+                transport.send(build_message(mail, self.sender, message_id))
             result = "delivered"
         except PermanentFailure as exc:
             result, reason = "failed", str(exc)[:300]

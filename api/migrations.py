@@ -70,6 +70,22 @@ def _view_ddl(view_class: type[SqlView], *statements: str) -> Callable[[Database
     return apply
 
 
+def _channels(db: Database) -> None:
+    """The notification channels' tables, and their scan's cursor at the notifications written so
+    far: a server upgraded to mail notifications mails none from before it was."""
+    from api.channels import ChannelStore
+    from projections.notifications import NotificationsView
+
+    store = build_view(ChannelStore, db, create_table=True)
+    notes = build_view(NotificationsView, db, create_table=True)
+    try:
+        rows = notes.rows(f"SELECT MAX(position) AS p FROM {notes.t('outbox')}")  # noqa: S608 - the view's table
+        store.start_cursor("channels", int(rows[0]["p"] or 0) if rows else 0)
+    finally:
+        store.datastore.close()
+        notes.datastore.close()
+
+
 def _migrations() -> list[Migration]:
     from projections.game_index import GameIndexView
 
@@ -83,6 +99,11 @@ def _migrations() -> list[Migration]:
                 GameIndexView,
                 "CREATE INDEX IF NOT EXISTS gameindex_games_status ON {games} (status, updated_at)",
             ),
+        ),
+        Migration(
+            4,
+            "notification channels: mail preferences, unsubscribe tokens, Discord and Slack hooks, digests",
+            _channels,
         ),
     ]
 

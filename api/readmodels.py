@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from api.accounts import AccountStore
+from api.channels import ChannelStore
 from api.idempotency import IdempotencyStore
 from api.mail import MailOutbox
 from ledger.storage import Database
@@ -28,9 +29,9 @@ PROJECTIONS: dict[str, tuple[type[BatchProjection[Any]], type[SqlView]]] = {
     "pace": (PlayerPace, PlayerPaceView),
 }
 
-STORES: tuple[type[SqlView], ...] = (DigestsView, AccountStore, MailOutbox, IdempotencyStore)
+STORES: tuple[type[SqlView], ...] = (DigestsView, AccountStore, MailOutbox, IdempotencyStore, ChannelStore)
 """Tables beside the read models that no rebuild touches: digests, accounts, the mail outbox,
-the answers kept for Idempotency-Keys."""
+the answers kept for Idempotency-Keys, the notification channels."""
 
 
 def init_views(db: Database) -> None:

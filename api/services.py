@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from api.accounts import AccountService, AccountStore
+from api.channels import Channels, ChannelStore, ChatTransport
 from api.idempotency import Idempotency, IdempotencyStore
 from api.mail import MailDelivery, MailOutbox, transport_for
 from api.migrations import migrate, pending
@@ -58,6 +59,7 @@ class Services:
     mail: MailDelivery | None = None  # the mail outbox and its drain
     accounts: AccountService | None = None  # sessions, links, passwords
     idempotency: Idempotency | None = None  # the answers kept for Idempotency-Keys
+    channels: Channels | None = None  # notifications by mail, Discord and Slack
     _signer: Any = None
     schema_pending: list[int] = field(default_factory=list)
     changes: Any = None  # the live updates' change feed (api.changefeed), made at the first stream
@@ -94,7 +96,17 @@ class Services:
             build_view(MailOutbox, db, create_table=db.is_memory, datastore=shared),
             transport_for(settings.smtp_url, settings.smtp_timeout),
             settings.mail_from,
+            chat=ChatTransport(services.outbound),
         )
+        services.channels = Channels(
+            build_view(ChannelStore, db, create_table=db.is_memory, datastore=shared),
+            services.view("notifications"),
+            ledger,
+            services.mail,
+            settings,
+            services.outbound,
+        )
+        services.channels.timed_games = services._timed_games
         services.accounts = AccountService(
             ledger,
             build_view(AccountStore, db, create_table=db.is_memory, datastore=shared),
@@ -110,6 +122,10 @@ class Services:
         return services
 
     # -- clocks and vacations ----------------------------------------------------------
+
+    def _timed_games(self) -> list[str]:
+        self.refresh("gameindex")
+        return list(self.game_index.view.timed_active_games())
 
     def tick_clocks(self, now: Any = None) -> dict[str, list[int]]:
         """Record the timeouts that are due (the scheduler's one round); returns them by game."""
@@ -309,6 +325,8 @@ class Services:
             every(self.settings.clock_interval, "clocks", self.tick_clocks)
         if self.settings.webhook_interval > 0:
             every(self.settings.webhook_interval, "webhooks", self.webhooks.run_once)
+            if self.channels is not None:  # mail, Discord and Slack: into the mail outbox
+                every(self.settings.webhook_interval, "channels", self.channels.run_once)
         if self.settings.digest_interval > 0:
             every(self.settings.digest_interval, "digests", self.digest)
         if self.settings.mail_interval > 0 and self.mail is not None:

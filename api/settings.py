@@ -59,13 +59,17 @@ class Settings(BaseModel):
         default=30.0, ge=0, description="Seconds between the clock scheduler's checks for timeouts (0: off)."
     )
     webhook_interval: float = Field(
-        default=2.0, ge=0, description="Seconds between webhook delivery rounds (0: off)."
+        default=2.0,
+        ge=0,
+        description="Seconds between webhook delivery rounds, and between the rounds that turn notifications into "
+        "mails and Discord and Slack messages (0: off).",
     )
     outbound_allow: str = Field(
         default="",
         description="Host names and networks (comma-separated: hooks.internal, 10.1.0.0/16, 127.0.0.1) that "
         "webhooks may reach although they are not public; every other loopback, private, link-local, multicast "
-        "or reserved address is refused when a webhook is saved and again when it is sent.",
+        "or reserved address is refused when a webhook is saved and again when it is sent. Discord and Slack hooks "
+        "go to discord.com and hooks.slack.com, or to a host listed here (a relay).",
     )
     vacation_days_per_year: int = Field(
         default=30, ge=0, le=366, description="Vacation allowance per player."
@@ -129,7 +133,7 @@ class Settings(BaseModel):
         description="Where mail goes: smtp://user:password@host:587 (STARTTLS when the server offers it; the "
         "password is sent only over TLS or to this machine) or smtps://user:password@host:465 (TLS). Empty: every "
         "mail (its one-time links included) is written to the log, logger gameledger.mail at WARNING, for the "
-        "operator to pass on.",
+        "operator to pass on. Account mails and notification mails (your turn, digests) alike.",
     )
     smtp_timeout: float = Field(
         default=10.0,

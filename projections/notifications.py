@@ -1,7 +1,7 @@
 """Notifications: what each player is told, derived from the public parts of game events.
 
 The projection writes an outbox row per player and notification ("your turn",
-"game started", "game finished", "you were timed out", "dispute opened"); the
+"game started", "game finished", "you were timed out", "dispute opened", "dispute resolved"); the
 server streams a player's rows as server-sent events and a delivery worker posts
 them to the player's webhook (``api.notify``), each filtered by the player's
 settings. The delivery log lives beside the outbox.
@@ -207,6 +207,9 @@ def _text(kind: str, title: str, extra: dict[str, Any]) -> str:
         if extra.get("dispute") == "undo":
             return f"A player of your {title} game asks to take back a decision: your consent is needed."
         return f"A player of your {title} game opened a dispute; an administrator will adjudicate."
+    if kind == "dispute_resolved":
+        outcome = str(extra.get("outcome", "")).replace("_", " ")
+        return f"The dispute in your {title} game was resolved ({outcome})."
     raise KeyError(kind)
 
 
@@ -228,6 +231,7 @@ class Notifications(BatchProjection[NotificationsView]):
         Game.UndoRequested.TOPIC,
         Game.DecisionUndone.TOPIC,
         Game.DisputeOpened.TOPIC,
+        Game.DisputeResolved.TOPIC,
         Game.Annulled.TOPIC,
     )
 
@@ -285,6 +289,8 @@ class Notifications(BatchProjection[NotificationsView]):
             elif e.topic == Game.DisputeOpened.TOPIC:
                 others = [s for s in everyone if ctx["seats"][s] != p["player"]]
                 tell(others, "dispute_opened", dispute="dispute", number=p["dispute"], versions=p["versions"])
+            elif e.topic == Game.DisputeResolved.TOPIC:
+                tell(everyone, "dispute_resolved", number=p["dispute"], outcome=p["outcome"])
             elif e.topic == Game.TimedOut.TOPIC:
                 tell([p["seat"]], "timed_out", consequence=p["consequence"])
                 if p["consequence"] == "forfeit":

@@ -52,18 +52,23 @@ class Inbox:
             self.envelopes.append((envelope.mail_from, list(envelope.rcpt_tos)))
         return "250 Message accepted"
 
-    def to(self, address: str) -> list[EmailMessage]:
+    def to(self, address: str, accounts_only: bool = False) -> list[EmailMessage]:
+        """The mails to ``address`` (``accounts_only``: not the notifications, which carry List-Unsubscribe)."""
         with self._lock:
-            return [m for m in self.messages if m["To"] == address]
+            return [
+                m for m in self.messages if m["To"] == address and not (accounts_only and m["List-Unsubscribe"])
+            ]
 
-    def wait_for(self, address: str, count: int = 1, seconds: float = 15) -> list[EmailMessage]:
+    def wait_for(
+        self, address: str, count: int = 1, seconds: float = 15, accounts_only: bool = False
+    ) -> list[EmailMessage]:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
-            got = self.to(address)
+            got = self.to(address, accounts_only)
             if len(got) >= count:
                 return got
             time.sleep(0.05)
-        raise AssertionError(f"{count} mail(s) to {address} did not arrive; got {len(self.to(address))}")
+        raise AssertionError(f"{count} mail(s) to {address} did not arrive; got {len(self.to(address, accounts_only))}")
 
 
 def text_of(message: EmailMessage) -> str:

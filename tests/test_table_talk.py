@@ -68,7 +68,7 @@ def test_a_spectator_neither_reads_nor_writes_until_the_creator_allows_it(
         assert (r.status_code, r.json()["code"]) == (403, "game/not_seated"), r.text
     settings = f"{API}/games/{table.game_id}/messages/settings"
     r = client.put(settings, json={"spectators": True}, headers=bearer(token(table, 1)))
-    assert (r.status_code, r.json()["code"]) == (403, "talk/creator_only"), "only the creator (seat 0 here)"
+    assert (r.status_code, r.json()["code"]) == (403, "game/not_creator"), "only the creator (seat 0 here)"
     assert client.app.state.services.ledger.recorder.max_notification_id() == before  # type: ignore[attr-defined]
     r = client.put(settings, json={"spectators": True}, headers=bearer(token(table, 0)))
     assert r.status_code == 200 and r.json()["spectators_allowed"] is True

@@ -140,10 +140,12 @@ def test_fuzzing_the_web_pages(client: Any) -> None:
     values against each, signed in or not: never a 5xx."""
     from urllib.parse import quote
 
+    from api.routers.channels import unsubscribe_router
     from api.web.pages import router as pages
 
     world = World.build(client)
-    templates = sorted({r.path for r in pages.routes if "GET" in getattr(r, "methods", ())})
+    routes = [*pages.routes, *unsubscribe_router.routes]
+    templates = sorted({r.path for r in routes if "GET" in getattr(r, "methods", ())})
     assert "/games/{game_id}/replay" in templates
     segment = st.one_of(st.just(world.game_id), st.text(min_size=1, max_size=40))
     value = st.one_of(st.integers(-(10**30), 10**30).map(str), st.text(max_size=30), st.just(world.game_id))
@@ -160,9 +162,12 @@ def test_fuzzing_the_web_pages(client: Any) -> None:
         client.cookies.clear()
         if signed_in:
             client.cookies.set("gl_token", world.token(1))
-        path = template.replace("{game_id}", quote(ident, safe=""))
+        path = template.replace("{game_id}", quote(ident, safe="")).replace("{token}", quote(ident, safe=""))
         r = client.get(path, params=query, follow_redirects=False)
         assert r.status_code < 500, (path, query, r.status_code, r.text[:300])
+        if template.startswith("/unsubscribe/"):  # and the one-click POST beside the page
+            r = client.post(path, data={"List-Unsubscribe": "One-Click"})
+            assert r.status_code < 500, (path, r.status_code, r.text[:300])
         if r.status_code == 303:  # a redirect stays on this site
             assert r.headers["location"].startswith("/") and not r.headers["location"].startswith("//")
         tally["cases"] += 1

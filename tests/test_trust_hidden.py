@@ -109,6 +109,7 @@ class Scene:
     decisions: int = 0
     answers: dict[int, list[str]] = field(default_factory=dict)  # seat -> decision answers seen
     webhooks: list[tuple[str, bytes]] = field(default_factory=list)
+    chats: list[tuple[str, bytes]] = field(default_factory=list)  # Discord messages (api/channels.py)
     pushed: dict[int | None, list[tuple[str, LiveStream]]] = field(default_factory=dict)  # open streams
     said: str = "table-talk-9f3c2a7e-only-for-the-players"  # a message of seat 0, hidden from spectators
     _states: list[Any] = field(default_factory=list)
@@ -142,16 +143,26 @@ class Scene:
     def url(self, viewer: int | None) -> str:
         return f"https://hooks.example.test/{'spectator' if viewer is None else viewer}"
 
+    def chat_url(self, viewer: int | None) -> str:
+        return f"https://discord.com/api/webhooks/{'spectator' if viewer is None else viewer}/walk"
+
 
 def set_up(client: TestClient, scenario: Scenario) -> Scene:
     table = Table(client, n=scenario.players, title=scenario.title, options=scenario.options)
     spectator = client.post(f"{API}/players", json={"name": "Onlooker"}).json()
     scene = Scene(client, table, spectator, scenario)
     scene.services.webhooks.sender = lambda url, body, headers: scene.webhooks.append((url, body)) or 200
+    scene.services.mail.chat.poster = lambda url, body: scene.chats.append((url, body)) or 204
     for viewer in [*range(scenario.players), None]:
         r = client.put(
             f"{API}/me/notifications/settings",
             json={"webhook_url": scene.url(viewer)},
+            headers=bearer(scene.token(viewer)),
+        )
+        assert r.status_code == 200, r.text
+        r = client.put(
+            f"{API}/me/chat-webhook",
+            json={"service": "discord", "url": scene.chat_url(viewer)},
             headers=bearer(scene.token(viewer)),
         )
         assert r.status_code == 200, r.text
@@ -273,6 +284,7 @@ def walk(scene: Scene, viewer: int | None) -> list[tuple[str, str]]:
             assert text.count("event: game") > 1, "the stream was pushed the game's changes"
         out.append((name, text))
     out.extend(("webhook payloads", body.decode()) for url, body in scene.webhooks if url == scene.url(viewer))
+    out.extend(("chat messages", body.decode()) for url, body in scene.chats if url == scene.chat_url(viewer))
     c.cookies.set("gl_token", scene.token(viewer))
     try:
         for name, url, params in [
@@ -324,6 +336,10 @@ def test_hidden_items_reach_no_other_seat_and_no_spectator(
     assert said.status_code == 201, said.text
     run = client.post(f"{API}/admin/webhooks/run", headers=bearer(ADMIN_TOKEN))
     assert run.status_code == 200 and scene.webhooks, "webhooks were sent to search"
+    scene.services.refresh("notifications")
+    scene.services.channels.run_once()
+    scene.services.mail.run_once()
+    assert scene.chats, "chat messages were sent to search"
     players = scene.scenario.players
 
     checked = 0

@@ -513,6 +513,9 @@ def settings_page(request: Request) -> Response:
                 for t in PlayerAccounts.tokens_of(services.ledger.get_player(caller.player_id))
             ]
     recovering = services.accounts is not None and services.accounts.recovering(caller)
+    channels = None
+    if not caller.is_admin and services.channels is not None:  # mail, Discord and Slack (api/channels.py)
+        channels = services.channels.settings_of(caller.player_id)
     return render(
         request,
         "settings.html",
@@ -522,6 +525,7 @@ def settings_page(request: Request) -> Response:
         tokens=tokens,
         sessions=sessions,
         recovering=recovering,
+        channels=channels,
     )
 
 

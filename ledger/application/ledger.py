@@ -53,7 +53,14 @@ from ledger.rng import derive_draw
 IDEMPOTENCY_NAMESPACE = uuid.UUID("6f1d8c52-3c1a-4d0e-9a57-1e2b7c1f0a11")
 MAX_NAME = 40
 AUTH_RECHECK_SECONDS = 2.0  # how long a verified token is trusted before the store is asked again
-NOTIFICATION_KINDS = ("your_turn", "game_started", "game_finished", "timed_out", "dispute_opened")
+NOTIFICATION_KINDS = (
+    "your_turn",
+    "game_started",
+    "game_finished",
+    "timed_out",
+    "dispute_opened",
+    "dispute_resolved",
+)
 
 
 @dataclass(frozen=True)

@@ -128,7 +128,7 @@ class TalkUseCases(Application[UUID]):
         if player not in (game.created_by, ADMIN):
             raise ForbiddenError(
                 "Only the game's creator decides whether spectators join the table talk.",
-                code="talk/creator_only",
+                code="game/not_creator",
             )
         now = self.clock()
         talk = self.conversation(game.id) or Conversation.start(game.id, now)

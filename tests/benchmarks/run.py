@@ -21,7 +21,9 @@ floor and the service are measured on the same machine in the same minutes:
   SQLite and across two server processes on PostgreSQL, and what 2,000 idle streams cost;
 - the game table: the game page and the preview on the server at 10, 300 and 1,000 events,
   the page's weight, click-to-preview in Chromium (``bench_table``);
-- the strong bot's decision times (median, p95) in whole games against the greedy bots.
+- the strong bot's decision times (median, p95) in whole games against the greedy bots;
+- notification mails (``bench_notify``): 1,000 queued mails into a local SMTP server, and a
+  decision's time with notifications mailed meanwhile and without.
 
 Nothing here asserts a time: the goals are printed beside the figures.
 """
@@ -680,6 +682,12 @@ def streams_section(report: Report, pg_url: str, quick: bool) -> None:
     section(report, pg_url, quick)
 
 
+def mail_section(report: Report, pg_url: str, quick: bool) -> None:
+    from tests.benchmarks.bench_notify import mail_section as section
+
+    section(report, pg_url, quick)
+
+
 def table_section(report: Report, pg_url: str, quick: bool) -> None:
     """The game page, the preview, the page's weight and click-to-preview (bench_table)."""
     from tests.benchmarks.bench_table import table_section as measure
@@ -698,6 +706,7 @@ SECTIONS = {
     "memory": memory_section,
     "streams": streams_section,
     "table": table_section,
+    "mail": mail_section,
 }
 
 
