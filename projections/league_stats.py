@@ -17,7 +17,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from ledger.domain import Game, League
+from ledger.domain import Game, League, Player
 from projections.base import BatchProjection, DocTable, Fact, SqlView, chunks
 
 MODEL = PlackettLuce()
@@ -27,7 +27,8 @@ def rate_in_order(games: dict[str, list[tuple[str, int]]]) -> list[tuple[int, st
     """Plackett-Luce ratings after each game, in the order given: (seq, game, player, rating)."""
     current: dict[str, Any] = {}
     out = []
-    for seq, (gid, entries) in enumerate(games.items(), start=1):
+    rated_games = {gid: entries for gid, entries in games.items() if len(entries) > 1}  # a lone seat: no contest
+    for seq, (gid, entries) in enumerate(rated_games.items(), start=1):
         players = [p for p, _ in entries]
         teams = [[current.get(p) or MODEL.rating(name=p)] for p in players]
         rated = MODEL.rate(teams, ranks=[rank for _, rank in entries])
@@ -39,7 +40,7 @@ def rate_in_order(games: dict[str, list[tuple[str, int]]]) -> list[tuple[int, st
 
 class LeagueStatsView(SqlView):
     view_name = "leaguestats"
-    TABLE_NAMES = ("leagues", "league_games", "games", "results", "ratings")
+    TABLE_NAMES = ("leagues", "league_games", "games", "results", "ratings", "bots", "bot_leagues", "decided_by")
     TABLES = (
         "CREATE TABLE IF NOT EXISTS {leagues} ("
         " league_id TEXT PRIMARY KEY, name TEXT NOT NULL, title TEXT, created_by TEXT NOT NULL,"
@@ -60,7 +61,23 @@ class LeagueStatsView(SqlView):
         " league_id TEXT NOT NULL, seq INTEGER NOT NULL, player_id TEXT NOT NULL, game_id TEXT NOT NULL,"
         " at TEXT NOT NULL, mu REAL NOT NULL, sigma REAL NOT NULL, ordinal REAL NOT NULL,"
         " PRIMARY KEY (league_id, seq, player_id))",
+        # players registered as bots, and the leagues created for bots (which count them)
+        "CREATE TABLE IF NOT EXISTS {bots} (player_id TEXT PRIMARY KEY)",
+        "CREATE TABLE IF NOT EXISTS {bot_leagues} (league_id TEXT PRIMARY KEY)",
+        # a finished game's decisions per seat by who made them: person, order or bot (stand-in)
+        "CREATE TABLE IF NOT EXISTS {decided_by} (game_id TEXT NOT NULL, seat INTEGER NOT NULL,"
+        " by TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (game_id, seat, by))",
     )
+
+    def for_bots(self, league_id: str) -> bool:
+        return bool(self.rows(f"SELECT 1 AS x FROM {self.t('bot_leagues')} WHERE league_id = %s", [league_id]))
+
+    def counted(self, league_id: str, results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The results a league's standings count: a bot player's only in a league for bots."""
+        if self.for_bots(league_id):
+            return results
+        bots = {r["player_id"] for r in self.rows(f"SELECT player_id FROM {self.t('bots')}")}
+        return [r for r in results if r["player_id"] not in bots]
 
     # -- reads -----------------------------------------------------------------
 
@@ -71,9 +88,13 @@ class LeagueStatsView(SqlView):
             f" JOIN {self.t('league_games')} lg ON lg.game_id = r.game_id"
             " ORDER BY lg.league_id, r.finished_at, r.game_id, r.seat"
         )
-        out: dict[str, dict[str, list[dict[str, Any]]]] = {}
+        by_league: dict[str, list[dict[str, Any]]] = {}
         for r in rows:
-            out.setdefault(r["league_id"], {}).setdefault(r["game_id"], []).append(r)
+            by_league.setdefault(r["league_id"], []).append(r)
+        out: dict[str, dict[str, list[dict[str, Any]]]] = {}
+        for league_id, results in by_league.items():
+            for r in self.counted(league_id, results):
+                out.setdefault(league_id, {}).setdefault(r["game_id"], []).append(r)
         return out
 
     def leagues(self) -> list[dict[str, Any]]:
@@ -94,7 +115,7 @@ class LeagueStatsView(SqlView):
             [league_id],
         )
         cutoff = as_of.isoformat() if as_of else None
-        results = [
+        every = [
             r
             for r in self.rows(
                 f"SELECT r.* FROM {self.t('results')} r JOIN {self.t('league_games')} lg ON lg.game_id = r.game_id"
@@ -103,6 +124,7 @@ class LeagueStatsView(SqlView):
             )
             if cutoff is None or r["finished_at"] <= cutoff
         ]
+        results = self.counted(league_id, every)
         ratings_rows = self.rows(
             f"SELECT * FROM {self.t('ratings')} WHERE league_id = %s ORDER BY seq", [league_id]
         )
@@ -146,7 +168,9 @@ class LeagueStatsView(SqlView):
             "games": [
                 {"game_id": g["game_id"], "added_at": g["added_at"], "status": g["status"]} for g in games
             ],
-            "finished_games": len({r["game_id"] for r in results}),
+            "finished_games": len({r["game_id"] for r in every}),
+            "for_bots": self.for_bots(league_id),
+            "bot_results_left_out": len(every) - len(results),
             "abandoned_games": statuses.count("abandoned"),
             "standings": table,
             "ratings": ratings,
@@ -265,6 +289,7 @@ def _distribution(values: list[int]) -> dict[str, Any]:
 
 
 L_CREATED, L_GAME, L_CLOSED = League.Created.TOPIC, League.GameAdded.TOPIC, League.Closed.TOPIC
+L_BOTS, P_CREATED = League.BotsCounted.TOPIC, Player.Created.TOPIC
 G_CREATED, G_DECISION, G_FINISHED, G_ABANDONED = (
     Game.Created.TOPIC,
     Game.DecisionRecorded.TOPIC,
@@ -279,6 +304,8 @@ class LeagueStats(BatchProjection[LeagueStatsView]):
         L_CREATED,
         L_GAME,
         L_CLOSED,
+        L_BOTS,
+        P_CREATED,
         G_CREATED,
         Game.DrawRecorded.TOPIC,
         G_DECISION,
@@ -308,6 +335,14 @@ class LeagueStats(BatchProjection[LeagueStatsView]):
                 view.execute(
                     c, f"INSERT INTO {view.t('league_games')} VALUES (%s, %s, %s)", [oid, d["game_id"], at]
                 )
+                leagues_to_rate.add(oid)
+                continue
+            if e.topic == P_CREATED:
+                if d.get("bot"):
+                    view.execute(c, f"INSERT INTO {view.t('bots')} VALUES (%s)", [oid])
+                continue
+            if e.topic == L_BOTS:
+                view.execute(c, f"INSERT INTO {view.t('bot_leagues')} VALUES (%s)", [oid])
                 leagues_to_rate.add(oid)
                 continue
             if e.topic == L_CLOSED:
@@ -401,6 +436,9 @@ class LeagueStats(BatchProjection[LeagueStatsView]):
             " WHERE lg.league_id = %s ORDER BY r.finished_at, r.game_id, r.seat",
             [league_id],
         )
+        if not view.fetch(c, f"SELECT 1 AS x FROM {view.t('bot_leagues')} WHERE league_id = %s", [league_id]):
+            bots = {r["player_id"] for r in view.fetch(c, f"SELECT player_id FROM {view.t('bots')}")}
+            results = [r for r in results if r["player_id"] not in bots]  # people only
         view.execute(c, f"DELETE FROM {view.t('ratings')} WHERE league_id = %s", [league_id])
         games: dict[str, list[dict[str, Any]]] = {}
         for r in results:
