@@ -13,7 +13,19 @@ from api.limits import BodyLimits
 from api.observability import RequestContext
 from api.observability import router as metrics_router
 from api.ratelimit import RateLimits
-from api.routers import accounts, admin, games, health, leagues, ledger, players, stats, streams, titles
+from api.routers import (
+    accounts,
+    admin,
+    games,
+    health,
+    leagues,
+    ledger,
+    orders,
+    players,
+    stats,
+    streams,
+    titles,
+)
 from api.services import Services
 from api.settings import Settings
 
@@ -52,6 +64,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         accounts.router,
         titles.router,
         games.router,
+        orders.router,
         streams.router,
         leagues.router,
         stats.router,

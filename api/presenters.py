@@ -122,6 +122,7 @@ def clocks_out(game: Game, now: datetime) -> list[dict[str, Any]] | None:
                 "deadline": deadline.isoformat() if deadline else None,
                 "paused_until": paused_until,
                 "forfeited": seat in game.forfeited,
+                "stand_in": seat in game.stand_in,  # the strong bot plays it until its player returns
             }
         )
     return out

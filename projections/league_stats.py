@@ -21,6 +21,7 @@ from ledger.domain import Game, League, Player
 from projections.base import BatchProjection, DocTable, Fact, SqlView, chunks
 
 MODEL = PlackettLuce()
+DECIDERS = ("person", "order", "reply", "bot")  # who made a seat's decision (the event's ``by``)
 
 
 def rate_in_order(games: dict[str, list[tuple[str, int]]]) -> list[tuple[int, str, str, Any]]:
@@ -133,6 +134,7 @@ class LeagueStatsView(SqlView):
             if cutoff is None or r["at"] <= cutoff:
                 latest[r["player_id"]] = r
         standings = _aggregate(results, key=lambda r: r["player_id"])
+        made = self.decisions_by(results)
         table = []
         for player, st in standings.items():
             rating = latest.get(player)
@@ -140,6 +142,7 @@ class LeagueStatsView(SqlView):
                 {
                     "player_id": player,
                     **st,
+                    "decisions_by": made.get(player, dict.fromkeys(DECIDERS, 0)),
                     "rating": None
                     if rating is None
                     else {"mu": rating["mu"], "sigma": rating["sigma"], "ordinal": rating["ordinal"]},
@@ -176,6 +179,20 @@ class LeagueStatsView(SqlView):
             "ratings": ratings,
         }
 
+    def decisions_by(self, results: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+        """Per player of these results: the decisions of their seats made by the person, by
+        their standing orders and conditional replies, and by the stand-in bot."""
+        out: dict[str, dict[str, int]] = {}
+        seats = {(r["game_id"], r["seat"]): r["player_id"] for r in results}
+        for part in chunks(sorted({r["game_id"] for r in results})):
+            marks = ", ".join(["%s"] * len(part))
+            for row in self.rows(f"SELECT * FROM {self.t('decided_by')} WHERE game_id IN ({marks})", part):
+                player = seats.get((row["game_id"], row["seat"]))
+                if player is not None:
+                    counts = out.setdefault(player, dict.fromkeys(DECIDERS, 0))
+                    counts[row["by"]] = counts.get(row["by"], 0) + row["n"]
+        return out
+
     def player_stats(self, player_id: str) -> dict[str, Any]:
         results = self.rows(
             f"SELECT * FROM {self.t('results')} WHERE player_id = %s ORDER BY finished_at", [player_id]
@@ -192,6 +209,7 @@ class LeagueStatsView(SqlView):
             "player_id": player_id,
             **overall,
             "abandoned_games": len(abandoned),
+            "decisions_by": self.decisions_by(results).get(player_id, dict.fromkeys(DECIDERS, 0)),
             "by_title": by_title,
             "by_title_and_players": by_count,
         }
@@ -368,6 +386,9 @@ class LeagueStats(BatchProjection[LeagueStatsView]):
             touched[oid] = doc
             if e.topic == G_DECISION:
                 doc["decisions"] += 1
+                by = doc.setdefault("by", {})  # "seat:person|order|reply|bot" -> decisions
+                key = f"{e.public['seat']}:{e.public.get('by') or 'person'}"
+                by[key] = by.get(key, 0) + 1
             if doc["start_order"] is None:
                 for fx in e.public.get("effects", ()):
                     if fx["kind"] == "first_player_drawn":
@@ -414,8 +435,18 @@ class LeagueStats(BatchProjection[LeagueStatsView]):
             f"INSERT INTO {view.t('results')} VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
             rows,
         )
+        view.executemany(
+            c,
+            f"INSERT INTO {view.t('decided_by')} VALUES (%s, %s, %s, %s)",
+            [
+                [gid, int(key.partition(":")[0]), key.partition(":")[2], n]
+                for gid in finished
+                for key, n in sorted(docs[gid].get("by", {}).items())
+            ],
+        )
         for gid in annulled:
             view.execute(c, f"DELETE FROM {view.t('results')} WHERE game_id = %s", [gid])
+            view.execute(c, f"DELETE FROM {view.t('decided_by')} WHERE game_id = %s", [gid])
         finished = [g for g in finished if g not in annulled]
         for part in chunks([*finished, *annulled]):
             marks = ", ".join(["%s"] * len(part))

@@ -47,6 +47,7 @@ from ledger.export import event_record, visible_effects
 from ledger.preview import checked_decision, first_error
 from ledger.resimulate import resimulate_game
 from ledger.rng import derive_draw
+from ledger.standin import stand_in_decision
 
 IDEMPOTENCY_NAMESPACE = uuid.UUID("6f1d8c52-3c1a-4d0e-9a57-1e2b7c1f0a11")
 MAX_NAME = 40
@@ -520,7 +521,7 @@ class Ledger(LeagueUseCases, UndoUseCases):
                 continue
             game.time_out(seat, consequence, -left, now)
             expired.append(seat)
-            if seat in game.awaiting:
+            if seat in game.awaiting and consequence != BOT:  # else the stand-in plays it, below
                 mode = "skip" if consequence == "skip" else "default"
                 decision = default_decision(game.title, game.state, seat, mode)
                 game.record_decision(seat, game.seats[seat] or "", decision, now, forced="timeout")
@@ -531,6 +532,19 @@ class Ledger(LeagueUseCases, UndoUseCases):
             except StaleVersionError:
                 return []
         return expired
+
+    def return_to_game(self, game_id: UUID | str, player: str) -> Game:
+        """The player takes their seat back from the stand-in."""
+        game = self.get_game(game_id)
+        seats = [s for s in game.seats_of(player) if s in game.stand_in]
+        if not game.seats_of(player):
+            raise ForbiddenError("Only a player of the game returns to it.", code="game/not_seated")
+        if game.status != ACTIVE or not seats:
+            raise ConflictError("No stand-in plays your seat.", code="game/not_away")
+        for seat in seats:
+            game.player_returned(seat, self.clock())
+        self._save_game(game)
+        return game
 
     def start_vacation(self, player: str, days: int) -> tuple[datetime, datetime]:
         """Stop the player's clocks for ``days`` days, within the yearly allowance."""
@@ -635,11 +649,16 @@ class Ledger(LeagueUseCases, UndoUseCases):
                 game.record_decision(seat, game.seats[seat] or "", decision, self.clock(), forced="forfeit")
                 continue
             bots = [s for s in pending.seats if game.seats[s] == BOT]
-            if bots and not pending.finished:  # a sandbox seat played by the title's bot
+            if bots and not pending.finished:  # a sandbox seat played by the strong bot
                 seat = bots[0]
-                bot = registry.bot(game.title)
-                decision = bot(game.state, seat) if bot else default_decision(game.title, game.state, seat)
+                decision = stand_in_decision(game.title, game.state, seat, game.seed_bytes, game.version + 1)
                 game.record_decision(seat, BOT, decision, self.clock())
+                continue
+            away = [s for s in pending.seats if s in game.stand_in]
+            if away and not pending.finished:  # a player whose clock ran out: the stand-in plays
+                seat = away[0]
+                decision = stand_in_decision(game.title, game.state, seat, game.seed_bytes, game.version + 1)
+                game.record_decision(seat, game.seats[seat] or "", decision, self.clock(), by=BOT)
                 continue
             return
 

@@ -77,6 +77,11 @@ class _Precomputed:
 class Game(Aggregate):
     TOPIC = "gameledger.game"
 
+    # Seats the stand-in bot plays (their clock ran out under ``on_expiry: "bot"``) until their
+    # player returns. Replaced, never changed in place; the class default serves games restored
+    # from snapshots taken before it existed.
+    stand_in: tuple[int, ...] = ()
+
     class Snapshot(LibrarySnapshot):
         """Holds the engine state as JSON (via the title's state adapter)."""
 
@@ -179,9 +184,13 @@ class Game(Aggregate):
                 state, _ = game.engine.apply(game.state, self.public["seat"], decision)
             game.state = state
             game.awaiting = list(self.public["awaiting"])
-            game.clocks.moved(self.public["seat"], forced=bool(self.public.get("forced")))
+            by = self.public.get("by")  # absent: the seat's player; "order", "reply" or "bot" (stand-in)
+            made_for = bool(self.public.get("forced")) or by == BOT
+            game.clocks.moved(self.public["seat"], forced=made_for)
+            if not made_for and not by and self.public["seat"] in game.stand_in:  # the player is back
+                game.stand_in = tuple(s for s in game.stand_in if s != self.public["seat"])
             undoable = getattr(game, "undoable", None)  # None: restored from an older snapshot
-            if undoable is not None and not self.public.get("forced"):
+            if undoable is not None and not made_for:
                 game.undoable = {**undoable, str(self.public["seat"]): self.originator_version}
             request = self.private.get(records.SERVER, {}).get("request")
             if request:
@@ -195,7 +204,17 @@ class Game(Aggregate):
         def apply_game(self, game: Game) -> None:
             if self.public["consequence"] == "forfeit" and self.public["seat"] not in game.forfeited:
                 game.forfeited.append(self.public["seat"])
+            if self.public["consequence"] == BOT and self.public["seat"] not in game.stand_in:
+                game.stand_in = (*game.stand_in, self.public["seat"])  # the stand-in plays it
             game.undoable = {}  # nothing before a timeout can be taken back
+
+    class PlayerReturned(Event):
+        """The seat's player is back: the stand-in stops playing the seat."""
+
+        TOPIC = "gameledger.game.player_returned"
+
+        def apply_game(self, game: Game) -> None:
+            game.stand_in = tuple(s for s in game.stand_in if s != self.public["seat"])
 
     class ClockPaused(Event):
         """The seat's player is on vacation from ``from`` until ``until``: the clock stops."""
@@ -563,6 +582,8 @@ class Game(Aggregate):
         timestamp: datetime,
         request: dict[str, str] | None = None,
         forced: str | None = None,
+        by: str | None = None,
+        made_by: dict[str, Any] | None = None,
     ) -> tuple[Effect, ...]:
         eng = self.engine
         state, effects = eng.apply(self.state, seat, decision)
@@ -578,6 +599,9 @@ class Game(Aggregate):
         }
         if forced:  # made for the seat: "timeout" (its clock ran out) or "forfeit"
             public["forced"] = forced
+        if by:  # made for the seat by its standing order or conditional reply, or by the stand-in
+            public["by"] = by
+            public.update(made_by or {})
         if request:
             private.setdefault(records.SERVER, {})["request"] = request
         self._record(self.DecisionRecorded, timestamp, public, private, state=state)
@@ -599,6 +623,9 @@ class Game(Aggregate):
             "overdue_seconds": round(overdue),
         }
         self._record(self.TimedOut, timestamp, public)
+
+    def player_returned(self, seat: int, timestamp: datetime) -> None:
+        self._record(self.PlayerReturned, timestamp, {"seat": seat, "player": self.seats[seat]})
 
     def pause_clock(self, seat: int, start: datetime, until: datetime, timestamp: datetime) -> None:
         public = {
