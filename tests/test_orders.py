@@ -122,3 +122,87 @@ def test_the_stand_in_is_deterministic_and_shown_in_the_log_and_the_return_route
             before = services.ledger.get_game(game.id, version=version - 1)
             again_d = stand_in_decision(game.title, before.state, event.public["seat"], game.seed_bytes, version)
             assert again_d.model_dump(mode="json") == event.public["decision"]
+
+
+# --- standing orders ---------------------------------------------------------------------------
+
+# Per title, standing orders for its most repetitive decision points, one rule of each kind of
+# choice: a fixed choice ("first"), a bounded one ("lowest"/"highest" with at_most/where), one
+# that applies only when the choices are few ("only_when"), and the greedy bot's from the view.
+ORDERS: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {
+    "cotton-trade": (
+        {"shares_trade": True},
+        [
+            {"kinds": ["bid"], "pick": "lowest", "field": "pounds", "at_most": {"pounds": 1}, "note": "bid up to £1"},
+            {"kinds": ["pass_bid"], "note": "then pass in share auctions"},
+            {"kinds": ["pass_renting"], "only_when": ["pass_renting", "rent_ship"], "uses": 2, "note": "rent no ship, twice"},
+            {"kinds": ["stay_in_region", "decline_contract"], "note": "stay; buy no contract"},
+        ],
+    ),
+    "water-frame": (
+        {},
+        [
+            {"kinds": ["end_turn"], "only_when": ["end_turn", "reuse_marker"], "note": "re-use no marker"},
+            {"kinds": ["adjust_price"], "pick": "highest", "field": "price", "note": "keep prices high"},
+            {"kinds": ["hire_warehouse_worker"], "pick": "greedy", "note": "as the greedy bot would"},
+        ],
+    ),
+    "arkwright-card-game": (
+        {},
+        [
+            {"kinds": ["store_goods"], "pick": "lowest", "field": "count", "note": "store as few goods as allowed"},
+            {"kinds": ["ship_goods"], "pick": "highest", "field": "from_production", "where": {"from_storage": 0}},
+            {"kinds": ["set_price_and_appeal"], "pick": "greedy", "note": "price as the greedy bot would"},
+        ],
+    ),
+}
+
+
+def play_with_orders(services: Services, title: str, limit: int = 4000) -> tuple[Game, list[dict[str, Any]]]:
+    """A 2-player game: seat 0's player sets ORDERS[title] and then does nothing until awaited
+    (then plays greedily); seat 1 plays the greedy bot."""
+    from ledger import registry
+
+    options, rules = ORDERS[title]
+    ids = people(services, 2)
+    game = services.ledger.create_game(creator=ids[0], title=title, players=ids, options=options)
+    services.ledger.set_orders(game.id, ids[0], rules)
+    greedy = registry.bot(title)
+    assert greedy is not None
+    for _ in range(limit):
+        game = services.ledger.get_game(game.id)
+        if game.status != "active":
+            break
+        seat = game.awaiting[0]
+        decision = greedy(game.state, seat)
+        services.ledger.decide(game.id, ids[seat], game.version, decision.model_dump(mode="json"))
+    return services.ledger.get_game(game.id), decisions(services, game)
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_standing_orders_decide_for_their_seat_at_each_titles_repetitive_decision_points(
+    services: Services, title: str
+) -> None:
+    game, made = play_with_orders(services, title)
+    assert game.status == "finished"
+    set_event = next(e for e in services.ledger.events.get(game.id) if type(e).TOPIC.endswith("orders_set"))
+    ids = [r["id"] for r in set_event.private["seat:0"]["orders"]]
+    assert set_event.public == {"seat": 0, "player": game.seats[0], "rules": len(ids)}, "what: private"
+    by_order = [d for d in made if d.get("by") == "order"]
+    assert by_order and all(d["seat"] == 0 for d in by_order)
+    used = {d["order"] for d in by_order}
+    _, rules = ORDERS[title]
+    for rule_id, rule in zip(ids, rules, strict=True):
+        dropped = [
+            e for e in services.ledger.events.get(game.id)
+            if type(e).TOPIC.endswith("orders_dropped")
+            and rule_id in {x["order"] for x in e.private["seat:0"]["dropped"]}
+        ]
+        assert rule_id in used or dropped, f"{rule.get('note') or rule['kinds']} never acted"
+        if "uses" in rule:  # cancelled after its uses
+            assert sum(d["order"] == rule_id for d in by_order) == rule["uses"]
+    for d in by_order:  # what each rule chose
+        rule = dict(zip(ids, rules, strict=True))[d["order"]]
+        assert d["decision"]["type"] in rule["kinds"]
+        assert all(d["decision"].get(k) == v for k, v in rule.get("where", {}).items())
+        assert all(d["decision"].get(k, 0) <= v for k, v in rule.get("at_most", {}).items())

@@ -9,11 +9,15 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter
+from pydantic import Field
 
 from api.deps import CallerDep, ServicesDep
 from api.presenters import game_out
 from api.routers.games import ERRORS, GameId
-from api.schemas import GameOut
+from api.schemas import GameOut, Request
+from ledger.domain import Game
+from ledger.errors import ForbiddenError
+from ledger.orders import MAX_RULES
 
 router = APIRouter(prefix="/games", tags=["games"])
 
@@ -25,3 +29,79 @@ def return_to_game(game_id: GameId, caller: CallerDep, services: ServicesDep) ->
     stand-in plays your seat."""
     game = services.ledger.return_to_game(game_id, caller.player_id)
     return game_out(services, game, caller)
+
+
+class OrdersIn(Request):
+    rules: list[dict[str, Any]] = Field(
+        max_length=MAX_RULES,
+        description="In order: the first rule that applies decides. Each names decision kinds and how "
+        "to choose among the legal ones (see ledger/orders.py)",
+        examples=[[{"kinds": ["pass_bid"], "note": "pass in share auctions"}]],
+    )
+
+
+class RepliesIn(Request):
+    replies: list[dict[str, Any]] = Field(
+        max_length=MAX_RULES,
+        description="If the next decision of seat X is D, reply E: {seat, decision | kind + where, reply}",
+    )
+
+
+def _mine(game: Game, caller_id: str, what: str) -> dict[str, Any]:
+    seats = game.seats_of(caller_id)
+    if not seats:
+        raise ForbiddenError(f"Only a player of the game has {what} in it.", code="game/not_seated")
+    seat = seats[0]
+    if what == "orders":
+        rules = list(game.orders.get(str(seat), ()))
+        return {"game_id": str(game.id), "seat": seat, "version": game.version, "rules": rules}
+    mine = game.replies.get(str(seat), {})
+    return {
+        "game_id": str(game.id),
+        "seat": seat,
+        "version": game.version,
+        "replies": list(mine.get("pending", ())),
+        "armed": mine.get("armed"),
+    }
+
+
+@router.get("/{game_id}/orders", responses=ERRORS)
+def get_orders(game_id: GameId, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
+    """Your seat's standing order: its rules, each with its id (private to your seat)."""
+    return _mine(services.ledger.get_game(game_id), caller.player_id, "orders")
+
+
+@router.put("/{game_id}/orders", responses=ERRORS)
+def put_orders(game_id: GameId, body: OrdersIn, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
+    """Replace your seat's standing order (an event: who, when, what; what is private to your seat
+    until a rule decides). A rule that applies now decides at once. 422 ``orders/invalid``."""
+    game = services.ledger.set_orders(game_id, caller.player_id, body.rules)
+    return _mine(game, caller.player_id, "orders")
+
+
+@router.delete("/{game_id}/orders", responses=ERRORS)
+def delete_orders(game_id: GameId, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
+    """Withdraw your seat's standing order."""
+    game = services.ledger.set_orders(game_id, caller.player_id, [])
+    return _mine(game, caller.player_id, "orders")
+
+
+@router.get("/{game_id}/replies", responses=ERRORS)
+def get_replies(game_id: GameId, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
+    """Your seat's conditional replies (private to your seat until used)."""
+    return _mine(services.ledger.get_game(game_id), caller.player_id, "replies")
+
+
+@router.put("/{game_id}/replies", responses=ERRORS)
+def put_replies(game_id: GameId, body: RepliesIn, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
+    """Replace your conditional replies: each waits for the next decision of the game; if it is
+    seat X's decision D, your seat answers E when next awaited; anything else drops them."""
+    game = services.ledger.set_replies(game_id, caller.player_id, body.replies)
+    return _mine(game, caller.player_id, "replies")
+
+
+@router.delete("/{game_id}/replies", responses=ERRORS)
+def delete_replies(game_id: GameId, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
+    """Withdraw your conditional replies."""
+    game = services.ledger.set_replies(game_id, caller.player_id, [])
+    return _mine(game, caller.player_id, "replies")

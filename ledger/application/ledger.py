@@ -44,6 +44,7 @@ from ledger.errors import (
     StaleVersionError,
 )
 from ledger.export import event_record, visible_effects
+from ledger.orders import apply_orders, parse_replies, parse_rules
 from ledger.preview import checked_decision, first_error
 from ledger.resimulate import resimulate_game
 from ledger.rng import derive_draw
@@ -654,6 +655,8 @@ class Ledger(LeagueUseCases, UndoUseCases):
                 decision = stand_in_decision(game.title, game.state, seat, game.seed_bytes, game.version + 1)
                 game.record_decision(seat, BOT, decision, self.clock())
                 continue
+            if not pending.finished and (game.orders or game.replies) and self._standing(game, pending.seats):
+                continue  # a standing order or conditional reply decided (before any stand-in)
             away = [s for s in pending.seats if s in game.stand_in]
             if away and not pending.finished:  # a player whose clock ran out: the stand-in plays
                 seat = away[0]
@@ -661,6 +664,69 @@ class Ledger(LeagueUseCases, UndoUseCases):
                 game.record_decision(seat, game.seats[seat] or "", decision, self.clock(), by=BOT)
                 continue
             return
+
+    def _standing(self, game: Game, awaited: tuple[int, ...] | list[int]) -> bool:
+        """An awaited seat's armed conditional reply, else its standing order, decides for it (or
+        a rule that can no longer act is dropped with a note); whether anything was recorded."""
+        eng = game.engine
+        for seat in awaited:
+            player = game.seats[seat] or ""
+            armed = game.replies.get(str(seat), {}).get("armed")
+            if armed is not None:
+                reply = eng.decision_adapter.validate_python(armed["reply"])
+                if reply in eng.legal_decisions(game.state, seat):
+                    game.record_decision(
+                        seat, player, reply, self.clock(), by="reply", made_by={"order": armed["id"]}
+                    )
+                else:
+                    game.drop_reply(seat, armed["id"], "the reply was not legal when it was due", self.clock())
+                return True
+            rules = game.orders.get(str(seat))
+            if not rules:
+                continue
+            out = apply_orders(game.title, game.state, seat, rules, game.version + 1, game.seed_bytes)
+            if out.dropped:
+                game.drop_orders(seat, out.dropped, self.clock())
+            if out.decision is not None:
+                game.record_decision(
+                    seat, player, out.decision, self.clock(), by="order", made_by={"order": out.order}
+                )
+            if out.dropped or out.decision is not None:
+                return True
+        return False
+
+    # -- standing orders and conditional replies ---------------------------------------------
+
+    def _own_seat(self, game: Game, player: str) -> int:
+        seats = game.seats_of(player)
+        if not seats:
+            raise ForbiddenError("Only a player of the game has orders in it.", code="game/not_seated")
+        return seats[0]
+
+    def set_orders(self, game_id: UUID | str, player: str, rules: list[dict[str, Any]]) -> Game:
+        """Replace the caller's standing order (an empty list removes it); it acts at once when the
+        seat is awaited now."""
+        game = self.get_game(game_id)
+        seat = self._own_seat(game, player)
+        if game.status not in (WAITING, ACTIVE):
+            raise ConflictError(f"The game is {game.status}.", code=f"game/{game.status}")
+        parsed = parse_rules(game.title, rules)
+        game.set_orders(seat, parsed, self.clock())
+        if game.status == ACTIVE:
+            self._run_automatic(game)
+        self._save_game(game)
+        return game
+
+    def set_replies(self, game_id: UUID | str, player: str, replies: list[dict[str, Any]]) -> Game:
+        """Replace the caller's conditional replies (an empty list removes them)."""
+        game = self.get_game(game_id)
+        seat = self._own_seat(game, player)
+        if game.status != ACTIVE:
+            raise ConflictError("Replies are for a running game.", code="game/not_active")
+        parsed = parse_replies(game.title, game.seat_count, seat, replies)
+        game.set_replies(seat, parsed, self.clock())
+        self._save_game(game)
+        return game
 
     def _save_game(self, game: Game) -> list[Any]:
         """Save the game's new events; a concurrent writer that won makes this a stale request."""
