@@ -195,6 +195,8 @@ def hidden_items(scene: Scene, viewer: int | None) -> dict[str, str]:
     for secret in sorted(engine.secrets(now.state, viewer) - ever_seen):
         items[secret] = "peeked by another seat" if secret in peeked else "face down / undrawn"
     items[now.seed_bytes.hex()] = "seed"
+    if viewer != 0:  # seat 0's standing order is its own until it acts
+        items[ORDER_NOTE] = "another seat's order"
     mine = {records.seat_audience(viewer)} if viewer is not None else set()
     for event in scene.services.ledger.events.get(now.id):
         record = event_record(event)
@@ -202,6 +204,25 @@ def hidden_items(scene: Scene, viewer: int | None) -> dict[str, str]:
             if aud not in mine:
                 items[records.salt(now.seed_bytes, record["version"], aud).hex()] = "salt"
     return items
+
+
+ORDER_NOTE = "ORDERNOTE7f3a9c"
+
+
+def give_seat_0_private_orders(scene: Scene) -> None:
+    """Seat 0 leaves a standing order that never acts (its filter matches nothing: dropped with a
+    private note when its kind comes up): private to seat 0."""
+    g = f"{API}/games/{scene.game_id}"
+    kind = scene.table.game(0)["legal_decisions"][0]["type"] if scene.table.game(0)["legal_decisions"] else None
+    kinds = [kind] if kind else ["pass_bid"] if scene.game().title == "cotton-trade" else []
+    if not kinds:
+        from ledger.orders import kinds_of
+
+        kinds = [kinds_of(scene.game().title)[0]]
+    rule = {"kinds": kinds, "where": {"type": "no such decision"}, "note": ORDER_NOTE}
+    r = scene.client.put(g + "/orders", json={"rules": [rule]}, headers=scene.table.auth(0))
+    assert r.status_code == 200, r.text
+    assert ORDER_NOTE in scene.client.get(g + "/orders", headers=scene.table.auth(0)).text or r.json()["rules"] == []
 
 
 # -- the walk ------------------------------------------------------------------------------------
@@ -229,6 +250,9 @@ def walk(scene: Scene, viewer: int | None) -> list[tuple[str, str]]:
         get("state at version", g + "/state", version=k)
     get("export", g + "/export")
     get("audit", g + "/audit")
+    if viewer is not None:  # the viewer's own standing order and replies
+        get("standing orders", g + "/orders")
+        get("conditional replies", g + "/replies")
     get("game stream", g + "/stream", max_seconds=0.05, interval=0.1)
     get("scoreboard", g + "/scoreboard")
     get("share values", g + "/share-values")
@@ -310,6 +334,7 @@ def test_hidden_items_reach_no_other_seat_and_no_spectator(
     scene = set_up(client, SCENARIOS[name])
     request.addfinalizer(scene.stop_streams)
     play_to_hidden_position(scene)
+    give_seat_0_private_orders(scene)
     run = client.post(f"{API}/admin/webhooks/run", headers=bearer(ADMIN_TOKEN))
     assert run.status_code == 200 and scene.webhooks, "webhooks were sent to search"
     players = scene.scenario.players
