@@ -206,3 +206,122 @@ def test_standing_orders_decide_for_their_seat_at_each_titles_repetitive_decisio
         assert d["decision"]["type"] in rule["kinds"]
         assert all(d["decision"].get(k) == v for k, v in rule.get("where", {}).items())
         assert all(d["decision"].get(k, 0) <= v for k, v in rule.get("at_most", {}).items())
+
+
+# --- conditional replies -------------------------------------------------------------------------
+
+
+def test_a_conditional_reply_answers_the_decision_it_waited_for_and_is_dropped_otherwise(
+    services: Services,
+) -> None:
+    """Cotton Trade's share auction (2 players): "if seat X bids, I pass"."""
+    from ledger import registry
+
+    ids = people(services, 2)
+    game = services.ledger.create_game(creator=ids[0], title="cotton-trade", players=ids, options={"shares_trade": True})
+    greedy = registry.bot("cotton-trade")
+    assert greedy is not None
+    used = dropped = 0
+    for _ in range(3000):
+        game = services.ledger.get_game(game.id)
+        if game.status != "active":
+            break
+        seat = game.awaiting[0]
+        other = 1 - seat
+        legal = game.engine.legal_decisions(game.state, seat)
+        kinds = {d.model_dump(mode="json")["type"] for d in legal}
+        if "bid" in kinds and not game.replies:  # the other seat answers a bid with a pass
+            services.ledger.set_replies(
+                game.id, ids[other], [{"seat": seat, "kind": "bid", "reply": {"type": "pass_bid"}}]
+            )
+            game = services.ledger.get_game(game.id)
+            assert game.replies[str(other)]["pending"][0]["kind"] == "bid"
+        decision = greedy(game.state, seat)
+        before = game.version
+        services.ledger.decide(game.id, ids[seat], game.version, decision.model_dump(mode="json"))
+        after = [e.public for e in services.ledger.events.get(game.id, gt=before)]
+        replied = [p for p in after if p.get("by") == "reply"]
+        used += len(replied)
+        assert all(p["decision"] == {"type": "pass_bid"} and p["seat"] == other for p in replied)
+        if replied:
+            assert decision.model_dump(mode="json")["type"] == "bid", "only the awaited decision arms it"
+        dropped += sum(1 for p in after if "decision" in p and p.get("by") is None) > 0 and not replied
+    assert used, "a reply answered"
+    assert services.ledger.get_game(game.id).replies == {} or game.status != "active"
+
+
+# --- the permutation test: orders never act on what the seat cannot see ---------------------------
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_an_orders_decision_does_not_change_whatever_lies_hidden(title: str) -> None:
+    from ledger import registry
+    from ledger.orders import apply_orders, kinds_of
+    from tests.test_bots import PERMUTE, positions
+
+    eng = registry.engine(title)
+    for n, (state, seat) in enumerate(positions(title, seed=11, count=4)):
+        other = PERMUTE[title](state, seat, random.Random(n))
+        legal_kinds = sorted({d.model_dump(mode="json")["type"] for d in eng.legal_decisions(state, seat)})
+        assert set(legal_kinds) <= set(kinds_of(title))
+        rules = tuple(
+            {"id": f"o{k}", "kinds": [kind], "pick": "greedy"} for k, kind in enumerate(legal_kinds)
+        ) + ({"id": "last", "kinds": legal_kinds},)
+        first = apply_orders(title, state, seat, rules, 99, b"s" * 32)
+        again = apply_orders(title, other, seat, rules, 99, b"s" * 32)
+        assert first == again and first.decision in eng.legal_decisions(state, seat)
+
+
+# --- over HTTP: nobody waits -----------------------------------------------------------------------
+
+
+def test_a_player_who_sets_orders_and_leaves_never_keeps_the_others_waiting_except_for_the_clock(
+    client: TestClient, services: Services, clock: FakeClock
+) -> None:
+    """Seat 0's player sets orders for Water Frame's repetitive decisions and does nothing more;
+    the other player plays on over HTTP. Where no order applies, seat 0's clock runs out once and
+    the stand-in plays the seat to the end."""
+    from ledger import registry
+
+    ids = people(services, 2)
+    control = {"preset": "custom", "initial_hours": 2, "increment_hours": 1, "cap_hours": 4, "on_expiry": "bot"}
+    h = [bearer(services, p) for p in ids]
+    made = client.post(
+        f"{API}/games",
+        json={"title": "water-frame", "seats": 2, "time_control": control},
+        headers=h[0],
+    )
+    assert made.status_code == 201, made.text
+    gid = made.json()["game_id"]
+    assert client.post(f"{API}/games/{gid}/join", headers=h[1]).status_code == 200
+    _, rules = ORDERS["water-frame"]
+    put = client.put(f"{API}/games/{gid}/orders", json={"rules": rules}, headers=h[0])
+    assert put.status_code == 200 and len(put.json()["rules"]) == len(rules)
+    assert client.get(f"{API}/games/{gid}/orders", headers=h[1]).json()["rules"] == [], "private to seat 0"
+    greedy = registry.bot("water-frame")
+    assert greedy is not None
+    waited = 0
+    for _ in range(3000):
+        game = services.ledger.get_game(gid)
+        if game.status != "active":
+            break
+        if 0 in game.awaiting:  # no order applies: only the clock makes the others wait
+            waited += 1
+            clock.advance(hours=5)
+            services.ledger.expire(gid)
+            continue
+        seat = game.awaiting[0]
+        decision = greedy(game.state, seat).model_dump(mode="json")
+        r = client.post(f"{API}/games/{gid}/decisions", json={"expected_version": game.version, "decision": decision}, headers=h[seat])
+        assert r.status_code == 200, r.text
+    game = services.ledger.get_game(gid)
+    assert game.status == "finished"
+    assert waited <= 1, "after its clock ran out once, the stand-in played what no order covered"
+    events = client.get(f"{API}/games/{gid}/events", params={"limit": 5000}, headers=h[1]).json()["events"]
+    by = [e["public"].get("by") for e in events if e["public"].get("seat") == 0 and "decision" in e["public"]]
+    assert "order" in by and (waited == 0 or "bot" in by)
+    assert None not in by, "seat 0's player never decided"
+    services.refresh()
+    stats = client.get(f"{API}/players/{ids[0]}/stats", headers=h[0]).json()
+    assert stats["decisions_by"]["person"] == 0 and stats["decisions_by"]["order"] == by.count("order")
+    assert stats["decisions_by"]["bot"] == by.count("bot")
