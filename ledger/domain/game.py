@@ -87,6 +87,9 @@ class Game(Aggregate):
             snap = super().take(aggregate)
             state = dict(snap.state)
             state.pop("_precomputed", None)
+            for name in ("stand_in", "orders", "replies"):  # absent while empty: snapshots as before
+                if not state.get(name):
+                    state.pop(name, None)
             state["clocks"] = aggregate.clocks.to_dict()
             if state.get("state") is not None:
                 eng = title_engine(state["title"])
