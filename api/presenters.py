@@ -161,9 +161,12 @@ def scoreboard_out(
             title.apply(board, effect)
         title.finish(board)
     names = names_for(services, game)
+    decided_by = board.pop("decided_by", {})
     for seat in board["seats"]:
         pid = game.seats[seat["seat"]]
         seat["player_id"], seat["name"] = pid, names.get(pid or "")
+        made = decided_by.get(str(seat["seat"]), {})  # by the person, their orders, the stand-in
+        seat["decisions_by"] = {k: made.get(k, 0) for k in ("person", "order", "reply", "bot")}
     board["seats"].sort(key=lambda s: (s["rank"], s["seat"]))
     for key in ("_version", "_at"):
         board.pop(key, None)

@@ -325,3 +325,52 @@ def test_a_player_who_sets_orders_and_leaves_never_keeps_the_others_waiting_exce
     stats = client.get(f"{API}/players/{ids[0]}/stats", headers=h[0]).json()
     assert stats["decisions_by"]["person"] == 0 and stats["decisions_by"]["order"] == by.count("order")
     assert stats["decisions_by"]["bot"] == by.count("bot")
+    board = client.get(f"{API}/games/{gid}/scoreboard", headers=h[1]).json()
+    seat0 = next(s for s in board["seats"] if s["seat"] == 0)
+    assert seat0["decisions_by"] == {"person": 0, "order": by.count("order"), "reply": 0, "bot": by.count("bot")}
+    client.cookies.set("gl_token", TOKENS[ids[1]])
+    page = client.get(f"/games/{gid}/replay", params={"v": next(e["version"] for e in events if e["public"].get("by") == "order")})
+    client.cookies.clear()
+    assert page.status_code == 200 and "standing order" in page.text, "the replay says an order decided"
+
+
+def test_an_order_that_can_no_longer_act_is_dropped_with_a_note_and_orders_end_and_cancel(
+    client: TestClient, services: Services
+) -> None:
+    ids = people(services, 2)
+    game = services.ledger.create_game(
+        creator=ids[0], title="cotton-trade", players=ids, options={"shares_trade": True}
+    )
+    h = [bearer(services, p) for p in ids]
+    bad = client.put(f"{API}/games/{game.id}/orders", json={"rules": [{"kinds": ["fly"]}]}, headers=h[0])
+    assert bad.status_code == 422 and bad.json()["code"] == "orders/invalid"
+    bad = client.put(f"{API}/games/{game.id}/orders", json={"rules": [{"kinds": ["bid"], "pick": "lowest"}]}, headers=h[0])
+    assert bad.status_code == 422 and bad.json()["code"] == "orders/invalid"
+    assert services.ledger.get_game(game.id).version == game.version, "a refused order writes nothing"
+    seat = game.awaiting[0]
+    kinds = sorted({d.model_dump(mode="json")["type"] for d in game.engine.legal_decisions(game.state, seat)})
+    never = {"kinds": kinds, "where": {"type": "nothing of the kind"}, "note": "cannot act"}
+    later = {"kinds": ["decline_contract"], "cancel_on_own_decision": True}
+    ended = {"kinds": kinds, "until_version": 1}
+    r = client.put(f"{API}/games/{game.id}/orders", json={"rules": [ended, never, later]}, headers=h[seat])
+    assert r.status_code == 200
+    assert [rule.get("kinds") for rule in r.json()["rules"]] == [["decline_contract"]], "two dropped at once"
+    dropped = [e for e in services.ledger.events.get(game.id) if type(e).TOPIC.endswith("orders_dropped")]
+    (note,) = dropped
+    assert [d["note"] for d in note.private[f"seat:{seat}"]["dropped"]] == [
+        "its end has come",
+        "what it would choose is no longer legal",
+    ]
+    seen_by_other = client.get(f"{API}/games/{game.id}/events", params={"limit": 5000}, headers=h[1 - seat]).text
+    assert "no longer legal" not in seen_by_other and "nothing of the kind" not in seen_by_other
+    mine = client.get(f"{API}/games/{game.id}/events", params={"limit": 5000}, headers=h[seat]).text
+    assert "no longer legal" in mine, "the note reaches its owner"
+    game = services.ledger.get_game(game.id)
+    decision = game.engine.legal_decisions(game.state, seat)[0]
+    services.ledger.decide(game.id, ids[seat], game.version, decision.model_dump(mode="json"))
+    assert client.get(f"{API}/games/{game.id}/orders", headers=h[seat]).json()["rules"] == [], (
+        "the player's own decision cancelled the order"
+    )
+    r = client.put(f"{API}/games/{game.id}/replies", json={"replies": [{"seat": seat, "kind": "bid", "reply": {"type": "pass_bid"}}]}, headers=h[seat])
+    assert r.status_code == 422 and r.json()["code"] == "orders/invalid", "a reply watches another seat"
+    assert client.delete(f"{API}/games/{game.id}/orders", headers=h[seat]).json()["rules"] == []

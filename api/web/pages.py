@@ -266,7 +266,7 @@ EVENT_WORDS = {
 MADE_BY = {
     "bot": "The stand-in bot decided for {who} (away).",
     "order": "{who}'s standing order {order} decided.",
-    "reply": "{who}'s conditional reply {order} decided.",
+    "reply": "{who}'s conditional reply {reply} decided.",
 }
 
 
@@ -275,7 +275,7 @@ def made_by_words(public: dict[str, Any], names: dict[int, str]) -> str:
     seat = public.get("seat")
     who = names.get(seat, "A player") if isinstance(seat, int) else "A player"
     return MADE_BY.get(str(public["by"]), "{who}'s decision was made for them.").format(
-        who=who, order=public.get("order", "")
+        who=who, order=public.get("order", ""), reply=public.get("reply", "")
     )
 
 

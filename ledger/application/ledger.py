@@ -676,7 +676,7 @@ class Ledger(LeagueUseCases, UndoUseCases):
                 reply = eng.decision_adapter.validate_python(armed["reply"])
                 if reply in eng.legal_decisions(game.state, seat):
                     game.record_decision(
-                        seat, player, reply, self.clock(), by="reply", made_by={"order": armed["id"]}
+                        seat, player, reply, self.clock(), by="reply", made_by={"reply": armed["id"]}
                     )
                 else:
                     game.drop_reply(seat, armed["id"], "the reply was not legal when it was due", self.clock())
