@@ -260,6 +260,11 @@ EVENT_WORDS = {
     "dispute_resolved": "A dispute was resolved.",
     "rules_migrated": "The game moved to the current rules.",
     "annulled": "The game was annulled.",
+    "orders_set": "{who} set standing orders.",
+    "orders_dropped": "{who}'s standing order dropped rules that could no longer act.",
+    "replies_set": "{who} left conditional replies.",
+    "reply_dropped": "{who}'s conditional reply was dropped: not legal when due.",
+    "player_returned": "{who} is back: the stand-in stops.",
 }
 
 
