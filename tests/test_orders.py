@@ -72,6 +72,8 @@ def test_the_stand_in_plays_a_seat_whose_clock_ran_out_until_its_player_returns(
         game = services.ledger.get_game(game.id)
     by_bot = [d for d in decisions(services, game) if d.get("by") == "bot"]
     assert len(by_bot) > len(made), "the stand-in went on playing the seat"
+    if game.status == "active":  # a snapshot keeps who the stand-in plays
+        assert Game.Snapshot.take(game).mutate(None).stand_in == (away,)
     with pytest.raises(ConflictError):  # nothing of the stand-in's is taken back as the player's own
         services.ledger.undo(game.id, ids[away], game.version)
     game = services.ledger.return_to_game(game.id, ids[away])
