@@ -318,6 +318,11 @@ def test_a_player_who_sets_orders_and_leaves_never_keeps_the_others_waiting_exce
         assert r.status_code == 200, r.text
     game = services.ledger.get_game(gid)
     assert game.status == "finished"
+    from ledger.export import game_export
+    from ledger.verify import verify_export
+
+    report = verify_export(game_export(services.ledger, game, [], complete=True))
+    assert report.ok, report.text()  # orders, their drops and the stand-in verify offline
     assert waited <= 1, "after its clock ran out once, the stand-in played what no order covered"
     events = client.get(f"{API}/games/{gid}/events", params={"limit": 5000}, headers=h[1]).json()["events"]
     by = [e["public"].get("by") for e in events if e["public"].get("seat") == 0 and "decision" in e["public"]]
