@@ -51,7 +51,7 @@ class Rule(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    kinds: tuple[str, ...] = Field(min_length=1, max_length=20, description="Decision kinds it chooses among")
+    kinds: tuple[str, ...] = Field(min_length=1, max_length=64, description="Decision kinds it chooses among")
     where: dict[str, Value] = Field(default_factory=dict, description="Fields a candidate must equal")
     at_most: dict[str, int] = Field(default_factory=dict, description="Number fields' upper bounds")
     at_least: dict[str, int] = Field(default_factory=dict, description="Number fields' lower bounds")
