@@ -82,8 +82,7 @@ def put_orders(game_id: GameId, body: OrdersIn, caller: CallerDep, services: Ser
 @router.delete("/{game_id}/orders", responses=ERRORS)
 def delete_orders(game_id: GameId, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
     """Withdraw your seat's standing order."""
-    game = services.ledger.set_orders(game_id, caller.player_id, [])
-    return _mine(game, caller.player_id, "orders")
+    return put_orders(game_id, OrdersIn(rules=[]), caller, services)
 
 
 @router.get("/{game_id}/replies", responses=ERRORS)
@@ -103,5 +102,4 @@ def put_replies(game_id: GameId, body: RepliesIn, caller: CallerDep, services: S
 @router.delete("/{game_id}/replies", responses=ERRORS)
 def delete_replies(game_id: GameId, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
     """Withdraw your conditional replies."""
-    game = services.ledger.set_replies(game_id, caller.player_id, [])
-    return _mine(game, caller.player_id, "replies")
+    return put_replies(game_id, RepliesIn(replies=[]), caller, services)

@@ -66,6 +66,14 @@ def split_effects(effects: tuple[Effect, ...]) -> tuple[list[dict[str, Any]], di
     return public, private
 
 
+def with_seat(by_seat: dict[str, Any], seat: int, value: Any) -> dict[str, Any]:
+    """A copy of a per-seat mapping with the seat's entry replaced (removed when empty)."""
+    out = {k: v for k, v in by_seat.items() if k != str(seat)}
+    if value:
+        out[str(seat)] = value
+    return out
+
+
 @dataclass(frozen=True)
 class _Precomputed:
     """The engine's result computed by the command, reused by the event's ``apply``."""
@@ -137,6 +145,10 @@ class Game(Aggregate):
 
         def apply_game(self, game: Game) -> None:
             raise NotImplementedError
+
+        def seat_part(self, key: str) -> Any:
+            """What the event's private part for its seat holds under ``key`` (nothing: ())."""
+            return self.private.get(records.seat_audience(self.public["seat"]), {}).get(key, ())
 
     class SeatClaimed(Event):
         TOPIC = "gameledger.game.seat_claimed"
@@ -217,11 +229,7 @@ class Game(Aggregate):
         TOPIC = "gameledger.game.orders_set"
 
         def apply_game(self, game: Game) -> None:
-            seat = self.public["seat"]
-            rules = tuple(self.private.get(records.seat_audience(seat), {}).get("orders", ()))
-            game.orders = {k: v for k, v in game.orders.items() if k != str(seat)}
-            if rules:
-                game.orders[str(seat)] = rules
+            game.orders = with_seat(game.orders, self.public["seat"], tuple(self.seat_part("orders")))
 
     class OrdersDropped(Event):
         """Rules of a seat's standing order dropped, with a note to the seat (its private part)."""
@@ -229,9 +237,7 @@ class Game(Aggregate):
         TOPIC = "gameledger.game.orders_dropped"
 
         def apply_game(self, game: Game) -> None:
-            seat = self.public["seat"]
-            gone = {d["order"] for d in self.private.get(records.seat_audience(seat), {}).get("dropped", ())}
-            game.drop_rules(seat, gone)
+            game.drop_rules(self.public["seat"], {d["order"] for d in self.seat_part("dropped")})
 
     class RepliesSet(Event):
         """A seat's conditional replies (private), replacing its earlier ones."""
@@ -239,11 +245,9 @@ class Game(Aggregate):
         TOPIC = "gameledger.game.replies_set"
 
         def apply_game(self, game: Game) -> None:
-            seat = self.public["seat"]
-            replies = tuple(self.private.get(records.seat_audience(seat), {}).get("replies", ()))
-            game.replies = {k: v for k, v in game.replies.items() if k != str(seat)}
-            if replies:
-                game.replies[str(seat)] = {"pending": replies}
+            replies = tuple(self.seat_part("replies"))
+            pending = {"pending": replies} if replies else None
+            game.replies = with_seat(game.replies, self.public["seat"], pending)
 
     class ReplyDropped(Event):
         """A seat's armed reply was not legal when due: dropped, with a note to the seat."""
@@ -251,7 +255,7 @@ class Game(Aggregate):
         TOPIC = "gameledger.game.reply_dropped"
 
         def apply_game(self, game: Game) -> None:
-            game.replies = {k: v for k, v in game.replies.items() if k != str(self.public["seat"])}
+            game.replies = with_seat(game.replies, self.public["seat"], None)
 
     class PlayerReturned(Event):
         """The seat's player is back: the stand-in stops playing the seat."""
@@ -694,12 +698,10 @@ class Game(Aggregate):
                             continue
                         r = {**r, "uses": r["uses"] - 1}
                     kept.append(r)
-                self.orders = {**self.orders, str(seat): tuple(kept)}
+                self.orders = with_seat(self.orders, seat, tuple(kept))
             elif not by and not made_for:
                 kept = [r for r in rules if not r.get("cancel_on_own_decision")]
-                self.orders = {**self.orders, str(seat): tuple(kept)}
-            if not self.orders[str(seat)]:
-                self.orders = {k: v for k, v in self.orders.items() if k != str(seat)}
+                self.orders = with_seat(self.orders, seat, tuple(kept))
         replies: dict[str, dict[str, Any]] = {}
         for owner, r in self.replies.items():
             if "pending" in r and int(owner) != seat:
@@ -711,9 +713,7 @@ class Game(Aggregate):
 
     def drop_rules(self, seat: int, gone: set[str]) -> None:
         kept = tuple(r for r in self.orders.get(str(seat), ()) if r["id"] not in gone)
-        self.orders = {k: v for k, v in self.orders.items() if k != str(seat)}
-        if kept:
-            self.orders[str(seat)] = kept
+        self.orders = with_seat(self.orders, seat, kept)
 
     def _private_to(self, seat: int, part: dict[str, Any]) -> dict[str, Any]:
         return {records.seat_audience(seat): part}
