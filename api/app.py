@@ -13,19 +13,8 @@ from api.limits import BodyLimits
 from api.observability import RequestContext
 from api.observability import router as metrics_router
 from api.ratelimit import RateLimits
-from api.routers import (
-    accounts,
-    admin,
-    games,
-    health,
-    leagues,
-    ledger,
-    orders,
-    players,
-    stats,
-    streams,
-    titles,
-)
+from api.routers import accounts, admin, games, health, leagues, ledger, players, stats, streams, titles
+from api.routers import orders as orders_routes
 from api.services import Services
 from api.settings import Settings
 
@@ -64,7 +53,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         accounts.router,
         titles.router,
         games.router,
-        orders.router,
+        orders_routes.router,
         streams.router,
         leagues.router,
         stats.router,
