@@ -197,7 +197,9 @@ def rounds_played(title: str, state: Any) -> int:
     return int(strong.sampling_module(title).progress(state))
 
 
-def greedy_choice(title: str, state: Any, seat: int, candidates: list[Decision], seed: bytes, version: int) -> Decision:
+def greedy_choice(
+    title: str, state: Any, seat: int, candidates: list[Decision], seed: bytes, version: int
+) -> Decision:
     """The greedy bot's choice in a completion sampled from the seat's view (never the real hidden
     items); the first candidate when it chooses something else."""
     from ledger.bots import strong

@@ -39,7 +39,9 @@ def people(services: Services, n: int) -> list[str]:
 
 
 def decisions(services: Services, game: Game) -> list[dict[str, Any]]:
-    return [e.public for e in services.ledger.events.get(game.id) if type(e).TOPIC.endswith("decision_recorded")]
+    return [
+        e.public for e in services.ledger.events.get(game.id) if type(e).TOPIC.endswith("decision_recorded")
+    ]
 
 
 def bearer(services: Services, player: str) -> dict[str, str]:
@@ -51,7 +53,13 @@ def test_the_stand_in_plays_a_seat_whose_clock_ran_out_until_its_player_returns(
     services: Services, clock: FakeClock, title: str
 ) -> None:
     ids = people(services, 2)
-    control = {"preset": "custom", "initial_hours": 1, "increment_hours": 1, "cap_hours": 3, "on_expiry": "bot"}
+    control = {
+        "preset": "custom",
+        "initial_hours": 1,
+        "increment_hours": 1,
+        "cap_hours": 3,
+        "on_expiry": "bot",
+    }
     game = services.ledger.create_game(creator=ids[0], title=title, players=ids, time_control=control)
     away = game.awaiting[0]
     clock.advance(minutes=61)
@@ -96,7 +104,13 @@ def test_the_stand_in_is_deterministic_and_shown_in_the_log_and_the_return_route
     client: TestClient, services: Services, clock: FakeClock
 ) -> None:
     ids = people(services, 2)
-    control = {"preset": "custom", "initial_hours": 1, "increment_hours": 1, "cap_hours": 3, "on_expiry": "bot"}
+    control = {
+        "preset": "custom",
+        "initial_hours": 1,
+        "increment_hours": 1,
+        "cap_hours": 3,
+        "on_expiry": "bot",
+    }
     game = services.ledger.create_game(creator=ids[0], title="water-frame", players=ids, time_control=control)
     away = game.awaiting[0]
     clock.advance(minutes=61)
@@ -122,7 +136,9 @@ def test_the_stand_in_is_deterministic_and_shown_in_the_log_and_the_return_route
         if type(event).TOPIC.endswith("decision_recorded") and event.public.get("by") == "bot":
             version = event.originator_version
             before = services.ledger.get_game(game.id, version=version - 1)
-            again_d = stand_in_decision(game.title, before.state, event.public["seat"], game.seed_bytes, version)
+            again_d = stand_in_decision(
+                game.title, before.state, event.public["seat"], game.seed_bytes, version
+            )
             assert again_d.model_dump(mode="json") == event.public["decision"]
 
 
@@ -135,9 +151,20 @@ ORDERS: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {
     "cotton-trade": (
         {"shares_trade": True},
         [
-            {"kinds": ["bid"], "pick": "lowest", "field": "pounds", "at_most": {"pounds": 1}, "note": "bid up to £1"},
+            {
+                "kinds": ["bid"],
+                "pick": "lowest",
+                "field": "pounds",
+                "at_most": {"pounds": 1},
+                "note": "bid up to £1",
+            },
             {"kinds": ["pass_bid"], "note": "then pass in share auctions"},
-            {"kinds": ["pass_renting"], "only_when": ["pass_renting", "rent_ship"], "uses": 2, "note": "rent no ship, twice"},
+            {
+                "kinds": ["pass_renting"],
+                "only_when": ["pass_renting", "rent_ship"],
+                "uses": 2,
+                "note": "rent no ship, twice",
+            },
             {"kinds": ["stay_in_region", "decline_contract"], "note": "stay; buy no contract"},
         ],
     ),
@@ -152,8 +179,18 @@ ORDERS: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {
     "arkwright-card-game": (
         {},
         [
-            {"kinds": ["store_goods"], "pick": "lowest", "field": "count", "note": "store as few goods as allowed"},
-            {"kinds": ["ship_goods"], "pick": "highest", "field": "from_production", "where": {"from_storage": 0}},
+            {
+                "kinds": ["store_goods"],
+                "pick": "lowest",
+                "field": "count",
+                "note": "store as few goods as allowed",
+            },
+            {
+                "kinds": ["ship_goods"],
+                "pick": "highest",
+                "field": "from_production",
+                "where": {"from_storage": 0},
+            },
             {"kinds": ["set_price_and_appeal"], "pick": "greedy", "note": "price as the greedy bot would"},
         ],
     ),
@@ -196,7 +233,8 @@ def test_standing_orders_decide_for_their_seat_at_each_titles_repetitive_decisio
     _, rules = ORDERS[title]
     for rule_id, rule in zip(ids, rules, strict=True):
         dropped = [
-            e for e in services.ledger.events.get(game.id)
+            e
+            for e in services.ledger.events.get(game.id)
             if type(e).TOPIC.endswith("orders_dropped")
             and rule_id in {x["order"] for x in e.private["seat:0"]["dropped"]}
         ]
@@ -220,7 +258,9 @@ def test_a_conditional_reply_answers_the_decision_it_waited_for_and_is_dropped_o
     from ledger import registry
 
     ids = people(services, 2)
-    game = services.ledger.create_game(creator=ids[0], title="cotton-trade", players=ids, options={"shares_trade": True})
+    game = services.ledger.create_game(
+        creator=ids[0], title="cotton-trade", players=ids, options={"shares_trade": True}
+    )
     greedy = registry.bot("cotton-trade")
     assert greedy is not None
     used = 0
@@ -248,7 +288,9 @@ def test_a_conditional_reply_answers_the_decision_it_waited_for_and_is_dropped_o
         if replied:
             assert decision.model_dump(mode="json")["type"] == "bid", "only the awaited decision arms it"
     assert used, "a reply answered"
-    assert all(p.get("reply", "").startswith("r") for p in decisions(services, game) if p.get("by") == "reply")
+    assert all(
+        p.get("reply", "").startswith("r") for p in decisions(services, game) if p.get("by") == "reply"
+    )
     assert services.ledger.get_game(game.id).replies == {}, "nothing left waiting at the end"
 
 
@@ -286,7 +328,13 @@ def test_a_player_who_sets_orders_and_leaves_never_keeps_the_others_waiting_exce
     from ledger import registry
 
     ids = people(services, 2)
-    control = {"preset": "custom", "initial_hours": 2, "increment_hours": 1, "cap_hours": 4, "on_expiry": "bot"}
+    control = {
+        "preset": "custom",
+        "initial_hours": 2,
+        "increment_hours": 1,
+        "cap_hours": 4,
+        "on_expiry": "bot",
+    }
     h = [bearer(services, p) for p in ids]
     made = client.post(
         f"{API}/games",
@@ -314,7 +362,11 @@ def test_a_player_who_sets_orders_and_leaves_never_keeps_the_others_waiting_exce
             continue
         seat = game.awaiting[0]
         decision = greedy(game.state, seat).model_dump(mode="json")
-        r = client.post(f"{API}/games/{gid}/decisions", json={"expected_version": game.version, "decision": decision}, headers=h[seat])
+        r = client.post(
+            f"{API}/games/{gid}/decisions",
+            json={"expected_version": game.version, "decision": decision},
+            headers=h[seat],
+        )
         assert r.status_code == 200, r.text
     game = services.ledger.get_game(gid)
     assert game.status == "finished"
@@ -334,9 +386,17 @@ def test_a_player_who_sets_orders_and_leaves_never_keeps_the_others_waiting_exce
     assert stats["decisions_by"]["bot"] == by.count("bot")
     board = client.get(f"{API}/games/{gid}/scoreboard", headers=h[1]).json()
     seat0 = next(s for s in board["seats"] if s["seat"] == 0)
-    assert seat0["decisions_by"] == {"person": 0, "order": by.count("order"), "reply": 0, "bot": by.count("bot")}
+    assert seat0["decisions_by"] == {
+        "person": 0,
+        "order": by.count("order"),
+        "reply": 0,
+        "bot": by.count("bot"),
+    }
     client.cookies.set("gl_token", TOKENS[ids[1]])
-    page = client.get(f"/games/{gid}/replay", params={"v": next(e["version"] for e in events if e["public"].get("by") == "order")})
+    page = client.get(
+        f"/games/{gid}/replay",
+        params={"v": next(e["version"] for e in events if e["public"].get("by") == "order")},
+    )
     client.cookies.clear()
     assert page.status_code == 200 and "standing order" in page.text, "the replay says an order decided"
 
@@ -351,7 +411,9 @@ def test_an_order_that_can_no_longer_act_is_dropped_with_a_note_and_orders_end_a
     h = [bearer(services, p) for p in ids]
     bad = client.put(f"{API}/games/{game.id}/orders", json={"rules": [{"kinds": ["fly"]}]}, headers=h[0])
     assert bad.status_code == 422 and bad.json()["code"] == "orders/invalid"
-    bad = client.put(f"{API}/games/{game.id}/orders", json={"rules": [{"kinds": ["bid"], "pick": "lowest"}]}, headers=h[0])
+    bad = client.put(
+        f"{API}/games/{game.id}/orders", json={"rules": [{"kinds": ["bid"], "pick": "lowest"}]}, headers=h[0]
+    )
     assert bad.status_code == 422 and bad.json()["code"] == "orders/invalid"
     assert services.ledger.get_game(game.id).version == game.version, "a refused order writes nothing"
     seat = game.awaiting[0]
@@ -368,7 +430,9 @@ def test_an_order_that_can_no_longer_act_is_dropped_with_a_note_and_orders_end_a
         "its end has come",
         "what it would choose is no longer legal",
     ]
-    seen_by_other = client.get(f"{API}/games/{game.id}/events", params={"limit": 5000}, headers=h[1 - seat]).text
+    seen_by_other = client.get(
+        f"{API}/games/{game.id}/events", params={"limit": 5000}, headers=h[1 - seat]
+    ).text
     assert "no longer legal" not in seen_by_other and "nothing of the kind" not in seen_by_other
     mine = client.get(f"{API}/games/{game.id}/events", params={"limit": 5000}, headers=h[seat]).text
     assert "no longer legal" in mine, "the note reaches its owner"
@@ -378,6 +442,10 @@ def test_an_order_that_can_no_longer_act_is_dropped_with_a_note_and_orders_end_a
     assert client.get(f"{API}/games/{game.id}/orders", headers=h[seat]).json()["rules"] == [], (
         "the player's own decision cancelled the order"
     )
-    r = client.put(f"{API}/games/{game.id}/replies", json={"replies": [{"seat": seat, "kind": "bid", "reply": {"type": "pass_bid"}}]}, headers=h[seat])
+    r = client.put(
+        f"{API}/games/{game.id}/replies",
+        json={"replies": [{"seat": seat, "kind": "bid", "reply": {"type": "pass_bid"}}]},
+        headers=h[seat],
+    )
     assert r.status_code == 422 and r.json()["code"] == "orders/invalid", "a reply watches another seat"
     assert client.delete(f"{API}/games/{game.id}/orders", headers=h[seat]).json()["rules"] == []
