@@ -14,6 +14,7 @@ from api.observability import RequestContext
 from api.observability import router as metrics_router
 from api.ratelimit import DecisionLimit, RateLimits
 from api.routers import accounts, admin, games, health, leagues, ledger, players, stats, streams, talk, titles
+from api.routers import orders as orders_routes
 from api.routers.channels import router as channels_router
 from api.routers.channels import unsubscribe_router
 from api.services import Services
@@ -54,6 +55,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         accounts.router,
         titles.router,
         games.router,
+        orders_routes.router,
         streams.router,
         talk.router,
         leagues.router,

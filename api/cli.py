@@ -260,8 +260,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
             try:
                 league = app.get_league(args.league)
-            except NotFoundError:
-                league = app.create_league(creator="admin", name=args.league, title=None)
+            except NotFoundError:  # a league of simulated players: it counts bots
+                league = app.create_league(creator="admin", name=args.league, title=None, for_bots=True)
         totals: Counter[str] = Counter()
         winners: Counter[str] = Counter()
         started = time.perf_counter()
@@ -273,7 +273,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             seed = args.seed * 1_000_003 + g
             t0 = time.perf_counter()
             greedy = args.bot == "greedy" or (args.bot == "mixed" and g % 2 == 1)
-            random_playout(args.title, args.players, seed, options, greedy=greedy)  # checks at every step
+            random_playout(  # checks at every step
+                args.title, args.players, seed, options, greedy=greedy, policy=_strong(args.bot, args.title, seed)
+            )
             result = ledger_playout(  # through the ledger, then its record verified
                 app,
                 args.title,
@@ -283,6 +285,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 league=str(league.id) if league else None,
                 greedy=greedy,
                 game_seed=game_seeds.randbytes(32),
+                policy=_strong(args.bot, args.title, seed),
             )
             for kind in result.kinds:
                 used[kind] += 1
@@ -325,6 +328,21 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print(f"{k:<{width}}  {v}")
     print("conformance: every game passed (legal moves, conservation, secrets, record verified)")
     return 0
+
+
+def _strong(bot: str, title: str, seed: int) -> Any:
+    """The strong bot as a simulation's policy (``None`` for the others): its searches seeded
+    from the game's seed and measured by their step budget only, so a run can be repeated."""
+    if bot != "strong":
+        return None
+    import random
+
+    from ledger.bots import strong
+
+    searches = random.Random(f"strong-{seed}")
+    return lambda state, seat: strong.choose(
+        title, state, seat, seed=searches.getrandbits(63), wall_clock=False
+    )
 
 
 def _title_options(title: str, items: Sequence[str]) -> dict[str, Any]:
@@ -980,9 +998,10 @@ def build_parser() -> Parser:
     )
     sim.add_argument(
         "--bot",
-        choices=["random", "greedy", "mixed"],
-        default="random",
-        help="random legal decisions, the title's greedy bot, or every other game each (default random)",
+        choices=["greedy", "strong", "random", "mixed"],
+        default="greedy",
+        help="the title's greedy bot (default), the strong bot (a search from each seat's view), random "
+        "legal decisions (fuzzing), or random and greedy in every other game",
     )
     sim.add_argument("--in-memory", action="store_true", help="a throwaway in-memory database")
     storage_args(sim)

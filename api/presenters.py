@@ -122,6 +122,7 @@ def clocks_out(game: Game, now: datetime) -> list[dict[str, Any]] | None:
                 "deadline": deadline.isoformat() if deadline else None,
                 "paused_until": paused_until,
                 "forfeited": seat in game.forfeited,
+                "stand_in": seat in game.stand_in,  # the strong bot plays it until its player returns
             }
         )
     return out
@@ -160,9 +161,12 @@ def scoreboard_out(
             title.apply(board, effect)
         title.finish(board)
     names = names_for(services, game)
+    decided_by = board.pop("decided_by", {})
     for seat in board["seats"]:
         pid = game.seats[seat["seat"]]
         seat["player_id"], seat["name"] = pid, names.get(pid or "")
+        made = decided_by.get(str(seat["seat"]), {})  # by the person, their orders, the stand-in
+        seat["decisions_by"] = {k: made.get(k, 0) for k in ("person", "order", "reply", "bot")}
     board["seats"].sort(key=lambda s: (s["rank"], s["seat"]))
     for key in ("_version", "_at"):
         board.pop(key, None)

@@ -95,6 +95,9 @@ class LeagueIn(Request):
     members: list[Annotated[str, Field(min_length=1, max_length=64)]] = Field(
         default_factory=list, max_length=500, description="Player ids of the first members"
     )
+    for_bots: bool = Field(
+        False, description="Count players registered as bots in the standings and ratings (left out otherwise)"
+    )
 
 
 class LeagueMemberIn(Request):

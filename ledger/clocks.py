@@ -6,8 +6,9 @@ seat's decisions (never above the cap), and stops while the seat's player is on
 vacation (``ClockPaused`` events in the game's stream). When a bank reaches
 zero the scheduler records a ``TimedOut`` event with the consequence chosen at
 creation: the title's default decision for the seat, a skip (its passing
-decision where it has one), or a forfeit (the seat plays its default decision
-from then on and ranks last).
+decision where it has one), a forfeit (the seat plays its default decision
+from then on and ranks last), or the stand-in (``bot``: the strong bot plays the
+seat, from its view only, until the player returns).
 
 Everything here is pure: the caller passes the times.
 """
@@ -27,7 +28,7 @@ PRESETS: dict[str, tuple[int, int, int]] = {  # initial, increment, cap in hours
     "24h+4h": (24, 4, 72),
     "72h+12h": (72, 12, 120),
 }
-Consequence = Literal["default", "skip", "forfeit"]
+Consequence = Literal["default", "skip", "forfeit", "bot"]
 
 
 class TimeControl(BaseModel):
@@ -48,7 +49,9 @@ class TimeControl(BaseModel):
         None, strict=True, gt=0, le=24 * 90, description="custom: the bank's maximum"
     )
     on_expiry: Consequence = Field(
-        "default", description="default decision for the seat, skip (pass where possible), or forfeit"
+        "default",
+        description="default decision for the seat, skip (pass where possible), forfeit, or bot: the "
+        "strong bot plays the seat until its player returns",
     )
 
     @model_validator(mode="after")

@@ -22,6 +22,7 @@ from typing import Any
 
 from ledger import registry
 from ledger.application import Ledger
+from ledger.bots.play import Policy
 from ledger.engine import DrawOutcome, RulesEngine
 from ledger.export import game_export
 from ledger.rng import derive_draw
@@ -91,11 +92,12 @@ def random_playout(
     *,
     check_every: int = 1,
     greedy: bool = False,
+    policy: Policy | None = None,
 ) -> PlayoutResult:
     """Play one game in memory with random legal decisions (or the title's greedy bot),
-    checking every step."""
+    checking every step; ``policy`` (say the strong bot) plays instead when given."""
     eng = registry.engine(title)
-    chooser = registry.bot(title) if greedy else None
+    chooser = policy or (registry.bot(title) if greedy else None)
     rnd = random.Random(seed)
     draw_seed = rnd.randbytes(32)
     state = eng.new_game(eng.meta.options.model_validate(options or {}), players)
@@ -141,12 +143,13 @@ def ledger_playout(
     league: str | None = None,
     greedy: bool = False,
     game_seed: bytes | None = None,
+    policy: Policy | None = None,
 ) -> PlayoutResult:
     """Play one game through the ledger (as the API does) and verify its record. ``seed``
     picks the decisions, ``game_seed`` (default: the ledger's entropy) the draws; the players
     are new, registered as bots, with the ledger's ids and tokens."""
     rnd = random.Random(seed)
-    chooser = registry.bot(title) if greedy else None
+    chooser = policy or (registry.bot(title) if greedy else None)
     ids = [str(app.register_player(f"bot {seed}-{i}", bot=True)[0]) for i in range(players)]
     game = app.create_game(
         creator=ids[0], title=title, options=options or {}, players=ids, league=league, seed=game_seed

@@ -17,17 +17,19 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from ledger.domain import Game, League
+from ledger.domain import Game, League, Player
 from projections.base import BatchProjection, DocTable, Fact, SqlView, chunks
 
 MODEL = PlackettLuce()
+DECIDERS = ("person", "order", "reply", "bot")  # who made a seat's decision (the event's ``by``)
 
 
 def rate_in_order(games: dict[str, list[tuple[str, int]]]) -> list[tuple[int, str, str, Any]]:
     """Plackett-Luce ratings after each game, in the order given: (seq, game, player, rating)."""
     current: dict[str, Any] = {}
     out = []
-    for seq, (gid, entries) in enumerate(games.items(), start=1):
+    rated_games = {gid: entries for gid, entries in games.items() if len(entries) > 1}  # a lone seat: no contest
+    for seq, (gid, entries) in enumerate(rated_games.items(), start=1):
         players = [p for p, _ in entries]
         teams = [[current.get(p) or MODEL.rating(name=p)] for p in players]
         rated = MODEL.rate(teams, ranks=[rank for _, rank in entries])
@@ -39,7 +41,7 @@ def rate_in_order(games: dict[str, list[tuple[str, int]]]) -> list[tuple[int, st
 
 class LeagueStatsView(SqlView):
     view_name = "leaguestats"
-    TABLE_NAMES = ("leagues", "league_games", "games", "results", "ratings")
+    TABLE_NAMES = ("leagues", "league_games", "games", "results", "ratings", "bots", "bot_leagues", "decided_by")
     TABLES = (
         "CREATE TABLE IF NOT EXISTS {leagues} ("
         " league_id TEXT PRIMARY KEY, name TEXT NOT NULL, title TEXT, created_by TEXT NOT NULL,"
@@ -60,7 +62,23 @@ class LeagueStatsView(SqlView):
         " league_id TEXT NOT NULL, seq INTEGER NOT NULL, player_id TEXT NOT NULL, game_id TEXT NOT NULL,"
         " at TEXT NOT NULL, mu REAL NOT NULL, sigma REAL NOT NULL, ordinal REAL NOT NULL,"
         " PRIMARY KEY (league_id, seq, player_id))",
+        # players registered as bots, and the leagues created for bots (which count them)
+        "CREATE TABLE IF NOT EXISTS {bots} (player_id TEXT PRIMARY KEY)",
+        "CREATE TABLE IF NOT EXISTS {bot_leagues} (league_id TEXT PRIMARY KEY)",
+        # a finished game's decisions per seat by who made them: person, order or bot (stand-in)
+        "CREATE TABLE IF NOT EXISTS {decided_by} (game_id TEXT NOT NULL, seat INTEGER NOT NULL,"
+        " by TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (game_id, seat, by))",
     )
+
+    def for_bots(self, league_id: str) -> bool:
+        return bool(self.rows(f"SELECT 1 AS x FROM {self.t('bot_leagues')} WHERE league_id = %s", [league_id]))
+
+    def counted(self, league_id: str, results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The results a league's standings count: a bot player's only in a league for bots."""
+        if self.for_bots(league_id):
+            return results
+        bots = {r["player_id"] for r in self.rows(f"SELECT player_id FROM {self.t('bots')}")}
+        return [r for r in results if r["player_id"] not in bots]
 
     # -- reads -----------------------------------------------------------------
 
@@ -71,9 +89,13 @@ class LeagueStatsView(SqlView):
             f" JOIN {self.t('league_games')} lg ON lg.game_id = r.game_id"
             " ORDER BY lg.league_id, r.finished_at, r.game_id, r.seat"
         )
-        out: dict[str, dict[str, list[dict[str, Any]]]] = {}
+        by_league: dict[str, list[dict[str, Any]]] = {}
         for r in rows:
-            out.setdefault(r["league_id"], {}).setdefault(r["game_id"], []).append(r)
+            by_league.setdefault(r["league_id"], []).append(r)
+        out: dict[str, dict[str, list[dict[str, Any]]]] = {}
+        for league_id, results in by_league.items():
+            for r in self.counted(league_id, results):
+                out.setdefault(league_id, {}).setdefault(r["game_id"], []).append(r)
         return out
 
     def leagues(self) -> list[dict[str, Any]]:
@@ -94,7 +116,7 @@ class LeagueStatsView(SqlView):
             [league_id],
         )
         cutoff = as_of.isoformat() if as_of else None
-        results = [
+        every = [
             r
             for r in self.rows(
                 f"SELECT r.* FROM {self.t('results')} r JOIN {self.t('league_games')} lg ON lg.game_id = r.game_id"
@@ -103,6 +125,7 @@ class LeagueStatsView(SqlView):
             )
             if cutoff is None or r["finished_at"] <= cutoff
         ]
+        results = self.counted(league_id, every)
         ratings_rows = self.rows(
             f"SELECT * FROM {self.t('ratings')} WHERE league_id = %s ORDER BY seq", [league_id]
         )
@@ -111,6 +134,7 @@ class LeagueStatsView(SqlView):
             if cutoff is None or r["at"] <= cutoff:
                 latest[r["player_id"]] = r
         standings = _aggregate(results, key=lambda r: r["player_id"])
+        made = self.decisions_by(results)
         table = []
         for player, st in standings.items():
             rating = latest.get(player)
@@ -118,6 +142,7 @@ class LeagueStatsView(SqlView):
                 {
                     "player_id": player,
                     **st,
+                    "decisions_by": made.get(player, dict.fromkeys(DECIDERS, 0)),
                     "rating": None
                     if rating is None
                     else {"mu": rating["mu"], "sigma": rating["sigma"], "ordinal": rating["ordinal"]},
@@ -146,11 +171,27 @@ class LeagueStatsView(SqlView):
             "games": [
                 {"game_id": g["game_id"], "added_at": g["added_at"], "status": g["status"]} for g in games
             ],
-            "finished_games": len({r["game_id"] for r in results}),
+            "finished_games": len({r["game_id"] for r in every}),
+            "for_bots": self.for_bots(league_id),
+            "bot_results_left_out": len(every) - len(results),
             "abandoned_games": statuses.count("abandoned"),
             "standings": table,
             "ratings": ratings,
         }
+
+    def decisions_by(self, results: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+        """Per player of these results: the decisions of their seats made by the person, by
+        their standing orders and conditional replies, and by the stand-in bot."""
+        out: dict[str, dict[str, int]] = {}
+        seats = {(r["game_id"], r["seat"]): r["player_id"] for r in results}
+        for part in chunks(sorted({r["game_id"] for r in results})):
+            marks = ", ".join(["%s"] * len(part))
+            for row in self.rows(f"SELECT * FROM {self.t('decided_by')} WHERE game_id IN ({marks})", part):
+                player = seats.get((row["game_id"], row["seat"]))
+                if player is not None:
+                    counts = out.setdefault(player, dict.fromkeys(DECIDERS, 0))
+                    counts[row["by"]] = counts.get(row["by"], 0) + row["n"]
+        return out
 
     def player_stats(self, player_id: str) -> dict[str, Any]:
         results = self.rows(
@@ -168,6 +209,7 @@ class LeagueStatsView(SqlView):
             "player_id": player_id,
             **overall,
             "abandoned_games": len(abandoned),
+            "decisions_by": self.decisions_by(results).get(player_id, dict.fromkeys(DECIDERS, 0)),
             "by_title": by_title,
             "by_title_and_players": by_count,
         }
@@ -265,6 +307,7 @@ def _distribution(values: list[int]) -> dict[str, Any]:
 
 
 L_CREATED, L_GAME, L_CLOSED = League.Created.TOPIC, League.GameAdded.TOPIC, League.Closed.TOPIC
+L_BOTS, P_CREATED = League.BotsCounted.TOPIC, Player.Created.TOPIC
 G_CREATED, G_DECISION, G_FINISHED, G_ABANDONED = (
     Game.Created.TOPIC,
     Game.DecisionRecorded.TOPIC,
@@ -279,6 +322,8 @@ class LeagueStats(BatchProjection[LeagueStatsView]):
         L_CREATED,
         L_GAME,
         L_CLOSED,
+        L_BOTS,
+        P_CREATED,
         G_CREATED,
         Game.DrawRecorded.TOPIC,
         G_DECISION,
@@ -310,6 +355,14 @@ class LeagueStats(BatchProjection[LeagueStatsView]):
                 )
                 leagues_to_rate.add(oid)
                 continue
+            if e.topic == P_CREATED:
+                if d.get("bot"):
+                    view.execute(c, f"INSERT INTO {view.t('bots')} VALUES (%s)", [oid])
+                continue
+            if e.topic == L_BOTS:
+                view.execute(c, f"INSERT INTO {view.t('bot_leagues')} VALUES (%s)", [oid])
+                leagues_to_rate.add(oid)
+                continue
             if e.topic == L_CLOSED:
                 view.execute(
                     c, f"UPDATE {view.t('leagues')} SET closed_at = %s WHERE league_id = %s", [at, oid]
@@ -333,6 +386,9 @@ class LeagueStats(BatchProjection[LeagueStatsView]):
             touched[oid] = doc
             if e.topic == G_DECISION:
                 doc["decisions"] += 1
+                by = doc.setdefault("by", {})  # "seat:person|order|reply|bot" -> decisions
+                key = f"{e.public['seat']}:{e.public.get('by') or 'person'}"
+                by[key] = by.get(key, 0) + 1
             if doc["start_order"] is None:
                 for fx in e.public.get("effects", ()):
                     if fx["kind"] == "first_player_drawn":
@@ -379,8 +435,18 @@ class LeagueStats(BatchProjection[LeagueStatsView]):
             f"INSERT INTO {view.t('results')} VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
             rows,
         )
+        view.executemany(
+            c,
+            f"INSERT INTO {view.t('decided_by')} VALUES (%s, %s, %s, %s)",
+            [
+                [gid, int(key.partition(":")[0]), key.partition(":")[2], n]
+                for gid in finished
+                for key, n in sorted(docs[gid].get("by", {}).items())
+            ],
+        )
         for gid in annulled:
             view.execute(c, f"DELETE FROM {view.t('results')} WHERE game_id = %s", [gid])
+            view.execute(c, f"DELETE FROM {view.t('decided_by')} WHERE game_id = %s", [gid])
         finished = [g for g in finished if g not in annulled]
         for part in chunks([*finished, *annulled]):
             marks = ", ".join(["%s"] * len(part))
@@ -401,6 +467,9 @@ class LeagueStats(BatchProjection[LeagueStatsView]):
             " WHERE lg.league_id = %s ORDER BY r.finished_at, r.game_id, r.seat",
             [league_id],
         )
+        if not view.fetch(c, f"SELECT 1 AS x FROM {view.t('bot_leagues')} WHERE league_id = %s", [league_id]):
+            bots = {r["player_id"] for r in view.fetch(c, f"SELECT player_id FROM {view.t('bots')}")}
+            results = [r for r in results if r["player_id"] not in bots]  # people only
         view.execute(c, f"DELETE FROM {view.t('ratings')} WHERE league_id = %s", [league_id])
         games: dict[str, list[dict[str, Any]]] = {}
         for r in results:

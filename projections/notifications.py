@@ -228,6 +228,7 @@ class Notifications(BatchProjection[NotificationsView]):
         Game.Finished.TOPIC,
         Game.Abandoned.TOPIC,
         Game.TimedOut.TOPIC,
+        Game.PlayerReturned.TOPIC,
         Game.UndoRequested.TOPIC,
         Game.DecisionUndone.TOPIC,
         Game.DisputeOpened.TOPIC,
@@ -293,8 +294,10 @@ class Notifications(BatchProjection[NotificationsView]):
                 tell(everyone, "dispute_resolved", number=p["dispute"], outcome=p["outcome"])
             elif e.topic == Game.TimedOut.TOPIC:
                 tell([p["seat"]], "timed_out", consequence=p["consequence"])
-                if p["consequence"] == "forfeit":
+                if p["consequence"] in ("forfeit", "bot"):  # played for from now on: no "your turn"
                     ctx["forfeited"].append(p["seat"])
+            elif e.topic == Game.PlayerReturned.TOPIC:  # back from the stand-in
+                ctx["forfeited"] = [s for s in ctx["forfeited"] if s != p["seat"]]
             elif e.topic == Game.UndoRequested.TOPIC:
                 others = [s for s in everyone if ctx["seats"][s] != p["player"]]
                 tell(others, "dispute_opened", dispute="undo", target_version=p["target_version"])

@@ -90,6 +90,10 @@ class Scoreboard(BatchProjection[ScoreboardView]):
         assert r is not None
         for effect in e.public.get("effects", ()):
             r.apply(doc, effect)
+        if e.topic == Game.DecisionRecorded.TOPIC:  # who made each seat's decisions
+            by = doc.setdefault("decided_by", {}).setdefault(str(e.public["seat"]), {})
+            key = e.public.get("by") or "person"
+            by[key] = by.get(key, 0) + 1
         if e.topic == STARTED:
             doc["status"] = "active"
         elif e.topic == FINISHED:

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from ledger.application import Ledger
 from ledger.conformance import ledger_playout
 from ledger.export import game_export
@@ -58,3 +60,15 @@ def test_verify_accepts_an_export_and_rejects_a_tampered_one(memory_ledger: Ledg
 
     done = run("verify", "-", stdin="not json\n")
     assert done.returncode == 1
+
+
+@pytest.mark.slow
+def test_simulate_plays_the_strong_bot_reproducibly() -> None:
+    argv = ("simulate", "--title", "cotton-trade", "--players", "2", "--games", "1", "--seed", "3")
+    first = run(*argv, "--bot", "strong", "--in-memory")
+    assert first.returncode == 0, first.stderr
+    again = run(*argv, "--bot", "strong", "--in-memory")
+    keep = [line for line in first.stdout.splitlines() if "decisions," in line]
+    assert keep and [line.split(" decisions,")[0].split(":")[-1] for line in keep] == [
+        line.split(" decisions,")[0].split(":")[-1] for line in again.stdout.splitlines() if "decisions," in line
+    ], "its searches are seeded: the same decisions again"

@@ -36,7 +36,7 @@ def dump(services: Services) -> dict[str, list[Any]]:
 
 
 def play_league(services: Services, games: int = 3, league: str = "Spring") -> list[str]:
-    lg = services.ledger.create_league(creator="admin", name=league)
+    lg = services.ledger.create_league(creator="admin", name=league, for_bots=True)
     ids = []
     for seed in range(games):
         result = ledger_playout(services.ledger, "cotton-trade", 3, seed=seed, league=str(lg.id))
@@ -274,3 +274,35 @@ def test_the_card_games_scoreboard_agrees_with_its_engine(services: Services, pl
     assert {s["seat"]: s["rank"] for s in board["seats"] if s["seat"] < players} == {
         s["seat"]: s["rank"] for s in game.standings
     }
+
+
+def test_a_league_leaves_bot_players_out_of_its_standings_and_ratings_unless_created_for_bots(
+    services: Services,
+) -> None:
+    """Issue 20 item 6: simulated players are bots; a league of people does not rank them."""
+    import random
+
+    people = services.ledger.create_league(creator="admin", name="People")
+    bots = services.ledger.create_league(creator="admin", name="Bots", for_bots=True)
+    for lg in (people, bots):
+        ids = [str(services.ledger.register_player(f"{lg.name} person {i}")[0]) for i in range(2)]
+        ids.append(str(services.ledger.register_player(f"{lg.name} bot", bot=True)[0]))
+        game = services.ledger.create_game(creator=ids[0], title="cotton-trade", players=ids, league=str(lg.id))
+        rnd = random.Random(3)
+        while game.status == "active":
+            seat = game.awaiting[0]
+            decision = rnd.choice(game.engine.legal_decisions(game.state, seat))
+            services.ledger.decide(game.id, ids[seat], game.version, decision.model_dump(mode="json"))
+            game = services.ledger.get_game(game.id)
+    services.refresh()
+    view = services.view("leaguestats")
+    counted = view.league(str(people.id))
+    assert counted["for_bots"] is False and counted["bot_results_left_out"] == 1
+    assert len(counted["standings"]) == 2 and len(counted["ratings"]) == 2
+    assert all("bot" not in (services.ledger.get_player(r["player_id"]).name) for r in counted["standings"])
+    every = view.league(str(bots.id))
+    assert every["for_bots"] is True and every["bot_results_left_out"] == 0
+    assert len(every["standings"]) == 3 and len(every["ratings"]) == 3
+    for catchup in services.catchups.values():  # a rebuild learns the same from the log
+        catchup.rebuild()
+    assert view.league(str(people.id))["standings"] == counted["standings"]

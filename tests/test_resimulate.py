@@ -25,7 +25,7 @@ def no_oversize_discount(card, capacity: int) -> int:  # type: ignore[no-untyped
 def test_resimulation_finds_the_games_a_rules_change_touches(
     services: Services, monkeypatch: pytest.MonkeyPatch, database_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    league = services.ledger.create_league(creator="admin", name="Resim")
+    league = services.ledger.create_league(creator="admin", name="Resim", for_bots=True)
     for seed in range(4):
         ledger_playout(services.ledger, "cotton-trade", 3, seed=seed, league=str(league.id))
     report = services.resimulate()

@@ -110,6 +110,13 @@ POLICY: dict[tuple[str, str], str] = {
     ("GET", "/api/v1/games/{game_id}/messages"): "talk",
     ("PUT", "/api/v1/games/{game_id}/messages/settings"): "creator",
     ("POST", "/api/v1/games/{game_id}/messages/{number}/hide"): "admin",
+    ("GET", "/api/v1/games/{game_id}/orders"): "seated",  # the caller's own seat's, private
+    ("PUT", "/api/v1/games/{game_id}/orders"): "seated",
+    ("DELETE", "/api/v1/games/{game_id}/orders"): "seated",
+    ("GET", "/api/v1/games/{game_id}/replies"): "seated",
+    ("PUT", "/api/v1/games/{game_id}/replies"): "seated",
+    ("DELETE", "/api/v1/games/{game_id}/replies"): "seated",
+    ("POST", "/api/v1/games/{game_id}/return"): "act",  # only a seat the stand-in plays
     ("POST", "/api/v1/games/{game_id}/decisions"): "act",
     ("POST", "/api/v1/games/{game_id}/decisions/preview"): "act",  # the decision's own checks
     ("POST", "/api/v1/games/{game_id}/undo"): "act",
@@ -262,6 +269,8 @@ def _call_for(m: Matrix, method: str, template: str, role: str) -> Call:
         "/api/v1/games/{game_id}/undo/request": {"expected_version": version},
         "/api/v1/games/{game_id}/undo/answer": {"accept": True},
         "/api/v1/games/{game_id}/abandon": {"reason": "matrix"},
+        "/api/v1/games/{game_id}/orders": {"rules": []},
+        "/api/v1/games/{game_id}/replies": {"replies": []},
         "/api/v1/games/{game_id}/disputes": {"versions": [1], "text": "matrix check"},
         "/api/v1/games/{game_id}/messages": {"text": f"matrix <script>alert('{role}')</script>"},
         "/api/v1/games/{game_id}/messages/settings": {"spectators": False},

@@ -210,6 +210,8 @@ def hidden_items(scene: Scene, viewer: int | None) -> dict[str, str]:
     items[now.seed_bytes.hex()] = "seed"
     if viewer is None:
         items[scene.said] = "table talk"
+    if viewer != 0:  # seat 0's standing order is its own until it acts
+        items[ORDER_NOTE] = "another seat's order"
     mine = {records.seat_audience(viewer)} if viewer is not None else set()
     for event in scene.services.ledger.events.get(now.id):
         record = event_record(event)
@@ -217,6 +219,25 @@ def hidden_items(scene: Scene, viewer: int | None) -> dict[str, str]:
             if aud not in mine:
                 items[records.salt(now.seed_bytes, record["version"], aud).hex()] = "salt"
     return items
+
+
+ORDER_NOTE = "ORDERNOTE7f3a9c"
+
+
+def give_seat_0_private_orders(scene: Scene) -> None:
+    """Seat 0 leaves a standing order that never acts (its filter matches nothing: dropped with a
+    private note when its kind comes up): private to seat 0."""
+    from ledger.orders import kinds_of
+
+    g = f"{API}/games/{scene.game_id}"
+    rule = {"kinds": list(kinds_of(scene.game().title)), "where": {"type": "none such"}, "note": ORDER_NOTE}
+    r = scene.client.put(g + "/orders", json={"rules": [rule]}, headers=scene.table.auth(0))
+    assert r.status_code == 200, r.text
+    kept = ORDER_NOTE in scene.client.get(g + "/orders", headers=scene.table.auth(0)).text
+    dropped = ORDER_NOTE not in r.text and "orders_dropped" in scene.client.get(
+        g + "/events", params={"limit": 5000}, headers=scene.table.auth(0)
+    ).text
+    assert kept or dropped, "seat 0 sees its own order, or the note that dropped it"
 
 
 # -- the walk ------------------------------------------------------------------------------------
@@ -244,6 +265,9 @@ def walk(scene: Scene, viewer: int | None) -> list[tuple[str, str]]:
         get("state at version", g + "/state", version=k)
     get("export", g + "/export")
     get("audit", g + "/audit")
+    if viewer is not None:  # the viewer's own standing order and replies
+        get("standing orders", g + "/orders")
+        get("conditional replies", g + "/replies")
     get("game stream", g + "/stream", max_seconds=0.05, interval=0.1)
     get("scoreboard", g + "/scoreboard")
     get("share values", g + "/share-values")
@@ -334,6 +358,7 @@ def test_hidden_items_reach_no_other_seat_and_no_spectator(
     play_to_hidden_position(scene)
     said = client.post(f"{API}/games/{scene.game_id}/messages", json={"text": scene.said}, headers=scene.table.auth(0))
     assert said.status_code == 201, said.text
+    give_seat_0_private_orders(scene)
     run = client.post(f"{API}/admin/webhooks/run", headers=bearer(ADMIN_TOKEN))
     assert run.status_code == 200 and scene.webhooks, "webhooks were sent to search"
     scene.services.refresh("notifications")

@@ -51,6 +51,7 @@ def _admission_out(league: League) -> dict[str, Any]:
         "organiser": league.created_by,
         "members_only": league.members_only,
         "members": list(league.members),
+        "for_bots": getattr(league, "for_bots", False),
     }
 
 
@@ -71,6 +72,7 @@ def create_league(
             title=body.title,
             members_only=body.members_only,
             members=body.members,
+            for_bots=body.for_bots,
         )
         return _admission_out(league)
 

@@ -247,6 +247,8 @@ def _log(events: list[dict[str, Any]], names: dict[int, str]) -> list[dict[str, 
         seat = public.get("seat")
         if not lines:
             lines = [_event_words(event, names)]
+        if public.get("by"):  # made for the seat: say by what, before what it did
+            lines.insert(0, made_by_words(public, names))
         out.append(
             {
                 "version": event["version"],
@@ -276,7 +278,28 @@ EVENT_WORDS = {
     "dispute_resolved": "A dispute was resolved.",
     "rules_migrated": "The game moved to the current rules.",
     "annulled": "The game was annulled.",
+    "orders_set": "{who} set standing orders.",
+    "orders_dropped": "{who}'s standing order dropped rules that could no longer act.",
+    "replies_set": "{who} left conditional replies.",
+    "reply_dropped": "{who}'s conditional reply was dropped: not legal when due.",
+    "player_returned": "{who} is back: the stand-in stops.",
 }
+
+
+MADE_BY = {
+    "bot": "The stand-in bot decided for {who} (away).",
+    "order": "{who}'s standing order {order} decided.",
+    "reply": "{who}'s conditional reply {reply} decided.",
+}
+
+
+def made_by_words(public: dict[str, Any], names: dict[int, str]) -> str:
+    """Who made a decision recorded for a seat that was not its player's own click."""
+    seat = public.get("seat")
+    who = names.get(seat, "A player") if isinstance(seat, int) else "A player"
+    return MADE_BY.get(str(public["by"]), "{who}'s decision was made for them.").format(
+        who=who, order=public.get("order", ""), reply=public.get("reply", "")
+    )
 
 
 def _event_words(event: dict[str, Any], names: dict[int, str]) -> str:

@@ -44,6 +44,7 @@ class LeagueUseCases(Application[UUID]):
         title: str | None = None,
         members_only: bool = False,
         members: list[str] | None = None,
+        for_bots: bool = False,
     ) -> League:
         clean = unicodedata.normalize("NFC", name).strip()
         if not 1 <= len(clean) <= 80 or not clean.isprintable():
@@ -55,6 +56,8 @@ class LeagueUseCases(Application[UUID]):
         now = self.clock()
         league = League.create(league_id_for(clean), clean, title, creator, now)
         league.set_admission(members_only, now)
+        if for_bots:  # its standings and ratings count bot players
+            league.count_bots(now)
         for member in members or ():
             league.add_member(str(self.get_player(member).id), now)
         try:

@@ -45,10 +45,12 @@ from ledger.errors import (
     StaleVersionError,
 )
 from ledger.export import event_record, visible_effects
+from ledger.orders import apply_orders, parse_replies, parse_rules
 from ledger.preview import checked_decision, first_error
 from ledger.resimulate import resimulate_game
 from ledger.retry import retrying
 from ledger.rng import derive_draw
+from ledger.standin import stand_in_decision
 
 IDEMPOTENCY_NAMESPACE = uuid.UUID("6f1d8c52-3c1a-4d0e-9a57-1e2b7c1f0a11")
 MAX_NAME = 40
@@ -573,7 +575,7 @@ class Ledger(LeagueUseCases, UndoUseCases, TalkUseCases):
                 continue
             game.time_out(seat, consequence, -left, now)
             expired.append(seat)
-            if seat in game.awaiting:
+            if seat in game.awaiting and consequence != BOT:  # else the stand-in plays it, below
                 mode = "skip" if consequence == "skip" else "default"
                 decision = default_decision(game.title, game.state, seat, mode)
                 game.record_decision(seat, game.seats[seat] or "", decision, now, forced="timeout")
@@ -584,6 +586,19 @@ class Ledger(LeagueUseCases, UndoUseCases, TalkUseCases):
             except StaleVersionError:
                 return []
         return expired
+
+    def return_to_game(self, game_id: UUID | str, player: str) -> Game:
+        """The player takes their seat back from the stand-in."""
+        game = self.get_game(game_id)
+        seats = [s for s in game.seats_of(player) if s in game.stand_in]
+        if not game.seats_of(player):
+            raise ForbiddenError("Only a player of the game returns to it.", code="game/not_seated")
+        if game.status != ACTIVE or not seats:
+            raise ConflictError("No stand-in plays your seat.", code="game/not_away")
+        for seat in seats:
+            game.player_returned(seat, self.clock())
+        self._save_game(game)
+        return game
 
     def start_vacation(self, player: str, days: int) -> tuple[datetime, datetime]:
         """Stop the player's clocks for ``days`` days, within the yearly allowance."""
@@ -702,13 +717,83 @@ class Ledger(LeagueUseCases, UndoUseCases, TalkUseCases):
                 game.record_decision(seat, game.seats[seat] or "", decision, self.clock(), forced="forfeit")
                 continue
             bots = [s for s in pending.seats if game.seats[s] == BOT]
-            if bots and not pending.finished:  # a sandbox seat played by the title's bot
+            if bots and not pending.finished:  # a sandbox seat played by the strong bot
                 seat = bots[0]
-                bot = registry.bot(game.title)
-                decision = bot(game.state, seat) if bot else default_decision(game.title, game.state, seat)
+                decision = stand_in_decision(game.title, game.state, seat, game.seed_bytes, game.version + 1)
                 game.record_decision(seat, BOT, decision, self.clock())
                 continue
+            if not pending.finished and (game.orders or game.replies) and self._standing(game, pending.seats):
+                continue  # a standing order or conditional reply decided (before any stand-in)
+            away = [s for s in pending.seats if s in game.stand_in]
+            if away and not pending.finished:  # a player whose clock ran out: the stand-in plays
+                seat = away[0]
+                decision = stand_in_decision(game.title, game.state, seat, game.seed_bytes, game.version + 1)
+                game.record_decision(seat, game.seats[seat] or "", decision, self.clock(), by=BOT)
+                continue
             return
+
+    def _standing(self, game: Game, awaited: tuple[int, ...] | list[int]) -> bool:
+        """An awaited seat's armed conditional reply, else its standing order, decides for it (or
+        a rule that can no longer act is dropped with a note); whether anything was recorded."""
+        eng = game.engine
+        for seat in awaited:
+            player = game.seats[seat] or ""
+            armed = game.replies.get(str(seat), {}).get("armed")
+            if armed is not None:
+                reply = eng.decision_adapter.validate_python(armed["reply"])
+                if reply in eng.legal_decisions(game.state, seat):
+                    game.record_decision(
+                        seat, player, reply, self.clock(), by="reply", made_by={"reply": armed["id"]}
+                    )
+                else:
+                    game.drop_reply(seat, armed["id"], "the reply was not legal when it was due", self.clock())
+                return True
+            rules = game.orders.get(str(seat))
+            if not rules:
+                continue
+            out = apply_orders(game.title, game.state, seat, rules, game.version + 1, game.seed_bytes)
+            if out.dropped:
+                game.drop_orders(seat, out.dropped, self.clock())
+            if out.decision is not None:
+                game.record_decision(
+                    seat, player, out.decision, self.clock(), by="order", made_by={"order": out.order}
+                )
+            if out.dropped or out.decision is not None:
+                return True
+        return False
+
+    # -- standing orders and conditional replies ---------------------------------------------
+
+    def _own_seat(self, game: Game, player: str) -> int:
+        seats = game.seats_of(player)
+        if not seats:
+            raise ForbiddenError("Only a player of the game has orders in it.", code="game/not_seated")
+        return seats[0]
+
+    def set_orders(self, game_id: UUID | str, player: str, rules: list[dict[str, Any]]) -> Game:
+        """Replace the caller's standing order (an empty list removes it); it acts at once when the
+        seat is awaited now."""
+        game = self.get_game(game_id)
+        seat = self._own_seat(game, player)
+        if game.status not in (WAITING, ACTIVE):
+            raise ConflictError(f"The game is {game.status}.", code=f"game/{game.status}")
+        parsed = parse_rules(game.title, rules)
+        game.set_orders(seat, parsed, self.clock())
+        if game.status == ACTIVE:
+            self._run_automatic(game)
+        self._save_game(game)
+        return game
+
+    def set_replies(self, game_id: UUID | str, player: str, replies: list[dict[str, Any]]) -> Game:
+        """Replace the caller's conditional replies (an empty list removes them)."""
+        game = self.get_game(game_id)
+        seat = self._own_seat(game, player)
+        if game.status != ACTIVE:
+            raise ConflictError("Replies are for a running game.", code="game/not_active")
+        parsed = parse_replies(game.title, game.seat_count, seat, replies)
+        game.set_replies(seat, parsed, self.clock())
+        self._save_game(game)
+        return game
 
     def _save_game(self, game: Game) -> list[Any]:
         """Save the game's new events; a concurrent writer that won makes this a stale request."""

@@ -66,6 +66,14 @@ def split_effects(effects: tuple[Effect, ...]) -> tuple[list[dict[str, Any]], di
     return public, private
 
 
+def with_seat(by_seat: dict[str, Any], seat: int, value: Any) -> dict[str, Any]:
+    """A copy of a per-seat mapping with the seat's entry replaced (removed when empty)."""
+    out = {k: v for k, v in by_seat.items() if k != str(seat)}
+    if value:
+        out[str(seat)] = value
+    return out
+
+
 @dataclass(frozen=True)
 class _Precomputed:
     """The engine's result computed by the command, reused by the event's ``apply``."""
@@ -87,6 +95,9 @@ class Game(Aggregate):
             snap = super().take(aggregate)
             state = dict(snap.state)
             state.pop("_precomputed", None)
+            for name in ("stand_in", "orders", "replies"):  # absent while empty: snapshots as before
+                if not state.get(name):
+                    state.pop(name, None)
             state["clocks"] = aggregate.clocks.to_dict()
             if state.get("state") is not None:
                 eng = title_engine(state["title"])
@@ -97,6 +108,9 @@ class Game(Aggregate):
         def mutate(self, _: None) -> Any:
             game = cast(Game, super().mutate(_))
             game.clocks = Clocks.from_dict(cast(Any, game.clocks))
+            for name, empty in (("stand_in", ()), ("orders", {}), ("replies", {})):  # older snapshots
+                game.__dict__.setdefault(name, empty)
+            game.stand_in = tuple(game.stand_in)
             if game.state is not None:
                 game.state = title_engine(game.title).state_adapter.validate_python(game.state)
             return game
@@ -131,6 +145,10 @@ class Game(Aggregate):
 
         def apply_game(self, game: Game) -> None:
             raise NotImplementedError
+
+        def seat_part(self, key: str) -> Any:
+            """What the event's private part for its seat holds under ``key`` (nothing: ())."""
+            return self.private.get(records.seat_audience(self.public["seat"]), {}).get(key, ())
 
     class SeatClaimed(Event):
         TOPIC = "gameledger.game.seat_claimed"
@@ -179,9 +197,15 @@ class Game(Aggregate):
                 state, _ = game.engine.apply(game.state, self.public["seat"], decision)
             game.state = state
             game.awaiting = list(self.public["awaiting"])
-            game.clocks.moved(self.public["seat"], forced=bool(self.public.get("forced")))
+            by = self.public.get("by")  # absent: the seat's player; "order", "reply" or "bot" (stand-in)
+            made_for = bool(self.public.get("forced")) or by == BOT
+            game.clocks.moved(self.public["seat"], forced=made_for)
+            if not made_for and not by and self.public["seat"] in game.stand_in:  # the player is back
+                game.stand_in = tuple(s for s in game.stand_in if s != self.public["seat"])
+            if game.orders or game.replies:
+                game.after_decision(self.public["seat"], self.public["decision"], by, made_for, self.public)
             undoable = getattr(game, "undoable", None)  # None: restored from an older snapshot
-            if undoable is not None and not self.public.get("forced"):
+            if undoable is not None and not made_for:
                 game.undoable = {**undoable, str(self.public["seat"]): self.originator_version}
             request = self.private.get(records.SERVER, {}).get("request")
             if request:
@@ -195,7 +219,51 @@ class Game(Aggregate):
         def apply_game(self, game: Game) -> None:
             if self.public["consequence"] == "forfeit" and self.public["seat"] not in game.forfeited:
                 game.forfeited.append(self.public["seat"])
+            if self.public["consequence"] == BOT and self.public["seat"] not in game.stand_in:
+                game.stand_in = (*game.stand_in, self.public["seat"])  # the stand-in plays it
             game.undoable = {}  # nothing before a timeout can be taken back
+
+    class OrdersSet(Event):
+        """A seat's standing orders (the rules in its private part), replacing its earlier ones."""
+
+        TOPIC = "gameledger.game.orders_set"
+
+        def apply_game(self, game: Game) -> None:
+            game.orders = with_seat(game.orders, self.public["seat"], tuple(self.seat_part("orders")))
+
+    class OrdersDropped(Event):
+        """Rules of a seat's standing order dropped, with a note to the seat (its private part)."""
+
+        TOPIC = "gameledger.game.orders_dropped"
+
+        def apply_game(self, game: Game) -> None:
+            game.drop_rules(self.public["seat"], {d["order"] for d in self.seat_part("dropped")})
+
+    class RepliesSet(Event):
+        """A seat's conditional replies (private), replacing its earlier ones."""
+
+        TOPIC = "gameledger.game.replies_set"
+
+        def apply_game(self, game: Game) -> None:
+            replies = tuple(self.seat_part("replies"))
+            pending = {"pending": replies} if replies else None
+            game.replies = with_seat(game.replies, self.public["seat"], pending)
+
+    class ReplyDropped(Event):
+        """A seat's armed reply was not legal when due: dropped, with a note to the seat."""
+
+        TOPIC = "gameledger.game.reply_dropped"
+
+        def apply_game(self, game: Game) -> None:
+            game.replies = with_seat(game.replies, self.public["seat"], None)
+
+    class PlayerReturned(Event):
+        """The seat's player is back: the stand-in stops playing the seat."""
+
+        TOPIC = "gameledger.game.player_returned"
+
+        def apply_game(self, game: Game) -> None:
+            game.stand_in = tuple(s for s in game.stand_in if s != self.public["seat"])
 
     class ClockPaused(Event):
         """The seat's player is on vacation from ``from`` until ``until``: the clock stops."""
@@ -359,6 +427,13 @@ class Game(Aggregate):
         self.disputes: dict[str, dict[str, Any]] = {}
         self.sandbox: bool = bool(public.get("sandbox"))
         self.origin: dict[str, Any] | None = public.get("origin")
+        # Seats the stand-in bot plays (their clock ran out under ``on_expiry: "bot"``) until their
+        # player returns; standing orders by seat ("0": its rules, each with its id); conditional
+        # replies by the replying seat ({"pending": replies} until the next decision, then
+        # {"armed": reply}). Each replaced, never changed in place (``ledger.orders``).
+        self.stand_in: tuple[int, ...] = ()
+        self.orders: dict[str, tuple[dict[str, Any], ...]] = {}
+        self.replies: dict[str, dict[str, Any]] = {}
         self._precomputed: _Precomputed | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
@@ -564,6 +639,8 @@ class Game(Aggregate):
         timestamp: datetime,
         request: dict[str, str] | None = None,
         forced: str | None = None,
+        by: str | None = None,
+        made_by: dict[str, Any] | None = None,
     ) -> tuple[Effect, ...]:
         eng = self.engine
         state, effects = eng.apply(self.state, seat, decision)
@@ -579,6 +656,9 @@ class Game(Aggregate):
         }
         if forced:  # made for the seat: "timeout" (its clock ran out) or "forfeit"
             public["forced"] = forced
+        if by:  # made for the seat by its standing order or conditional reply, or by the stand-in
+            public["by"] = by
+            public.update(made_by or {})
         if request:
             private.setdefault(records.SERVER, {})["request"] = request
         self._record(self.DecisionRecorded, timestamp, public, private, state=state)
@@ -600,6 +680,67 @@ class Game(Aggregate):
             "overdue_seconds": round(overdue),
         }
         self._record(self.TimedOut, timestamp, public)
+
+    def after_decision(
+        self, seat: int, decision: dict[str, Any], by: str | None, made_for: bool, public: dict[str, Any]
+    ) -> None:
+        """Orders and replies after a decision: an order's uses counted, orders cancelled by the
+        player's own decision, replies armed by the decision they waited for and dropped when
+        anything else was decided first."""
+        from ledger.orders import reply_matches
+
+        rules = self.orders.get(str(seat))
+        if rules:
+            if by == "order":
+                kept = []
+                for r in rules:
+                    if r["id"] == public.get("order") and "uses" in r:
+                        if r["uses"] <= 1:
+                            continue
+                        r = {**r, "uses": r["uses"] - 1}
+                    kept.append(r)
+                self.orders = with_seat(self.orders, seat, tuple(kept))
+            elif not by and not made_for:
+                kept = [r for r in rules if not r.get("cancel_on_own_decision")]
+                self.orders = with_seat(self.orders, seat, tuple(kept))
+        replies: dict[str, dict[str, Any]] = {}
+        for owner, r in self.replies.items():
+            if "pending" in r and int(owner) != seat:
+                match = [x for x in r["pending"] if reply_matches(x, seat, decision)]
+                if match:
+                    replies[owner] = {"armed": match[0]}
+            # an armed reply ends with its owner's next decision; any other decision drops it
+        self.replies = replies
+
+    def drop_rules(self, seat: int, gone: set[str]) -> None:
+        kept = tuple(r for r in self.orders.get(str(seat), ()) if r["id"] not in gone)
+        self.orders = with_seat(self.orders, seat, kept)
+
+    def _private_to(self, seat: int, part: dict[str, Any]) -> dict[str, Any]:
+        return {records.seat_audience(seat): part}
+
+    def set_orders(self, seat: int, rules: list[dict[str, Any]], timestamp: datetime) -> None:
+        """Replace the seat's standing order (an empty list removes it); each rule gets its id."""
+        ids = [{"id": f"o{self.version + 1}.{n}", **r} for n, r in enumerate(rules, start=1)]
+        public = {"seat": seat, "player": self.seats[seat], "rules": len(ids)}
+        self._record(self.OrdersSet, timestamp, public, self._private_to(seat, {"orders": ids}))
+
+    def drop_orders(self, seat: int, dropped: tuple[tuple[str, str], ...], timestamp: datetime) -> None:
+        notes = [{"order": o, "note": note} for o, note in dropped]
+        public = {"seat": seat, "player": self.seats[seat], "count": len(notes)}
+        self._record(self.OrdersDropped, timestamp, public, self._private_to(seat, {"dropped": notes}))
+
+    def set_replies(self, seat: int, replies: list[dict[str, Any]], timestamp: datetime) -> None:
+        ids = [{"id": f"r{self.version + 1}.{n}", **r} for n, r in enumerate(replies, start=1)]
+        public = {"seat": seat, "player": self.seats[seat], "replies": len(ids)}
+        self._record(self.RepliesSet, timestamp, public, self._private_to(seat, {"replies": ids}))
+
+    def drop_reply(self, seat: int, reply: str, note: str, timestamp: datetime) -> None:
+        public = {"seat": seat, "player": self.seats[seat]}
+        self._record(self.ReplyDropped, timestamp, public, self._private_to(seat, {"reply": reply, "note": note}))
+
+    def player_returned(self, seat: int, timestamp: datetime) -> None:
+        self._record(self.PlayerReturned, timestamp, {"seat": seat, "player": self.seats[seat]})
 
     def pause_clock(self, seat: int, start: datetime, until: datetime, timestamp: datetime) -> None:
         public = {

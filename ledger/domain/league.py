@@ -44,6 +44,15 @@ class League(Aggregate):
         def apply(self, aggregate: Any) -> None:
             aggregate.members_only = self.members_only
 
+    class BotsCounted(Aggregate.Event):
+        """A league for bots: its standings and ratings count players registered as bots (every
+        other league leaves them out)."""
+
+        TOPIC = "gameledger.league.bots_counted"
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.for_bots = True
+
     class MemberAdded(Aggregate.Event):
         TOPIC = "gameledger.league.member_added"
         player_id: str
@@ -66,6 +75,7 @@ class League(Aggregate):
         self.closed = False
         self.members_only = False
         self.members: list[str] = []
+        self.for_bots = False
 
     def admits(self, player: str) -> bool:
         """May this player open a game in the league or take a seat in one of its games?"""
@@ -91,6 +101,10 @@ class League(Aggregate):
     def set_admission(self, members_only: bool, timestamp: datetime) -> None:
         if members_only != self.members_only:
             self.trigger_event(self.AdmissionChanged, members_only=members_only, timestamp=timestamp)
+
+    def count_bots(self, timestamp: datetime) -> None:
+        if not self.for_bots:
+            self.trigger_event(self.BotsCounted, timestamp=timestamp)
 
     def add_member(self, player_id: str, timestamp: datetime) -> None:
         if player_id not in self.members:
