@@ -10,7 +10,7 @@ HTML board template and every decision in the list in words.
 
 from __future__ import annotations
 
-from api.web.table import options, water_frame
+from api.web.table import cotton_trade, options, water_frame
 from api.web.table.base import (
     Choice,
     Drawn,
@@ -28,6 +28,7 @@ GENERIC = Renderer()
 
 RENDERERS: dict[str, Renderer] = {
     "water-frame": water_frame.RENDERER,
+    "cotton-trade": cotton_trade.RENDERER,
 }
 
 

@@ -129,6 +129,10 @@ class Words:
 
         return self.code.sub(word, sentence)
 
+    def prompt(self, prompt: str, names: Mapping[int, str]) -> str:
+        """The engine's prompt (what the awaited seats are asked) as a person reads it."""
+        return self.text(prompt)
+
     def form(self, f: DecisionForm) -> DecisionForm:
         """The power users' form of a decision type with its choices and hints in words."""
         return dataclasses.replace(
@@ -137,7 +141,9 @@ class Words:
 
     def _field(self, f: Field) -> Field:
         options = tuple(
-            dataclasses.replace(o, label=self.name(json.loads(o.value)) if o.value.startswith('"') else o.label)
+            dataclasses.replace(
+                o, label=self.name(json.loads(o.value)) if o.value.startswith('"') else o.label
+            )
             for o in f.options
         )
         parts = tuple(self._field(p) for p in f.parts)
