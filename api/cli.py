@@ -1091,9 +1091,7 @@ def build_parser() -> Parser:
     arn.add_argument("--title", required=True, choices=titles, metavar="TITLE", help=title_help)
     arn.add_argument("--players", type=_whole(1), default=4, help="players per game (default 4)")
     arn.add_argument("--games", type=_whole(1), default=20, help="how many games (default 20)")
-    arn.add_argument(
-        "--bot", choices=BOTS, default="strong", help="the bot measured, in one seat (default strong)"
-    )
+    arn.add_argument("--bot", choices=BOTS, default="strong", help="the bot measured, in one seat (default strong)")
     arn.add_argument(
         "--against", choices=BOTS, default="greedy", help="the bot in every other seat (default greedy)"
     )

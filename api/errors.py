@@ -106,9 +106,7 @@ def install(app: FastAPI) -> None:
         """A value PostgreSQL cannot hold (a NUL byte in a text parameter): the request's fault."""
         log.info("refused a value the database cannot store: %s", exc)
         return JSONResponse(
-            error_body(
-                "request/invalid_text", "A parameter holds characters that cannot be stored (e.g. NUL)."
-            ),
+            error_body("request/invalid_text", "A parameter holds characters that cannot be stored (e.g. NUL)."),
             422,
         )
 

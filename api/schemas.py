@@ -49,9 +49,7 @@ class PlayerOut(BaseModel):
     player_id: str
     name: str
     is_admin: bool = False
-    bot: bool = Field(
-        default=False, description="A simulated player (gameledger simulate), played by a program."
-    )
+    bot: bool = Field(default=False, description="A simulated player (gameledger simulate), played by a program.")
     email: str | None = Field(None, description="Your confirmed address (sign-in, recovery)")
     email_confirmed_at: str | None = None
     pending_email: str | None = Field(None, description="An address waiting for its confirmation link")

@@ -78,12 +78,9 @@ class Settings(BaseModel):
         default=2000, ge=1, description="Notifications per projection transaction when catching up."
     )
     log_format: Literal["json", "text"] = Field(
-        default="json",
-        description="json: one JSON object per line (time, level, logger, message, request_id...).",
+        default="json", description="json: one JSON object per line (time, level, logger, message, request_id...)."
     )
-    log_level: Literal["debug", "info", "warning", "error"] = Field(
-        default="info", description="Lowest level logged."
-    )
+    log_level: Literal["debug", "info", "warning", "error"] = Field(default="info", description="Lowest level logged.")
     ready_max_lag: int = Field(
         default=5000,
         ge=0,
@@ -99,9 +96,7 @@ class Settings(BaseModel):
     signup_rate: float = Field(
         default=20.0, ge=0, description="Sign-ups allowed per minute per client address (0: no limit)."
     )
-    signup_burst: int = Field(
-        default=20, ge=1, description="Sign-ups allowed at once before the rate applies."
-    )
+    signup_burst: int = Field(default=20, ge=1, description="Sign-ups allowed at once before the rate applies.")
     decision_rate: float = Field(
         default=30.0, ge=0, description="Decisions allowed per second per bearer token (0: no limit)."
     )
@@ -234,9 +229,7 @@ class Settings(BaseModel):
                 raise ValueError("production needs GAMELEDGER_SIGNING_KEY (32 bytes, base64) to sign digests")
             for name in ("admin_token", "signing_key", "smtp_url"):
                 if any(p in getattr(self, name).lower() for p in PLACEHOLDERS):
-                    raise ValueError(
-                        f"production refuses the template's placeholder in {ENV[name]}: set a real secret"
-                    )
+                    raise ValueError(f"production refuses the template's placeholder in {ENV[name]}: set a real secret")
             if not self.public_url:
                 raise ValueError(
                     "production needs GAMELEDGER_PUBLIC_URL (https://your.host): the links in mails point there"

@@ -463,10 +463,7 @@ def settings_page(request: Request) -> Response:
         "settings.html",
         caller,
         vacation=vacation,
-        account=account,
-        tokens=tokens,
-        sessions=sessions,
-        recovering=recovering,
+        account=account, tokens=tokens, sessions=sessions, recovering=recovering
     )
 
 
@@ -474,17 +471,13 @@ def settings_page(request: Request) -> Response:
 def confirm_page(request: Request) -> Response:
     """A mailed link confirming an address lands here; its token (after #) never reaches the server
     until the person presses the button (a mail scanner that opens links confirms nothing)."""
-    return render(
-        request, "account_link.html", page_caller(request), kind="confirm", heading="Confirm your address"
-    )
+    return render(request, "account_link.html", page_caller(request), kind="confirm", heading="Confirm your address")
 
 
 @router.get("/account/recover")
 def recover_page(request: Request) -> Response:
     """A mailed sign-in link lands here; the button signs this browser in, once."""
-    return render(
-        request, "account_link.html", page_caller(request), kind="recover", heading="Sign in with your link"
-    )
+    return render(request, "account_link.html", page_caller(request), kind="recover", heading="Sign in with your link")
 
 
 @cache

@@ -141,9 +141,7 @@ class Words:
 
     def _field(self, f: Field) -> Field:
         options = tuple(
-            dataclasses.replace(
-                o, label=self.name(json.loads(o.value)) if o.value.startswith('"') else o.label
-            )
+            dataclasses.replace(o, label=self.name(json.loads(o.value)) if o.value.startswith('"') else o.label)
             for o in f.options
         )
         parts = tuple(self._field(p) for p in f.parts)
