@@ -165,6 +165,9 @@ class CottonTradeWords(Words):
             return "new"
         if c in PHASE:
             return phase_name(c)
+        card = CARD.fullmatch(c)
+        if card:
+            return _card(card)
         return super().name(code)
 
     def known(self, code: str) -> bool:
