@@ -29,6 +29,7 @@ import pytest
 
 try:
     from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+    from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 except ImportError:  # the test extra brings it; without it this module is skipped
     sync_playwright = None  # type: ignore[assignment]
@@ -214,11 +215,16 @@ def people(browser: Browser, server: str) -> Iterator[list[Person]]:
         person.context.close()
 
 
-def create_and_fill(people: list[Person], title: str, preset: str | None = None) -> str:
-    """The first person creates a game of ``title`` for everyone; the others join from the lobby."""
+def create_and_fill(
+    people: list[Person], title: str, preset: str | None = None, checks: tuple[str, ...] = ()
+) -> str:
+    """The first person creates a game of ``title`` for everyone (ticking the option boxes
+    ``checks``); the others join from the lobby."""
     ann = people[0]
     page = ann.go("/games/new")
     page.check(f"#title-{title}")
+    for box in checks:
+        page.check(box)
     page.fill("#seats", str(len(people)))
     if preset:
         page.select_option("#tc-preset", preset)
@@ -274,13 +280,18 @@ def choose(person: Person, rnd: random.Random, keyboard: bool = False) -> str | 
     page = person.page
     before = person.version
     target = rnd.choice(entry_points(page))
-    # a long list in words is folded away: open it, as a person would
-    target.evaluate("e => { const d = e.closest('details'); if (d) d.open = true; }")
-    if keyboard:
-        target.focus()
-        page.keyboard.press("Enter")
-    else:
-        target.click()
+    try:
+        # a long list in words is folded away: open it, as a person would
+        target.evaluate("e => { const d = e.closest('details'); if (d) d.open = true; }")
+        if keyboard:
+            target.focus()
+            page.keyboard.press("Enter")
+        else:
+            target.click()
+    except PlaywrightError as e:  # a live update replaced the element meanwhile: look again
+        if "not attached" in str(e) or "detached" in str(e):
+            return None
+        raise
     if "menu" in (target.get_attribute("class") or ""):
         menu = page.wait_for_selector(".menu-pop:not([hidden])")
         assert menu is not None
