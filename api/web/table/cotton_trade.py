@@ -241,7 +241,7 @@ class CottonTradeBoard(Renderer):
             out.append(table.target(mine, shape, name, tip=f"{name}: {ship_text(card)}"))
         else:
             mine = table.claim(_is("take_revealed_contract", "discard_revealed_contract"))
-            shape = _contract_card(card, x, y + 16, 96, 40)
+            shape = _contract_card(card, x, y + 16, 96, 40, currency)
             name = f"The contract turned up, {contract_card(card['card'])}"
             out.append(table.target(mine, shape, name, tip=f"{name}: {contract_text(card)}"))
         return "".join(out)
@@ -400,7 +400,7 @@ class CottonTradeBoard(Renderer):
             sx, sy = x + 5 + col * (cw + 4), cy + 14 + row * (ch + 4)
             if c.get("card"):
                 mine = table.claim(_is("buy_contract", card=c["card"]))
-                shape = _contract_card(c, sx, sy, cw, ch)
+                shape = _contract_card(c, sx, sy, cw, ch, currency)
                 name = f"{contract_card(c['card']).capitalize()} in {region(code)}: {contract_text(c)}"
                 if c.get("peeked"):
                     name += " (face down; you looked at it)"
@@ -538,14 +538,14 @@ def _ship_card(sh: Mapping[str, Any], x: float, y: float, w: float, currency: st
     return "".join(out)
 
 
-def _contract_card(c: Mapping[str, Any], x: float, y: float, w: float, h: float) -> str:
+def _contract_card(c: Mapping[str, Any], x: float, y: float, w: float, h: float, currency: str) -> str:
     out = [rect(x, y, w, h, "", 3, CONTRACT_FILL if c.get("face_up", True) else "ct-seen")]
     if c.get("drought"):
         out.append(txt(x + 5, y + 16, "Drought", "s b"))
         out.append(txt(x + 5, y + 30, "no cotton", "xs"))
     else:
         out.append(txt(x + 5, y + 16, f"{c['cotton']} cotton", "s b"))
-        out.append(txt(x + w - 5, y + 16, f"for {c['price']}", "s b", "end"))
+        out.append(txt(x + w - 5, y + 16, f"for {money(c['price'], currency)}", "s b", "end"))
         bits = []
         if c.get("unrest"):
             bits.append(f"unrest {c['unrest']}")

@@ -66,7 +66,7 @@ SAID = {
     "pass_bid": "Pass (passing is final)",
 }
 
-CARD = re.compile(r"\b(?:(ship|contract|card) )?([SC])(\d{2,3})\b")
+CARD = re.compile(r"\b(?:(ship card|contract card|ship|contract|card) )?([SC])(\d{2,3})\b")
 PURPOSE = re.compile(r"\b(rent|contract):([SC]\d{2,3})\b")
 SEAT_COMPANY = re.compile(r"\bseat (\d+)'s company\b")
 
@@ -95,6 +95,8 @@ def phase_name(phase: Any) -> str:
 def money(amount: Any, currency: Any) -> str:
     """An amount in a stage's coins: ``7d``, ``3s``, ``£2``."""
     mark = COIN.get(str(currency), "")
+    if isinstance(amount, int) and amount < 0:
+        return "-" + money(-amount, currency)
     return f"£{amount}" if mark == "£" else f"{amount}{mark}"
 
 
@@ -250,10 +252,9 @@ class CottonTradeWords(Words):
 
 
 def _card(m: re.Match[str]) -> str:
-    kind, letter, digits = m.group(1), m.group(2), m.group(3)
-    if kind == "card" or kind is None:
-        return ship_card(letter + digits) if letter == "S" else contract_card(letter + digits)
-    if (kind == "ship") != (letter == "S"):
+    """A card id, with the word before it ("ship S05", "card C052"), as the card's name."""
+    kind, letter, digits = m.group(1) or "card", m.group(2), m.group(3)
+    if kind != "card" and kind.startswith("ship") != (letter == "S"):
         return m.group(0)
     return ship_card(letter + digits) if letter == "S" else contract_card(letter + digits)
 
