@@ -52,6 +52,7 @@ REP_SHORT = {
     "SOUTH_AMERICA_WI": "S. America",
     "BRITISH_INDIA": "India",
 }
+TOKEN_FILL = {"coins": "#f2c14e", "passengers": "#ffffff", "vip": "#cc79a7"}  # the harbour's tokens
 CURRENCIES = ("pence", "shillings", "pounds")
 STAGE = {"I": 0, "II": 1, "III": 2}
 
@@ -243,7 +244,7 @@ class CottonTradeBoard(Renderer):
             mine = table.claim(_is("take_revealed_contract", "discard_revealed_contract"))
             shape = _contract_card(card, x, y + 16, 96, 40, currency)
             name = f"The contract turned up, {contract_card(card['card'])}"
-            out.append(table.target(mine, shape, name, tip=f"{name}: {contract_text(card)}"))
+            out.append(table.target(mine, shape, name, tip=f"{name}: {contract_text(card, currency)}"))
         return "".join(out)
 
     def _auction(self, table: Table, v: Mapping[str, Any], x: float, y: float) -> str:
@@ -349,9 +350,9 @@ class CottonTradeBoard(Renderer):
         harbour = txt(x + 6, hy + 10, "Harbour", "s b")
         hx = x + 62
         for n, what, fill in (
-            (hb.get("coins", 0), "coins", "#f2c14e"),
-            (hb.get("passengers", 0), "passengers", "#ffffff"),
-            (hb.get("vip", 0), "VIP", "#cc79a7"),
+            (hb.get("coins", 0), "coins", TOKEN_FILL["coins"]),
+            (hb.get("passengers", 0), "passengers", TOKEN_FILL["passengers"]),
+            (hb.get("vip", 0), "VIP", TOKEN_FILL["vip"]),
         ):
             harbour += f'<circle cx="{hx + 5:.4g}" cy="{hy + 6:.4g}" r="5" fill="{fill}" class="tok"/>'
             harbour += txt(hx + 13, hy + 10, f"{n} {what}", "xs")
@@ -401,7 +402,7 @@ class CottonTradeBoard(Renderer):
             if c.get("card"):
                 mine = table.claim(_is("buy_contract", card=c["card"]))
                 shape = _contract_card(c, sx, sy, cw, ch, currency)
-                name = f"{contract_card(c['card']).capitalize()} in {region(code)}: {contract_text(c)}"
+                name = f"{contract_card(c['card']).capitalize()} in {region(code)}: {contract_text(c, currency)}"
                 if c.get("peeked"):
                     name += " (face down; you looked at it)"
                 label = f"Buy {name[:1].lower()}{name[1:]}" if mine else name
@@ -546,15 +547,18 @@ def _contract_card(c: Mapping[str, Any], x: float, y: float, w: float, h: float,
     else:
         out.append(txt(x + 5, y + 16, f"{c['cotton']} cotton", "s b"))
         out.append(txt(x + w - 5, y + 16, f"for {money(c['price'], currency)}", "s b", "end"))
-        bits = []
         if c.get("unrest"):
-            bits.append(f"unrest {c['unrest']}")
-        for k, word in (("coins", "coins"), ("passengers", "pass."), ("vip", "VIP")):
+            out.append(txt(x + 5, y + 31, f"unrest {c['unrest']}", "xs"))
+        bx = x + w - 5  # what it brings to the harbour, as the harbour's tokens, from the right
+        for k in ("vip", "passengers", "coins"):
             if c.get(k):
-                bits.append(f"+{c[k]} {word}")
-        out.append(txt(x + 5, y + 30, " · ".join(bits), "xs"))
+                out.append(txt(bx, y + 31, f"{c[k]}", "xs b", "end"))
+                out.append(
+                    f'<circle cx="{bx - 12:.4g}" cy="{y + 27.5:.4g}" r="4.5" fill="{TOKEN_FILL[k]}" class="tok"/>'
+                )
+                bx -= 24
     if c.get("peeked"):
-        out.append(txt(x + w - 5, y + h - 4, "seen", "xs muted", "end"))
+        out.append(txt(x + 5, y + h - 1, "seen", "xs muted"))
     return "".join(out)
 
 

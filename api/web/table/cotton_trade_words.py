@@ -124,10 +124,10 @@ def ship_text(sh: Mapping[str, Any]) -> str:
     return ", ".join(bits)
 
 
-def contract_text(c: Mapping[str, Any]) -> str:
+def contract_text(c: Mapping[str, Any], currency: str = "") -> str:
     if c.get("drought"):
         return "drought: no cotton this harvest"
-    bits = [f"{c['cotton']} cotton for {c['price']}"]
+    bits = [f"{c['cotton']} cotton for {money(c['price'], currency) if currency else c['price']}"]
     if c.get("unrest"):
         bits.append(f"unrest {c['unrest']}")
     bonus = [
@@ -279,7 +279,7 @@ def _contract_tail(card: str, table: Table) -> str:
     for r in table.view.get("regions", []):
         for c in r.get("contracts", []):
             if c.get("card") == card:
-                return f" ({contract_text(c)})"
+                return f" ({contract_text(c, str(table.view.get('currency', '')))})"
     return ""
 
 
