@@ -131,8 +131,8 @@ def contract_text(c: Mapping[str, Any], currency: str = "") -> str:
     if c.get("unrest"):
         bits.append(f"unrest {c['unrest']}")
     bonus = [
-        f"{c[k]} {w}"
-        for k, w in (("coins", "bonus coins"), ("passengers", "passengers"), ("vip", "VIP passengers"))
+        f"{c[k]} {w}{'s' if c[k] != 1 else ''}"
+        for k, w in (("coins", "bonus coin"), ("passengers", "passenger"), ("vip", "VIP passenger"))
         if c.get(k)
     ]
     if bonus:
