@@ -13,14 +13,19 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from api.web.table import render_board, renderer_for
 from api.web.table.cotton_trade_words import WORDS
-from ledger.registry import TITLES, engine
-from tests import draws
+from tests import table_helpers
 from tests.api_helpers import API
 from tests.api_helpers import Table as Players
-from tests.table_helpers import CODE, TablePage, legal, offered
-from tests.test_table import page
+from tests.table_helpers import (
+    CODE,
+    TablePage,
+    check_positions,
+    drawn_positions,
+    offered,
+    page,
+    placed,
+)
 
 ADVANCED = {"shares_trade": True, "reputation": True}
 # Cotton Trade's own codes, besides the ones every title must avoid: its regions, card ids,
@@ -45,38 +50,14 @@ IN_WORDS = ("pass_renting", "decline_contract", "return_ship", "pass_bid", "retu
 def positions(
     client: TestClient, n: int, players: int, seed: int, options: dict[str, Any] | None = None
 ) -> Iterator[tuple[Players, int, dict[str, Any]]]:
-    """Play a Cotton Trade game with random legal decisions, stopping at each position on the
-    way: yields (table, awaited seat, its view)."""
-    t = Players(client, players, "cotton-trade", options)
-    rnd = random.Random(seed)
-    for _ in range(n):
-        g = t.game()
-        if g["status"] != "active":
-            return
-        seat = g["awaiting"][0]["seat"]
-        mine = t.game(seat)
-        yield t, seat, mine
-        r = t.decide(seat, rnd.choice(mine["legal_decisions"]), mine["version"])
-        assert r.status_code == 200, r.text
+    return table_helpers.positions(client, n, players, seed, "cotton-trade", options)
 
 
 def test_each_legal_decision_is_exactly_one_element_at_200_random_cotton_trade_positions(
     client: TestClient,
 ) -> None:
-    checked = on_board = others = 0
-    types: Counter[str] = Counter()
-    for players, seed, steps, options in ((3, 1, 90, None), (4, 2, 70, ADVANCED), (2, 3, 40, ADVANCED)):
-        for t, seat, mine in positions(client, steps, players, seed, options):
-            html = page(client, t.players[seat]["token"], f"/games/{t.game_id}")
-            assert offered(html) == legal(mine["legal_decisions"]), (mine["prompt"], mine["version"])
-            on_board += sum(TablePage(html, within="board").offered().values())
-            types.update(d["type"] for d in mine["legal_decisions"])
-            checked += 1
-            if checked % 4 == 0:  # a seat that is not awaited sees no decision at all
-                awaited = [a["seat"] for a in t.game()["awaiting"]]
-                other = next(s for s in range(players) if s not in awaited)
-                assert offered(page(client, t.players[other]["token"], f"/games/{t.game_id}")) == Counter()
-                others += 1
+    games = [(3, 1, 90, None), (4, 2, 70, ADVANCED), (2, 3, 40, ADVANCED)]
+    checked, on_board, others, types = check_positions(client, "cotton-trade", games)
     assert checked == 200 and others >= 50, (checked, others)
     assert on_board > 300, "the decisions are on the board, not only in the list"
     assert {"rent_ship", "sail_ship", "buy_contract", "bid", "choose_share_to_sell"} <= set(types), types
@@ -85,35 +66,10 @@ def test_each_legal_decision_is_exactly_one_element_at_200_random_cotton_trade_p
 def test_decisions_acting_on_drawn_things_are_on_the_board() -> None:
     """Renting a ship card, sailing to a region, buying or looking at a contract, keeping a ship,
     auctioning a share, bidding: each on the thing it acts on; passing stands in the list."""
-    eng = engine("cotton-trade")
     where: dict[str, set[str]] = {}
     for options, players, seed in (({}, 3, 4), (ADVANCED, 4, 5), (ADVANCED, 3, 6)):
-        state = eng.new_game(TITLES["cotton-trade"].options(**options), players)
-        state, _ = draws.settle_draws(eng, state, 0)
-        rnd = random.Random(seed)
-        for _ in range(3000):
-            pending = eng.pending(state)
-            if pending.finished:
-                break
-            if pending.draw is not None:
-                state, _ = draws.settle_draws(eng, state, 0)
-                continue
-            seat = pending.seats[0]
-            decisions = [d.model_dump(mode="json") for d in eng.legal_decisions(state, seat)]
-            drawn = render_board(
-                renderer_for("cotton-trade"),
-                title="cotton-trade",
-                view=eng.view(state, seat),
-                names={0: "Ann", 1: "Bob", 2: "Cid", 3: "Dan"},
-                me=seat,
-                awaiting=list(pending.seats),
-                decisions=decisions,
-                actor=seat,
-            )
-            in_words = {c.decision["type"] for c in drawn.rest}
-            for kind in {d["type"] for d in decisions}:
-                where.setdefault(kind, set()).add("words" if kind in in_words else "board")
-            state, _ = eng.apply(state, seat, eng.decision_adapter.validate_python(rnd.choice(decisions)))
+        for decisions, drawn in drawn_positions("cotton-trade", options, players, seed, 3000):
+            placed(where, decisions, drawn)
     for kind in ON_THE_BOARD:
         assert where.get(kind) == {"board"}, (kind, where.get(kind))
     for kind in IN_WORDS:

@@ -533,41 +533,64 @@ def test_three_people_play_water_frame_to_the_end_on_its_board(people: list[Pers
 
     # on to 1790, then to the end of the game
     started = time.monotonic()
-    made = play(people, rnd, until_finished=False, until=lambda: decade(ann) >= 1790, times=times)
-    middle = next_to_move(people)
-    middle.shot("water-frame-table-middle", full_page=False)
-    check_accessibility(middle, "the game page (1790)")
-    made += play(people, rnd, until_finished=True, times=times, seconds=900)
-    assert ann.page.query_selector("#live[data-status='finished']"), f"the game ended ({made} decisions)"
+    made = to_the_middle_and_the_end(people, rnd, lambda: decade(ann) >= 1790, times, "water-frame", "1790")
     for person in people:
-        person.page.wait_for_selector("#standings-heading")
         assert any(n.startswith("Your turn") for n in person.notes()), (person.name, person.notes())
         mine = person.api("/me/notifications?limit=200")["notifications"]
         assert any(n["kind"] == "your_turn" and n["game_id"] == game_id for n in mine), person.name
     ann.shot("water-frame-table-end", full_page=False)
     ann.shot("water-frame-table-end-full")
     check_accessibility(ann, "the finished game page")
-    times.sort()
-    median = times[len(times) // 2] if times else float("nan")
-    print(  # noqa: T201
-        f"water frame: {made} more decisions through the board in {time.monotonic() - started:.0f} s, "
-        f"click to preview shown: median {median:.0f} ms, slowest {times[-1] if times else 0:.0f} ms"
-    )
+    told(f"water frame: {made} more decisions", started, times)
     board = ann.page.inner_text("#live .board")
     for words in ("English market", "Job market", "Administration", "Special markers mat", "Share value"):
         assert words in board
+    replay_marks_the_decision(ann, game_id, range(40, 80), "water-frame-replay")
 
-    # the replay: the same board, the event's decision marked
-    page = ann.go(f"/games/{game_id}/replay?v=40")
+
+def to_the_middle_and_the_end(
+    people: list[Person],
+    rnd: random.Random,
+    middle: Callable[[], bool],
+    times: list[float],
+    title: str,
+    when: str,
+) -> int:
+    """Play on to the middle of the game (screenshot, axe-core), then to its end (the final
+    standings on every page); returns the decisions made."""
+    made = play(people, rnd, until_finished=False, until=middle, times=times)
+    person = next_to_move(people)
+    person.shot(f"{title}-table-middle", full_page=False)
+    check_accessibility(person, f"the {title} game page ({when})")
+    made += play(people, rnd, until_finished=True, times=times, seconds=900)
+    assert people[0].page.query_selector("#live[data-status='finished']"), f"the game ended ({made} decisions)"
+    for person in people:
+        person.page.wait_for_selector("#standings-heading")
+    return made
+
+
+def told(what: str, started: float, times: list[float]) -> None:
+    """Print how long the game took through the board and how fast each preview came."""
+    times.sort()
+    median = times[len(times) // 2] if times else float("nan")
+    print(  # noqa: T201
+        f"{what} through the board in {time.monotonic() - started:.0f} s, "
+        f"click to preview shown: median {median:.0f} ms, slowest {times[-1] if times else 0:.0f} ms"
+    )
+
+
+def replay_marks_the_decision(person: Person, game_id: str, versions: range, shot: str) -> None:
+    """The replay shows the same board (checked by axe-core), a decision marked where it was made
+    at one of ``versions`` at least (its screenshot: ``shot``)."""
+    page = person.go(f"/games/{game_id}/replay?v={versions.start}")
     assert page.query_selector("#replay-live .board-svg")
-    check_accessibility(ann, "the replay page")
-    for v in range(40, 80):
-        page = ann.go(f"/games/{game_id}/replay?v={v}")
+    check_accessibility(person, f"the replay page ({shot})")
+    for v in versions:
+        page = person.go(f"/games/{game_id}/replay?v={v}")
         if page.query_selector("#replay-live .board-svg .highlight"):
-            ann.shot("water-frame-replay", full_page=False)
-            break
-    else:
-        raise AssertionError("no replayed decision is marked on the board")
+            person.shot(shot, full_page=False)
+            return
+    raise AssertionError("no replayed decision is marked on the board")
 
 
 def test_every_kind_of_page_passes_the_accessibility_check(people: list[Person]) -> None:

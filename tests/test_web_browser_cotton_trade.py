@@ -25,8 +25,10 @@ from tests.test_web_browser import (  # noqa: F401 - fixtures used by name
     create_and_fill,
     next_to_move,
     people,
-    play,
+    replay_marks_the_decision,
     server,
+    to_the_middle_and_the_end,
+    told,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -59,32 +61,10 @@ def test_three_people_play_an_advanced_cotton_trade_game_on_its_board(people: li
     for words in ("Turn order and share value", "Cotton demand", "Ships for rent", "Regions", "Harbour"):
         assert words in board, words
 
-    made = play(people, rnd, until_finished=False, until=lambda: game_round(ann) >= 5, times=times)
-    middle = next_to_move(people)
-    middle.shot("cotton-trade-table-middle", full_page=False)
-    check_accessibility(middle, "the Cotton Trade game page (round 5)")
-
-    made += play(people, rnd, until_finished=True, times=times, seconds=900)
-    assert ann.page.query_selector("#live[data-status='finished']"), f"the game ended ({made} decisions)"
-    for person in people:
-        person.page.wait_for_selector("#standings-heading")
+    made = to_the_middle_and_the_end(
+        people, rnd, lambda: game_round(ann) >= 5, times, "cotton-trade", "round 5"
+    )
     ann.shot("cotton-trade-table-end", full_page=False)
     check_accessibility(ann, "the finished Cotton Trade game page")
-    times.sort()
-    median = times[len(times) // 2] if times else float("nan")
-    print(  # noqa: T201
-        f"cotton trade board: {made} decisions through the board in {time.monotonic() - started:.0f} s, "
-        f"click to preview shown: median {median:.0f} ms, slowest {times[-1] if times else 0:.0f} ms"
-    )
-
-    # the replay: the same board, the event's decision marked
-    page = ann.go(f"/games/{game_id}/replay?v=30")
-    assert page.query_selector("#replay-live .board-svg.ct")
-    check_accessibility(ann, "the Cotton Trade replay page")
-    for v in range(30, 90):
-        page = ann.go(f"/games/{game_id}/replay?v={v}")
-        if page.query_selector("#replay-live .board-svg .highlight"):
-            ann.shot("cotton-trade-replay", full_page=False)
-            break
-    else:
-        raise AssertionError("no replayed decision is marked on the board")
+    told(f"cotton trade: {made} decisions", started, times)
+    replay_marks_the_decision(ann, game_id, range(30, 90), "cotton-trade-replay")

@@ -35,8 +35,8 @@ from api.web.table.cotton_trade_words import (
     ship_text,
     with_capacity,
 )
+from api.web.table.water_frame import _is, token, txt
 from api.web.table.water_frame import rect as _rect
-from api.web.table.water_frame import token, txt
 from ledger.games.cotton_trade.common import C
 from ledger.games.cotton_trade.components import Region
 
@@ -63,10 +63,6 @@ def rect(x: float, y: float, w: float, h: float, cls: str = "", rx: float = 3, f
     return _rect(x, y, w, h, f"{cls} {fill}".strip(), rx)
 
 
-def _is(*types: str, **fields: Any) -> Any:
-    return lambda d: d.get("type") in types and all(d.get(k) == v for k, v in fields.items())
-
-
 class CottonTradeBoard(Renderer):
     words = WORDS
 
@@ -79,20 +75,10 @@ class CottonTradeBoard(Renderer):
         regions, region_h = self._regions(table, v, REGIONS_TOP)
         out.append(regions)
         top = REGIONS_TOP + region_h + 10
-        players = v.get("players", [])
-        n = max(1, len(players))
-        gap = 8
-        width = (W - gap * (n - 1)) / n
-        heights = [0.0]
-        for i, p in enumerate(players):
-            svg, height = self._player(table, v, p, i * (width + gap), top, width)
-            out.append(svg)
-            heights.append(height)
-        height = top + max(heights) + 4
-        return (
-            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {int(height)}" class="board-svg ct" '
-            f'role="group" aria-label="The board">{"".join(out)}</svg>'
+        players, height = self.side_by_side(
+            v.get("players", []), W, lambda p, x, w: self._player(table, v, p, x, top, w)
         )
+        return self.svg(W, top + height + 4, "".join(out) + players, "ct")
 
     # --- round, stage, phase ------------------------------------------------------------------
 
@@ -402,7 +388,9 @@ class CottonTradeBoard(Renderer):
             if c.get("card"):
                 mine = table.claim(_is("buy_contract", card=c["card"]))
                 shape = _contract_card(c, sx, sy, cw, ch, currency)
-                name = f"{contract_card(c['card']).capitalize()} in {region(code)}: {contract_text(c, currency)}"
+                name = (
+                    f"{contract_card(c['card']).capitalize()} in {region(code)}: {contract_text(c, currency)}"
+                )
                 if c.get("peeked"):
                     name += " (face down; you looked at it)"
                 label = f"Buy {name[:1].lower()}{name[1:]}" if mine else name

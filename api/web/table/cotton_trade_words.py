@@ -9,7 +9,7 @@ board shows each card's numbers beside it). Stored events keep their codes (the 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from api.web.table.base import Table, Words
@@ -191,41 +191,9 @@ class CottonTradeWords(Words):
     def label(self, d: Mapping[str, Any], table: Table) -> str:
         t = str(d.get("type"))
         if t in SAID:
-            if t == "reveal_top_contract":
-                here = _current_region(table)
-                return f"Turn up the top contract of {region(here)} (2 reputation)" if here else SAID[t]
             return SAID[t]
-        if t == "rent_ship":
-            return f"Rent {ship_card(d['card'])}" + _ship_tail(d["card"], table)
-        if t == "sail_ship":
-            extra = ""
-            if d.get("overtake"):
-                extra += ", overtaking the last ship"
-            if d.get("war_entry"):
-                extra += ", into the war (3 reputation)"
-            created = list(d.get("created") or [])
-            if created:
-                vip = created.count("VIP")
-                made = [
-                    f"{n} {w}{'s' if n != 1 else ''}"
-                    for n, w in ((len(created) - vip, "passenger"), (vip, "VIP passenger"))
-                    if n
-                ]
-                extra += ", creating " + " and ".join(made)
-            return f"Sail your {d['capacity']}-cotton ship to {region(d['region'])}{extra}"
-        if t == "buy_contract":
-            return f"Buy {contract_card(d['card'])}" + _contract_tail(d["card"], table)
-        if t == "stay_in_region":
-            war = " despite the war (1 reputation)" if d.get("despite_war") else ""
-            return f"Keep the empty ship in the region for the next harvest{war}"
-        if t == "keep_new_ship":
-            return f"Keep {ship_card(d['card'])} as a Good ol' Ship, returning the others"
-        if t == "peek_contract":
-            return f"Look at the face-down contract {d['slot']} in {region(d['region'])} (1 reputation)"
-        if t == "choose_share_to_sell":
-            return f"Auction share {d['number']} of {table.who(d['company'])}'s company"
-        if t == "bid":
-            return f"Bid {_bid_coins(d)}"
+        if t in LABELS:
+            return LABELS[t](d, table)
         return super().label(d, table)
 
     def template_label(self, d: Mapping[str, Any], field: str, table: Table) -> str:
@@ -263,11 +231,6 @@ def _bid_coins(d: Mapping[str, Any]) -> str:
     return coins_text({c: int(d.get(c, 0)) for c in ("pence", "shillings", "pounds")})
 
 
-def _current_region(table: Table) -> str | None:
-    revealed = table.view.get("revealed") or {}
-    return revealed.get("region") if isinstance(revealed, dict) else None
-
-
 def _ship_tail(card: str, table: Table) -> str:
     for sh in table.view.get("ship_row", []):
         if sh.get("card") == card:
@@ -282,5 +245,40 @@ def _contract_tail(card: str, table: Table) -> str:
                 return f" ({contract_text(c, str(table.view.get('currency', '')))})"
     return ""
 
+
+def _sail(d: Mapping[str, Any], table: Table) -> str:
+    extra = ""
+    if d.get("overtake"):
+        extra += ", overtaking the last ship"
+    if d.get("war_entry"):
+        extra += ", into the war (3 reputation)"
+    created = list(d.get("created") or [])
+    if created:
+        vip = created.count("VIP")
+        made = [
+            f"{n} {w}{'s' if n != 1 else ''}"
+            for n, w in ((len(created) - vip, "passenger"), (vip, "VIP passenger"))
+            if n
+        ]
+        extra += ", creating " + " and ".join(made)
+    return f"Sail your {d['capacity']}-cotton ship to {region(d['region'])}{extra}"
+
+
+# each decision with fields as a player says it (those said the same whatever their fields: SAID)
+LABELS: dict[str, Callable[[Mapping[str, Any], Table], str]] = {
+    "rent_ship": lambda d, t: f"Rent {ship_card(d['card'])}" + _ship_tail(d["card"], t),
+    "sail_ship": _sail,
+    "buy_contract": lambda d, t: f"Buy {contract_card(d['card'])}" + _contract_tail(d["card"], t),
+    "stay_in_region": lambda d, t: (
+        "Keep the empty ship in the region for the next harvest"
+        + (" despite the war (1 reputation)" if d.get("despite_war") else "")
+    ),
+    "keep_new_ship": lambda d, t: f"Keep {ship_card(d['card'])} as a Good ol' Ship, returning the others",
+    "peek_contract": lambda d, t: (
+        f"Look at the face-down contract {d['slot']} in {region(d['region'])} (1 reputation)"
+    ),
+    "choose_share_to_sell": lambda d, t: f"Auction share {d['number']} of {t.who(d['company'])}'s company",
+    "bid": lambda d, t: f"Bid {_bid_coins(d)}",
+}
 
 WORDS = CottonTradeWords()
