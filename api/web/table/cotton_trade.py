@@ -400,12 +400,8 @@ class CottonTradeBoard(Renderer):
                 shape = rect(sx, sy, cw, ch, "", 3, DOWN_FILL) + txt(
                     sx + cw / 2, sy + 24, "face down", "xs muted", "middle"
                 )
-                name = f"Face-down contract {i + 1} in {region(code)}"
-                label = (
-                    f"Look at the face-down contract {i + 1} in {region(code)} (1 reputation)"
-                    if mine
-                    else name
-                )
+                name = f"A face-down contract, place {i + 1} of {region(code)}'s row"
+                label = WORDS.label(mine[0], table) if mine else name
                 out.append(table.target(mine, shape, label, tip=name))
         if not contracts:
             out.append(txt(x + 8, cy + 30, "no contract in the row", "xs muted"))

@@ -275,7 +275,7 @@ LABELS: dict[str, Callable[[Mapping[str, Any], Table], str]] = {
     ),
     "keep_new_ship": lambda d, t: f"Keep {ship_card(d['card'])} as a Good ol' Ship, returning the others",
     "peek_contract": lambda d, t: (
-        f"Look at the face-down contract {d['slot']} in {region(d['region'])} (1 reputation)"
+        f"Look at the face-down contract in place {d['slot']} of {region(d['region'])}'s row (1 reputation)"
     ),
     "choose_share_to_sell": lambda d, t: f"Auction share {d['number']} of {t.who(d['company'])}'s company",
     "bid": lambda d, t: f"Bid {_bid_coins(d)}",
