@@ -29,6 +29,7 @@ from api.web.table.cotton_trade_words import (
     contract_text,
     money,
     phase_name,
+    possessive,
     purpose_text,
     region,
     ship_card,
@@ -202,10 +203,10 @@ class CottonTradeBoard(Renderer):
                 table.target(
                     mine,
                     _ship_card(sh, sx, y + 16, cw, currency),
-                    f"Rent {ship_card(sh['card'])}: {ship_text(sh)}"
+                    f"Rent {ship_card(sh['card'])}: {ship_text(sh, currency)}"
                     if mine
-                    else f"{ship_card(sh['card'])}: {ship_text(sh)}",
-                    tip=f"{ship_card(sh['card']).capitalize()}: {ship_text(sh)}",
+                    else f"{ship_card(sh['card'])}: {ship_text(sh, currency)}",
+                    tip=f"{ship_card(sh['card']).capitalize()}: {ship_text(sh, currency)}",
                 )
             )
         if not row:
@@ -225,7 +226,7 @@ class CottonTradeBoard(Renderer):
             mine = table.claim(_is("take_revealed_ship", "discard_revealed_ship"))
             shape = _ship_card(card, x, y + 16, 96, currency)
             name = f"The ship card turned up, {ship_card(card['card'])}"
-            out.append(table.target(mine, shape, name, tip=f"{name}: {ship_text(card)}"))
+            out.append(table.target(mine, shape, name, tip=f"{name}: {ship_text(card, currency)}"))
         else:
             mine = table.claim(_is("take_revealed_contract", "discard_revealed_contract"))
             shape = _contract_card(card, x, y + 16, 96, 40, currency)
@@ -344,7 +345,7 @@ class CottonTradeBoard(Renderer):
             harbour += txt(hx + 13, hy + 10, f"{n} {what}", "xs")
             hx += 18 + 5.2 * len(f"{n} {what}")
         tip = (
-            f"{region(code)}'s harbour: {hb.get('coins', 0)} bonus coins, {hb.get('passengers', 0)} passengers, "
+            f"{possessive(region(code))} harbour: {hb.get('coins', 0)} bonus coins, {hb.get('passengers', 0)} passengers, "
             f"{hb.get('vip', 0)} VIP passengers waiting for the ships that sail in"
         )
         out.append(f"<g><title>{text(tip)}</title>{harbour}</g>")
@@ -400,7 +401,7 @@ class CottonTradeBoard(Renderer):
                 shape = rect(sx, sy, cw, ch, "", 3, DOWN_FILL) + txt(
                     sx + cw / 2, sy + 24, "face down", "xs muted", "middle"
                 )
-                name = f"A face-down contract, place {i + 1} of {region(code)}'s row"
+                name = f"A face-down contract, place {i + 1} of {possessive(region(code))} row"
                 label = WORDS.label(mine[0], table) if mine else name
                 out.append(table.target(mine, shape, label, tip=name))
         if not contracts:
@@ -457,7 +458,7 @@ class CottonTradeBoard(Renderer):
             desc = f"{ship_card(sh['card'])} {where}" + (
                 f", loaded with {sh['cargo']} cotton" if sh.get("cargo") else ""
             )
-            tip = f"{desc[:1].upper()}{desc[1:]}: {ship_text(sh)}"
+            tip = f"{desc[:1].upper()}{desc[1:]}: {ship_text(sh, currency)}"
             lbl = f"Keep {ship_card(sh['card'])} as a Good ol' Ship" if mine else tip
             out.append(table.target(mine, chip, lbl, tip=tip))
             sx += cw + 3

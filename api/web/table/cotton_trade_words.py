@@ -88,6 +88,11 @@ def contract_card(card: Any) -> str:
     return f"contract {int(c[1:])}" if c[:1] == "C" and c[1:].isdigit() else c
 
 
+def possessive(name: str) -> str:
+    """``Egypt's``; ``the West Indies'``."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
 def phase_name(phase: Any) -> str:
     return PHASE.get(str(phase), str(phase).replace("_", " "))
 
@@ -110,7 +115,7 @@ def with_capacity(sh: Mapping[str, Any]) -> Mapping[str, Any]:
     return sh if "capacity" in sh else {**sh, "capacity": C.ship(str(sh["card"])).capacity}
 
 
-def ship_text(sh: Mapping[str, Any]) -> str:
+def ship_text(sh: Mapping[str, Any], currency: str = "") -> str:
     """A ship card's numbers in words (a card in the row, or one a player holds)."""
     sh = with_capacity(sh)
     bits = [f"carries {sh['capacity']} cotton"]
@@ -120,7 +125,10 @@ def ship_text(sh: Mapping[str, Any]) -> str:
         bits.append("fast (may overtake)")
     if sh.get("new"):
         bits.append("new (may be kept as a Good ol' Ship at the stage's end)")
-    bits.append(f"rent {sh.get('value', 0)}, maintenance {sh.get('maintenance', 0)}")
+    rent, upkeep = sh.get("value", 0), sh.get("maintenance", 0)
+    bits.append(
+        f"rent {money(rent, currency) if currency else rent}, maintenance {money(upkeep, currency) if currency else upkeep}"
+    )
     return ", ".join(bits)
 
 
@@ -234,7 +242,7 @@ def _bid_coins(d: Mapping[str, Any]) -> str:
 def _ship_tail(card: str, table: Table) -> str:
     for sh in table.view.get("ship_row", []):
         if sh.get("card") == card:
-            return f" ({ship_text(sh)})"
+            return f" ({ship_text(sh, str(table.view.get('currency', '')))})"
     return ""
 
 
@@ -275,7 +283,7 @@ LABELS: dict[str, Callable[[Mapping[str, Any], Table], str]] = {
     ),
     "keep_new_ship": lambda d, t: f"Keep {ship_card(d['card'])} as a Good ol' Ship, returning the others",
     "peek_contract": lambda d, t: (
-        f"Look at the face-down contract in place {d['slot']} of {region(d['region'])}'s row (1 reputation)"
+        f"Look at the face-down contract in place {d['slot']} of {possessive(region(d['region']))} row (1 reputation)"
     ),
     "choose_share_to_sell": lambda d, t: f"Auction share {d['number']} of {t.who(d['company'])}'s company",
     "bid": lambda d, t: f"Bid {_bid_coins(d)}",
