@@ -276,22 +276,27 @@ def entry_points(page: Page) -> list[Any]:
 def choose(person: Person, rnd: random.Random, keyboard: bool = False) -> str | None:
     """Pick one of the offered elements as a person would, open its preview, set its number if
     it has one; returns what was chosen (its accessible name), or None when the game had moved
-    on meanwhile (the preview is refused as stale and the page shows the new position)."""
-    page = person.page
-    before = person.version
-    target = rnd.choice(entry_points(page))
+    on meanwhile (the preview is refused as stale and the page shows the new position, or a
+    live update replaced the element chosen: the caller looks again)."""
     try:
-        # a long list in words is folded away: open it, as a person would
-        target.evaluate("e => { const d = e.closest('details'); if (d) d.open = true; }")
-        if keyboard:
-            target.focus()
-            page.keyboard.press("Enter")
-        else:
-            target.click()
-    except PlaywrightError as e:  # a live update replaced the element meanwhile: look again
+        return _choose(person, rnd, keyboard)
+    except PlaywrightError as e:
         if "not attached" in str(e) or "detached" in str(e):
             return None
         raise
+
+
+def _choose(person: Person, rnd: random.Random, keyboard: bool) -> str | None:
+    page = person.page
+    before = person.version
+    target = rnd.choice(entry_points(page))
+    # a long list in words is folded away: open it, as a person would
+    target.evaluate("e => { const d = e.closest('details'); if (d) d.open = true; }")
+    if keyboard:
+        target.focus()
+        page.keyboard.press("Enter")
+    else:
+        target.click()
     if "menu" in (target.get_attribute("class") or ""):
         menu = page.wait_for_selector(".menu-pop:not([hidden])")
         assert menu is not None
@@ -338,9 +343,16 @@ def play_one(person: Person, rnd: random.Random, keyboard: bool = False) -> floa
             if person.version != before:  # the game moved on meanwhile (an undo taking effect)
                 return None
             raise
-    page.wait_for_selector(
-        f"#live:not([data-version='{before}']), #preview .error:not(:empty)", state="attached"
-    )
+    try:
+        page.wait_for_selector(
+            f"#live:not([data-version='{before}']), #preview .error:not(:empty)", state="attached"
+        )
+    except PlaywrightTimeout:
+        # a live update of the same version (a clock, a note) replaced the table while the
+        # confirmation was under way: the preview is gone and nothing was sent; choose again
+        if page.query_selector("#preview:not([hidden]) [data-confirm]") is None and person.version == before:
+            return None
+        raise
     errors = [e.inner_text() for e in page.query_selector_all("#live .error") if e.inner_text().strip()]
     assert not errors or "stale_version" in errors[0], (chosen, errors)
     return shown
