@@ -313,6 +313,10 @@ def _choose(person: Person, rnd: random.Random, keyboard: bool) -> str | None:
     if template:
         value = rnd.choice(template.split(","))
         page.fill("#preview-amount", value)
+        # the page previews a typed number after 120 ms: wait for that preview, not the first one
+        # (the same number when the value chosen is the one it started at; Enter or the button
+        # pressed while the number is previewed again does nothing)
+        page.wait_for_timeout(200)
         shown = f"#preview[data-amount='{value}']"  # the preview of the number chosen
     page.wait_for_selector(
         f"{shown} [data-confirm]:not([disabled]), #preview .error:not(:empty), #live:not([data-version='{before}'])",
