@@ -191,7 +191,10 @@ def reveal_text(items: int) -> str:
 def preview_out(services: Services, game: Game, preview: Preview) -> dict[str, Any]:
     """A preview as the caller sees it: the cost, the effects in words, the draw it stops
     before, and the share values and scoreboard after it."""
+    from api.web.table import renderer_for  # lazily, as in describer
+
     say = describer(services, game)
+    words = renderer_for(game.title).words
     money = [e for e in preview.effects if e.get("kind") == "money_changed" and e.get("seat") == preview.seat]
     change = sum(int(e.get("amount", 0)) for e in money)
     before = scoreboard_out(services, game) or {"seats": []}
@@ -205,7 +208,7 @@ def preview_out(services: Services, game: Game, preview: Preview) -> dict[str, A
             "label": d.label,
             "size": d.size,
             "hidden": d.hidden,
-            "text": draw_text(d.kind, d.label, d.hidden),
+            "text": words.text(draw_text(d.kind, d.label, d.hidden)),
         }
     view = game.engine.view(preview.state, preview.seat)
     return {
@@ -225,7 +228,7 @@ def preview_out(services: Services, game: Game, preview: Preview) -> dict[str, A
         "draw": draw,
         "reveal": reveal_text(preview.reveal.items) if preview.reveal else None,
         "awaiting": preview.awaiting,
-        "prompt": preview.prompt,
+        "prompt": words.prompt(preview.prompt, seat_names(game, names_for(services, game))),
         "finished": preview.finished,
         "share_values": [
             {

@@ -9,12 +9,19 @@ multiset, so that a decision offered twice is found as surely as one missing.
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections import Counter
+from collections.abc import Iterator, Mapping
 from html.parser import HTMLParser
 from typing import Any
 
-from api.web.table import canonical_decision
+from fastapi.testclient import TestClient
+
+from api.web.table import Drawn, canonical_decision, render_board, renderer_for
+from ledger.registry import TITLES, engine
+from tests import draws
+from tests.api_helpers import Table as Players
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 # a code where a person should read words: SCREAMING_CASE with an underscore or colon, a spec
@@ -109,3 +116,104 @@ def offered(html: str) -> Counter[str]:
 
 def legal(decisions: list[dict[str, Any]]) -> Counter[str]:
     return Counter(canonical(d) for d in decisions)
+
+
+def page(client: TestClient, token: str, path: str) -> str:
+    """A page as the player with this token sees it (signed in by the cookie)."""
+    client.cookies.clear()
+    client.cookies.set("gl_token", token)
+    try:
+        r = client.get(path)
+        assert r.status_code == 200, (path, r.status_code)
+        return r.text
+    finally:
+        client.cookies.clear()
+
+
+def positions(
+    client: TestClient,
+    n: int,
+    players: int,
+    seed: int,
+    title: str = "water-frame",
+    options: dict[str, Any] | None = None,
+) -> Iterator[tuple[Players, int, dict[str, Any]]]:
+    """Play a game over the API with random legal decisions, stopping at each position on the
+    way: yields (table, awaited seat, its view)."""
+    t = Players(client, players, title, options)
+    rnd = random.Random(seed)
+    for _ in range(n):
+        g = t.game()
+        if g["status"] != "active":
+            return
+        seat = g["awaiting"][0]["seat"]
+        mine = t.game(seat)
+        yield t, seat, mine
+        r = t.decide(seat, rnd.choice(mine["legal_decisions"]), mine["version"])
+        assert r.status_code == 200, r.text
+
+
+def drawn_positions(
+    title: str, options: Mapping[str, Any], players: int, seed: int, steps: int
+) -> Iterator[tuple[list[dict[str, Any]], Drawn]]:
+    """Play a game in the engine with random legal decisions (draws settled): yields the awaited
+    seat's legal decisions and its board with them placed, at each position."""
+    eng = engine(title)
+    state = eng.new_game(TITLES[title].options(**options), players)
+    state, _ = draws.settle_draws(eng, state, 0)
+    rnd = random.Random(seed)
+    names = dict(enumerate(("Ann", "Bob", "Cid", "Dan", "Eve", "Fay")))
+    for _ in range(steps):
+        pending = eng.pending(state)
+        if pending.finished:
+            return
+        if pending.draw is not None:
+            state, _ = draws.settle_draws(eng, state, 0)
+            continue
+        seat = pending.seats[0]
+        decisions = [d.model_dump(mode="json") for d in eng.legal_decisions(state, seat)]
+        yield (
+            decisions,
+            render_board(
+                renderer_for(title),
+                title=title,
+                view=eng.view(state, seat),
+                names=names,
+                me=seat,
+                awaiting=list(pending.seats),
+                decisions=decisions,
+                actor=seat,
+            ),
+        )
+        state, _ = eng.apply(state, seat, eng.decision_adapter.validate_python(rnd.choice(decisions)))
+
+
+def placed(where: dict[str, set[str]], decisions: list[dict[str, Any]], drawn: Drawn) -> None:
+    """Note for each decision type whether it stood on the board or in the list in words."""
+    in_words = {c.decision["type"] for c in drawn.rest}
+    for kind in {d["type"] for d in decisions}:
+        where.setdefault(kind, set()).add("words" if kind in in_words else "board")
+
+
+def check_positions(
+    client: TestClient, title: str, games: list[tuple[int, int, int, dict[str, Any] | None]]
+) -> tuple[int, int, int, Counter[str]]:
+    """At each position of these games (players, seed, steps, options): the awaited seat's page
+    offers exactly its legal decisions; at every fourth, a seat not awaited is offered none.
+    Returns the positions checked, the choices on the board, the seats not awaited checked, and
+    the decision types seen."""
+    checked = on_board = others = 0
+    types: Counter[str] = Counter()
+    for players, seed, steps, options in games:
+        for t, seat, mine in positions(client, steps, players, seed, title, options):
+            html = page(client, t.players[seat]["token"], f"/games/{t.game_id}")
+            assert offered(html) == legal(mine["legal_decisions"]), (mine["prompt"], mine["version"])
+            on_board += sum(TablePage(html, within="board").offered().values())
+            types.update(d["type"] for d in mine["legal_decisions"])
+            checked += 1
+            if checked % 4 == 0:
+                awaited = [a["seat"] for a in t.game()["awaiting"]]
+                other = next(s for s in range(players) if s not in awaited)
+                assert offered(page(client, t.players[other]["token"], f"/games/{t.game_id}")) == Counter()
+                others += 1
+    return checked, on_board, others, types

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from api.web.table import renderer_for
 from ledger import records
 from ledger.registry import TITLES
 from tests.api_helpers import API, Table
@@ -147,7 +148,8 @@ def test_a_decision_that_leads_to_a_draw_is_previewed_up_to_the_draw(client: Tes
     assert fingerprint(client, t.game_id) == before, "no draw was derived or written"
     draw = seen["draw"]
     assert draw["kind"] == "shuffle" and draw["hidden"] and draw["size"] > 1
-    assert draw["label"] in draw["text"] and "will be shuffled" in draw["text"]
+    said = renderer_for("cotton-trade").words.text(draw["label"])  # the deck in words: "the Egypt contract deck"
+    assert said in draw["text"] and "will be shuffled" in draw["text"]
     assert "outcome" not in draw and "items" not in draw, "what is drawn is never said"
     assert seen["awaiting"] == [], "nobody decides before the draw"
     stored = t.decide(seat, decision, mine["version"]).json()

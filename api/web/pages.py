@@ -238,7 +238,7 @@ def league_page(request: Request, league: str) -> Response:
     return render(request, "league.html", caller, league=out, games=_with_winner(games))
 
 
-def _log(events: list[dict[str, Any]], names: dict[int, str]) -> list[dict[str, Any]]:
+def _log(events: list[dict[str, Any]], names: dict[int, str], words: tables.Words) -> list[dict[str, Any]]:
     """Each event as a log entry in words (the title's own sentences, or what the event was)."""
     out = []
     for event in events:
@@ -246,7 +246,7 @@ def _log(events: list[dict[str, Any]], names: dict[int, str]) -> list[dict[str, 
         lines = list(event.get("log") or [])
         seat = public.get("seat")
         if not lines:
-            lines = [_event_words(event, names)]
+            lines = [words.text(_event_words(event, names))]
         if public.get("by"):  # made for the seat: say by what, before what it did
             lines.insert(0, made_by_words(public, names))
         out.append(
@@ -388,6 +388,7 @@ def _game_context(request: Request, caller: Caller, game_id: str) -> dict[str, A
     actor = next((s for s in mine if s in game.awaiting), None) if game.state is not None else None
     me = actor if actor is not None else (mine[0] if mine else None)
     words = tables.renderer_for(game.title).words
+    out["prompt"] = words.prompt(out["prompt"], names)
     return {
         "game": out,
         "names": names,
@@ -395,7 +396,7 @@ def _game_context(request: Request, caller: Caller, game_id: str) -> dict[str, A
         "forms": [
             words.form(f) for f in decision_forms(schema, out["legal_decisions"], type_schemas(game.title))
         ],
-        "log": list(reversed(_log(events, names))),
+        "log": list(reversed(_log(events, names, words))),
         "scoreboard": scoreboard_out(services, game) if game.state is not None else None,
         "chart": _chart(services, game, names) if game.state is not None else None,
         "undo": _undo_offer(services, game, caller),
@@ -460,7 +461,9 @@ def replay_page(request: Request, game_id: str, v: int | None = None) -> Respons
         state = game.engine.view(game.state, me)
         state.pop("private", None)
         prompt = game.engine.pending(game.state).prompt
-    event = _log(events_out(services, current, caller, version - 1, 1), names)
+    words = tables.renderer_for(current.title).words
+    prompt = words.prompt(prompt, names)
+    event = _log(events_out(services, current, caller, version - 1, 1), names, words)
     shown = event[0] if event else None
     # the board after the event, with the event's decision highlighted where it acted
     before = None

@@ -4,7 +4,7 @@ and click-to-preview in Chromium.
     python -m tests.benchmarks.bench_table [--quick]
 
 (also the ``table`` section of ``python -m tests.benchmarks.run``). Each title with a drawn
-board (Water Frame, Arkwright: The Card Game), three players, games of about 10, 300 and 1,000 events on SQLite (the embedded default) and
+board (Water Frame, Cotton Trade, Arkwright: The Card Game), three players, games of about 10, 300 and 1,000 events on SQLite (the embedded default) and
 PostgreSQL, each read by a real ``gameledger serve`` over a kept-alive connection:
 
 - the game page (``GET /games/{id}``, the awaited seat signed in by its cookie), p50 of 30,
@@ -85,15 +85,18 @@ def static_bytes() -> int:
     return sum((STATIC / name).stat().st_size for name in ("app.css", "app.js", "table.css", "table.js"))
 
 
-DRAWN = {"water-frame": "Water Frame", "arkwright-card-game": "card game"}  # the titles with a drawn board
+TITLES = ("water-frame", "cotton-trade", "arkwright-card-game")  # the titles with a drawn board
+PLAYED = {"water-frame": 300, "cotton-trade": 150, "arkwright-card-game": 300}  # events of real decisions at most (then padded)
+NAMES = {"water-frame": "Water Frame", "cotton-trade": "Cotton Trade", "arkwright-card-game": "card game"}
 
 
 def games(services: Services, lengths: list[int], title: str = "water-frame") -> list[Made]:
     out = []
     for length in lengths:
         # real decisions; a long game is lengthened from the middle of one that is still running
-        made = make_game(services, title, 3, length if length <= 300 else 150, 700 + length)
-        if length > 300:
+        played = PLAYED[title]
+        made = make_game(services, title, 3, length if length <= played else 150, 700 + length)
+        if length > played:
             pad(services, made, length)
         out.append(made)
     return out
@@ -102,12 +105,13 @@ def games(services: Services, lengths: list[int], title: str = "water-frame") ->
 def table_section(report: Report, pg_url: str, quick: bool) -> None:
     print("the game table", flush=True)
     lengths = [10, 300] if quick else [10, 300, 1000]
-    weights: dict[str, list[int]] = {title: [] for title in DRAWN}
+    weights: dict[str, list[int]] = {t: [] for t in TITLES}
+    browser_games: list[tuple[str, Made]] = []
     for kind, ctx in (("SQLite", sqlite_url()), ("PostgreSQL", pg_schema(pg_url))):
         with ctx as url, tempfile.TemporaryDirectory() as data:
             services = Services.start(Settings(database_url=url, data_dir=Path(data), projections="off"))
             try:
-                made = {title: games(services, lengths, title) for title in DRAWN}
+                made = [(title, m) for title in TITLES for m in games(services, lengths, title)]
             finally:
                 services.close()
             server = start_server(url, data)
@@ -115,8 +119,7 @@ def table_section(report: Report, pg_url: str, quick: bool) -> None:
                 settle(server)
                 host, port = server.url.removeprefix("http://").split(":")
                 conn = http.client.HTTPConnection(host, int(port), timeout=30)
-                for title, m in ((t, m) for t, ms_ in made.items() for m in ms_):
-                    name = f"{kind}, {DRAWN[title]}"
+                for title, m in made:
                     seat, mine = _awaited(conn, m)
                     path = f"/games/{m.game_id}"
                     status, html = _get(conn, path, m.tokens[seat])
@@ -131,7 +134,8 @@ def table_section(report: Report, pg_url: str, quick: bool) -> None:
                     cpu = (sum(cpu_seconds(pid) for pid in server_pids(server)) - cpu) / 30
                     report.add(
                         "table",
-                        f"{name}: game page at {mine['version']} events (awaited seat), p50 / p99; server CPU a page",
+                        f"{NAMES[title]}, {kind}: game page at {mine['version']} events (awaited seat), "
+                        "p50 / p99; server CPU a page",
                         f"{ms(median(times))} / {ms(p99(times))}; {ms(cpu)}",
                         "p50 <= 10 ms",
                         verdict(median(times) <= 0.010),
@@ -150,15 +154,15 @@ def table_section(report: Report, pg_url: str, quick: bool) -> None:
                     cpu = (sum(cpu_seconds(pid) for pid in server_pids(server)) - cpu) / 30
                     report.add(
                         "table",
-                        f"{name}: preview at {mine['version']} events ({len(legal)} listed decisions), p50 / p99; "
-                        "server CPU a preview",
+                        f"{NAMES[title]}, {kind}: preview at {mine['version']} events ({len(legal)} listed "
+                        "decisions), p50 / p99; server CPU a preview",
                         f"{ms(median(previews))} / {ms(p99(previews))}; {ms(cpu)}",
                         "p50 <= 5 ms",
                         verdict(median(previews) <= 0.005),
                     )
                 if kind == "SQLite":
-                    for title, ms_ in made.items():
-                        browser_section(report, [(server.url, m) for m in ms_], quick, DRAWN[title])
+                    browser_games = [(server.url, m) for _, m in made]
+                    browser_section(report, browser_games, quick)
                 conn.close()
             finally:
                 server.stop()
@@ -166,7 +170,7 @@ def table_section(report: Report, pg_url: str, quick: bool) -> None:
         page = max(sizes) + static_bytes()
         report.add(
             "table",
-            f"{DRAWN[title]}: game page with its SVG, style sheets and scripts (largest of the games), "
+            f"{NAMES[title]}: game page with its SVG, style sheets and scripts (largest of the games), "
             "uncompressed",
             f"{page / 1024:.0f} KB (HTML {max(sizes) / 1024:.0f} KB)",
             "<= 150 KB",
@@ -174,7 +178,7 @@ def table_section(report: Report, pg_url: str, quick: bool) -> None:
         )
 
 
-def browser_section(report: Report, games: list[tuple[str, Made]], quick: bool, name: str = "Water Frame") -> None:
+def browser_section(report: Report, games: list[tuple[str, Made]], quick: bool) -> None:
     """Click on marked elements (one after the other, cancelling each preview) and read how long
     the page took to show each preview."""
     try:
@@ -216,7 +220,7 @@ def browser_section(report: Report, games: list[tuple[str, Made]], quick: bool, 
         browser.close()
     report.add(
         "table",
-        f"browser (Chromium), {name}: click to preview shown, p50 / p99 of {len(times)} clicks",
+        f"browser (Chromium): click to preview shown, p50 / p99 of {len(times)} clicks",
         f"{ms(median(times))} / {ms(p99(times))}",
         "p50 <= 100 ms",
         verdict(median(times) <= 0.100),

@@ -125,7 +125,10 @@
     var fake = { dataset: { decision: JSON.stringify(decision) }, textContent: label, getAttribute: function () { return null; } };
     choose(fake);
   }
-  function money(n) { return (n < 0 ? "−£" : "£") + Math.abs(n); }
+  function money(n, currency) {  // pounds unless the money changed in pence or shillings (Cotton Trade)
+    var sign = n < 0 ? "−" : "", a = Math.abs(n);
+    return currency === "pence" ? sign + a + "d" : currency === "shillings" ? sign + a + "s" : sign + "£" + a;
+  }
   function preview(target, amount) {
     var p = panel();
     var body = p && p.querySelector(".preview-body");
@@ -167,8 +170,9 @@
   function show(body, d) {
     if (d.reveal) body.appendChild(el("p", "notice", d.reveal));
     else {
-      var cost = d.cost.change < 0 ? "It costs you £" + d.cost.paid : d.cost.change > 0 ? "You receive £" + d.cost.received : "It costs nothing";
-      if (d.cost.balance !== null && d.cost.balance !== undefined) cost += "; cash afterwards £" + d.cost.balance;
+      var c = d.cost.currency;
+      var cost = d.cost.change < 0 ? "It costs you " + money(d.cost.paid, c) : d.cost.change > 0 ? "You receive " + money(d.cost.received, c) : "It costs nothing";
+      if (d.cost.balance !== null && d.cost.balance !== undefined) cost += "; cash afterwards " + money(d.cost.balance, c);
       body.appendChild(el("p", "cost", cost + "."));
     }
     if (d.log.length) {

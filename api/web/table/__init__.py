@@ -10,7 +10,7 @@ HTML board template and every decision in the list in words.
 
 from __future__ import annotations
 
-from api.web.table import arkwright_card_game, options, water_frame
+from api.web.table import arkwright_card_game, cotton_trade, options, water_frame
 from api.web.table.base import (
     Choice,
     Drawn,
@@ -29,6 +29,7 @@ GENERIC = Renderer()
 RENDERERS: dict[str, Renderer] = {
     "water-frame": water_frame.RENDERER,
     "arkwright-card-game": arkwright_card_game.RENDERER,
+    "cotton-trade": cotton_trade.RENDERER,
 }
 
 

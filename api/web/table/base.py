@@ -129,6 +129,10 @@ class Words:
 
         return self.code.sub(word, sentence)
 
+    def prompt(self, prompt: str, names: Mapping[int, str]) -> str:
+        """The engine's prompt (what the awaited seats are asked) as a person reads it."""
+        return self.text(prompt)
+
     def form(self, f: DecisionForm) -> DecisionForm:
         """The power users' form of a decision type with its choices and hints in words."""
         return dataclasses.replace(
@@ -328,6 +332,28 @@ class Renderer:
 
     def draw(self, table: Table) -> str:
         return ""
+
+    @staticmethod
+    def side_by_side(
+        items: Sequence[Any],
+        width: float,
+        draw: Callable[[Any, float, float], tuple[str, float]],
+        gap: float = 8,
+    ) -> tuple[str, float]:
+        """Items (each player's board) in equal columns across ``width``: ``draw(item, x, w)``
+        returns its drawing and height; the drawings and the tallest height."""
+        n = max(1, len(items))
+        w = (width - gap * (n - 1)) / n
+        drawn = [draw(item, i * (w + gap), w) for i, item in enumerate(items)]
+        return "".join(svg for svg, _ in drawn), max([h for _, h in drawn] + [0.0])
+
+    @staticmethod
+    def svg(width: float, height: float, body: str, css: str = "") -> str:
+        """The board's ``<svg>`` element around its drawing."""
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {int(height)}" '
+            f'class="board-svg{" " + css if css else ""}" role="group" aria-label="The board">{body}</svg>'
+        )
 
 
 def render_board(

@@ -95,20 +95,10 @@ class WaterFrameBoard(Renderer):
         out.append(self._share_track(table, v, 200))
         out.append(self._mat(table, v, 0, 282))
         out.append(self._display(table, v, 556, 282))
-        players = v.get("players", [])
-        n = max(1, len(players))
-        gap = 8
-        width = (W - gap * (n - 1)) / n
-        heights = []
-        for i, p in enumerate(players):
-            svg, height = self._player(table, v, p, i * (width + gap), PLAYERS_TOP, width)
-            out.append(svg)
-            heights.append(height)
-        height = PLAYERS_TOP + max(heights or [0]) + 4
-        return (
-            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {int(height)}" class="board-svg" '
-            f'role="group" aria-label="The board">{"".join(out)}</svg>'
+        players, height = self.side_by_side(
+            v.get("players", []), W, lambda p, x, w: self._player(table, v, p, x, PLAYERS_TOP, w)
         )
+        return self.svg(W, PLAYERS_TOP + height + 4, "".join(out) + players)
 
     # --- the decade, cycle, phase and turn order ----------------------------------------
 
