@@ -5,6 +5,7 @@ are mailed; and the Water Frame board's seat colours."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,12 +14,28 @@ from fastapi.testclient import TestClient
 
 from api.services import Services
 from api.web.table.water_frame import GOOD_FILL, SEAT_FILL, rect, token
+from ledger.domain import Game
 from ledger.orders import kinds_of
 from tests.api_helpers import API
 from tests.test_play_by_web import FakeClock
+from tests.test_web_pages import assert_accessible
 
 STATIC = Path(__file__).resolve().parents[1] / "api" / "web" / "static"
 CHROMIUM = Path("/usr/bin/chromium")
+
+
+@pytest.fixture
+def chromium_page() -> Iterator[Any]:
+    """A blank page in headless Chromium (skipped without Playwright or Chromium)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM.exists():
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"], headless=True)
+        try:
+            yield browser.new_page()
+        finally:
+            browser.close()
 
 
 def _rgb(hex_colour: str) -> str:
@@ -27,29 +44,17 @@ def _rgb(hex_colour: str) -> str:
 
 
 @pytest.mark.browser
-def test_every_seats_token_and_every_good_shows_its_own_colour_on_the_board() -> None:
+def test_every_seats_token_and_every_good_shows_its_own_colour_on_the_board(chromium_page: Any) -> None:
     """Seat 1's square token is a rect: the board's white for rects painted it over (and the goods'
     columns and factories with it); the browser now shows the colour each was drawn with."""
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not CHROMIUM.exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}")
     css = (STATIC / "table.css").read_text()
     shapes = [token(seat, 20 + 20 * seat, 20) for seat in range(4)]
     shapes += [rect(100 + 30 * k, 40, 20, 20, "good", fill=fill) for k, fill in enumerate(GOOD_FILL.values())]
     shapes.append(rect(10, 70, 20, 20, "plain"))
     svg = f'<svg class="board-svg" viewBox="0 0 300 100">{"".join(shapes)}</svg>'
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"], headless=True)
-        try:
-            page = browser.new_page()
-            page.set_content(
-                f"<!doctype html><html><head><style>{css}</style></head><body>{svg}</body></html>"
-            )
-            fills = page.eval_on_selector_all(
-                ".board-svg > *", "els => els.map(e => getComputedStyle(e).fill)"
-            )
-        finally:
-            browser.close()
+    page = chromium_page
+    page.set_content(f"<!doctype html><html><head><style>{css}</style></head><body>{svg}</body></html>")
+    fills = page.eval_on_selector_all(".board-svg > *", "els => els.map(e => getComputedStyle(e).fill)")
     assert fills[:4] == [_rgb(c) for c in SEAT_FILL], "each seat's token in its own colour"
     assert fills[4:8] == [_rgb(c) for c in GOOD_FILL.values()], "each good in its own colour"
     assert fills[8] == "rgb(255, 255, 255)", "a rect drawn without a colour stays white"
@@ -75,6 +80,7 @@ class Browser:
         r = self.client.get(path)
         assert r.status_code == 200, r.text[:300]
         self.html = r.text
+        assert_accessible(r.text)  # a language, landmarks, a label for every input, no id twice
         return self.html
 
     def section(self, element_id: str) -> str | None:
@@ -121,6 +127,13 @@ def _players(client: TestClient, n: int) -> list[dict[str, Any]]:
     return [client.post(f"{API}/players", json={"name": f"Player {i}"}).json() for i in range(n)]
 
 
+def _game(client: TestClient, services: Services, **kw: Any) -> tuple[list[dict[str, Any]], list[str], Game]:
+    """Two players at a Water Frame table (the first its creator)."""
+    people = _players(client, 2)
+    ids = [p["player_id"] for p in people]
+    return people, ids, services.ledger.create_game(creator=ids[0], title="water-frame", players=ids, **kw)
+
+
 def _no_codes(text: str) -> None:
     assert not CODE.search(text), f"code-looking words on the page: {CODE.findall(text)} in {text!r}"
 
@@ -130,16 +143,9 @@ def test_take_my_seat_back_is_offered_exactly_while_the_stand_in_plays_my_seat(
 ) -> None:
     clock = FakeClock()
     services.ledger.clock = clock
-    people = _players(client, 2)
-    control = {
-        "preset": "custom",
-        "initial_hours": 1,
-        "increment_hours": 1,
-        "cap_hours": 3,
-        "on_expiry": "bot",
-    }
-    ids = [p["player_id"] for p in people]
-    game = services.ledger.create_game(creator=ids[0], title="water-frame", players=ids, time_control=control)
+    hours = {"initial_hours": 1, "increment_hours": 1, "cap_hours": 3}  # an hour to decide, then the stand-in
+    control = {"preset": "custom", **hours, "on_expiry": "bot"}
+    people, ids, game = _game(client, services, time_control=control)
     away = game.awaiting[0]
     me, other = Browser(client, people[away]["token"]), None
     assert "Take my seat back" not in me.open(f"/games/{game.id}"), "my clock has not run out"
@@ -164,9 +170,7 @@ def test_take_my_seat_back_is_offered_exactly_while_the_stand_in_plays_my_seat(
 def test_my_standing_orders_and_replies_are_listed_in_words_and_cancelled_from_the_page(
     client: TestClient, services: Services
 ) -> None:
-    people = _players(client, 2)
-    ids = [p["player_id"] for p in people]
-    game = services.ledger.create_game(creator=ids[0], title="water-frame", players=ids)
+    people, ids, game = _game(client, services)
     awaited = game.awaiting[0]
     seat = 1 - awaited
     me = Browser(client, people[seat]["token"])
@@ -204,9 +208,7 @@ def test_my_standing_orders_and_replies_are_listed_in_words_and_cancelled_from_t
 def test_the_creator_sets_the_tables_discord_channel_from_the_page_and_others_see_which_service_only(
     client: TestClient, services: Services
 ) -> None:
-    people = _players(client, 2)
-    ids = [p["player_id"] for p in people]
-    game = services.ledger.create_game(creator=ids[0], title="water-frame", players=ids)
+    people, ids, game = _game(client, services)
     guest = Browser(client, people[1]["token"])
     assert guest.open(f"/games/{game.id}") and guest.section("table-chat") is None, (
         "no channel: nothing to say"
@@ -261,28 +263,20 @@ def test_the_settings_page_chooses_which_notifications_are_mailed_in_words(
 
 
 @pytest.mark.browser
-def test_a_checkbox_list_field_sends_the_values_ticked_and_null_when_all_are() -> None:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not CHROMIUM.exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}")
+def test_a_checkbox_list_field_sends_the_values_ticked_and_null_when_all_are(chromium_page: Any) -> None:
     form = (
         '<form id="f"><fieldset data-field="kinds" data-kind="checks">'
         + "".join(f'<input type="checkbox" value="{k}" checked>' for k in ("a_b", "c_d", "e_f"))
         + "</fieldset></form>"
     )
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"], headless=True)
-        try:
-            page = browser.new_page()
-            page.set_content(f"<!doctype html><html><body>{form}</body></html>")
-            page.add_script_tag(content=(STATIC / "app.js").read_text())
-            collect = "() => window.gameledger.collect(document.getElementById('f'))"
-            all_ticked = page.evaluate(collect)
-            page.uncheck("input[value=c_d]")
-            some = page.evaluate(collect)
-            page.uncheck("input[value=a_b]")
-            page.uncheck("input[value=e_f]")
-            none = page.evaluate(collect)
-        finally:
-            browser.close()
+    page = chromium_page
+    page.set_content(f"<!doctype html><html><body>{form}</body></html>")
+    page.add_script_tag(content=(STATIC / "app.js").read_text())
+    collect = "() => window.gameledger.collect(document.getElementById('f'))"
+    all_ticked = page.evaluate(collect)
+    page.uncheck("input[value=c_d]")
+    some = page.evaluate(collect)
+    page.uncheck("input[value=a_b]")
+    page.uncheck("input[value=e_f]")
+    none = page.evaluate(collect)
     assert (all_ticked, some, none) == ({"kinds": None}, {"kinds": ["a_b", "e_f"]}, {"kinds": []})
