@@ -32,6 +32,7 @@ from api.services import Services
 from api.web import table as tables
 from api.web.features import features
 from api.web.forms import decision_forms, decision_schemas, human, option_fields, value_text
+from api.web.seat_controls import seat_controls
 from ledger.accounts import PlayerAccounts
 from ledger.domain import Game
 from ledger.errors import AuthError, ConflictError, LedgerError, NotFoundError
@@ -402,6 +403,7 @@ def _game_context(request: Request, caller: Caller, game_id: str) -> dict[str, A
         "undo": _undo_offer(services, game, caller),
         "free_seats": sum(1 for s in game.seats if s is None),
         "talk": _talk(services, game, caller),
+        "seat": seat_controls(services, game, caller.player_id, names, out["state"]),
     }
 
 
@@ -522,6 +524,17 @@ def player_page(request: Request, player_id: str) -> Response:
     )
 
 
+KIND_WORDS = {  # the notifications one may have mailed (api/channels.py CHANNEL_KINDS), in words
+    "your_turn": "it is your turn",
+    "game_started": "a game of yours starts",
+    "game_finished": "a game of yours is over",
+    "timed_out": "a clock runs out",
+    "dispute_opened": "a dispute is opened",
+    "dispute_resolved": "a dispute is resolved",
+    "clock_low": "your clock is running low",
+}
+
+
 @router.get("/settings")
 def settings_page(request: Request) -> Response:
     caller = page_caller(request)
@@ -552,6 +565,7 @@ def settings_page(request: Request) -> Response:
         sessions=sessions,
         recovering=recovering,
         channels=channels,
+        kind_words=KIND_WORDS,
     )
 
 

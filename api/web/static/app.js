@@ -112,6 +112,12 @@
       if (f.closest("fieldset[disabled]")) return;
       var name = f.dataset.field;
       var kind = f.dataset.kind;
+      if (kind === "checks") {  // the values ticked; all of them: null (every kind, new ones too)
+        var boxes = f.querySelectorAll("input[type=checkbox]");
+        var ticked = Array.prototype.filter.call(boxes, function (b) { return b.checked; });
+        out[name] = ticked.length === boxes.length ? null : ticked.map(function (b) { return b.value; });
+        return;
+      }
       if (kind === "tuple" || kind === "list") {
         var values = Array.prototype.map.call(f.querySelectorAll("[data-part]"), readValue);
         out[name] = kind === "list" ? values.filter(function (v) { return v !== null; }) : values;
