@@ -433,3 +433,44 @@ def test_2014_an_owner_is_asked_at_most_once_a_sale_so_the_table_is_not_stalled(
             assert not E.conservation(s)
         questions += len(asked)
     assert questions > 0
+
+
+# -- the rules versions: water-frame/4 and cotton-trade/3 ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("title", "previous", "options"),
+    [
+        ("water-frame", "water-frame/3", {"edition": "2014"}),
+        ("water-frame", "water-frame/3", {"edition": "2016"}),
+        ("cotton-trade", "cotton-trade/2", {}),
+    ],
+)
+def test_games_recorded_under_the_previous_rules_move_to_these_unchanged(
+    services: Any, monkeypatch: pytest.MonkeyPatch, title: str, previous: str, options: dict[str, Any]
+) -> None:
+    """The variants changed the rules versions; a game recorded before them, which could not use
+    the new choices, re-simulates identically under the current rules and moves to them."""
+    import dataclasses
+
+    from ledger import registry
+
+    current = registry.TITLES[title]
+    assert current.rules_version != previous
+    monkeypatch.setitem(registry.TITLES, title, dataclasses.replace(current, rules_version=previous))
+    ids = [str(services.ledger.register_player(f"V{i}")[0]) for i in range(3)]
+    game = services.ledger.create_game(creator=ids[0], title=title, players=ids, options=options)
+    rnd = random.Random(7)
+    for _ in range(40):
+        if not game.awaiting:
+            break
+        seat = game.awaiting[0]
+        d = rnd.choice(game.engine.legal_decisions(game.state, seat))
+        services.ledger.decide(game.id, ids[seat], game.version, d.model_dump(mode="json"))
+        game = services.ledger.get_game(game.id)
+    monkeypatch.setitem(registry.TITLES, title, current)
+
+    report = services.resimulate(title)
+    assert [g["outcome"] for g in report["games"]] == ["identical"]
+    assert services.ledger.migrate(game.id)["outcome"] == "identical"
+    assert services.ledger.get_game(game.id).rules_version == current.rules_version

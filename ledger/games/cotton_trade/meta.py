@@ -41,7 +41,7 @@ META = TitleMeta(
         "demand row over nine rounds in three currencies."
     ),
     options=CottonTradeOptions,
-    rules_version="cotton-trade/2",
+    rules_version="cotton-trade/3",
     engine_module="ledger.games.cotton_trade.rules",
     highlights=(
         "war_broke",

@@ -90,7 +90,7 @@ META = TitleMeta(
         "and sell against English demand over five decades; the most valuable company wins."
     ),
     options=WaterFrameOptions,
-    rules_version="water-frame/3",
+    rules_version="water-frame/4",
     engine_module="ledger.games.water_frame.rules",
     highlights=(
         "tile_taken",
