@@ -5,7 +5,8 @@ Ann signs up with her address and a password; Bob does too and joins her game; b
 "your turn" mails while they play through the pages. Bob, in a fresh browser, gets back into
 his account from a mailed sign-in link and plays on. Ann unsubscribes from her mail's link
 (a page with a button: opening the link alone changes nothing) and receives no more, while
-Bob still does. (The table talk of the issue's browser test is the table-talk branch's.)
+Bob still does. Between the two, Ann and Bob (in his fresh browser) exchange table talk, each
+message pushed to the other's open page.
 """
 
 from __future__ import annotations
@@ -113,6 +114,19 @@ def test_players_are_mailed_their_turns_recover_by_mail_and_unsubscribe_in_one_c
         assert fresh.page.query_selector(f"#lobby a[href='/games/{game_id}']") is not None, "his game"
         fresh.go(f"/games/{game_id}")
         players = [ann, fresh]
+
+        # they exchange table talk: each message pushed to the other's open page
+        ann.go(f"/games/{game_id}")
+        for person in (ann, fresh):
+            person.page.wait_for_selector("#live[data-status='active']", state="attached")
+        ann.page.fill("#talk-text", "Welcome back, Bob.")
+        ann.page.click("#talk-form button[type=submit]")
+        said = fresh.page.wait_for_selector("#talk-messages li[data-number='1'] .text")
+        assert said is not None and said.inner_text() == "Welcome back, Bob."
+        fresh.page.fill("#talk-text", "Thanks, the mail found me.")
+        fresh.page.click("#talk-form button[type=submit]")
+        answer = ann.page.wait_for_selector("#talk-messages li[data-number='2'] .text")
+        assert answer is not None and answer.inner_text() == "Thanks, the mail found me."
 
         # Ann unsubscribes from her mail's link: the link shows a button; the button does it
         url = turn["List-Unsubscribe"].strip("<>")
