@@ -55,7 +55,9 @@ from tests.wf_positions import (
     LAMPS,
     E,
     all_done,
+    appeal_of,
     at_phase,
+    cash,
     contracts,
     factory,
     full_rows,
@@ -72,6 +74,7 @@ from tests.wf_positions import (
     rejected,
     settle_draws,
     start_turn,
+    turn_view,
     wage_at,
     with_factories,
     with_factory,
@@ -85,21 +88,6 @@ from tests.wf_positions import (
 )
 
 C = load()
-
-
-def cash(s: State, seat: int) -> int:
-    return s.players[seat].cash
-
-
-def appeal_of(s: State, seat: int, good: int) -> int:
-    f = E.view(s, None)["players"][seat]["factories"][good]
-    return 0 if f is None else f["appeal"]
-
-
-def turn_view(s: State) -> dict[str, Any]:
-    t = E.view(s, None)["turn"]
-    assert t is not None
-    return t
 
 
 def fac(s: State, seat: int, good: int) -> Factory:
