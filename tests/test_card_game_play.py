@@ -17,7 +17,7 @@ from ledger.games.arkwright_card_game.components import load
 from ledger.games.arkwright_card_game.meta import CardGameOptions
 from ledger.games.arkwright_card_game.state import Phase, State
 from ledger.rng import derive_draw
-from tests.api_helpers import API, Table
+from tests.api_helpers import Table
 
 TITLE = "arkwright-card-game"
 C = load()
@@ -86,17 +86,4 @@ def test_the_face_down_development_cards_never_reach_a_player_over_http(client: 
     """Expert supply: the cards never drawn (and their faces) stay off every response — views, the
     state, the log and the export — while the game is played."""
     table = Table(client, n=2, title=TITLE, options={"expert": "all"})
-    services = client.app.state.services  # type: ignore[attr-defined]
-    rnd = random.Random(3)
-    base = f"{API}/games/{table.game_id}"
-    for step in range(16):
-        game = services.ledger.get_game(table.game_id)
-        hidden = game.engine.secrets(game.state, None)
-        assert hidden, "the box keeps face-down cards for the whole game"
-        for seat in range(2):
-            urls = [base, f"{base}/state"] + ([f"{base}/events", f"{base}/export"] if step % 5 == 0 else [])
-            for url in urls:
-                body = client.get(url, headers=table.auth(seat)).text
-                assert not [h for h in hidden if f'"{h}"' in body], f"seat {seat} saw the box at {url}"
-        if table.step(rnd) is None:
-            break
+    table.keeps_secrets(random.Random(3), 16, 5, "the box keeps face-down cards for the whole game")

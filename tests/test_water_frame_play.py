@@ -88,19 +88,4 @@ def test_face_down_event_and_economy_markers_never_reach_a_player(client: TestCl
     """Every economy marker of a later cycle and every event marker of a later decade stays off
     every response (views, positions, the log, exports) until its reveal."""
     table = Table(client, n=3, title="water-frame")
-    services = client.app.state.services  # type: ignore[attr-defined]
-    rnd = random.Random(4)
-    base = f"{API}/games/{table.game_id}"
-    for step in range(120):
-        game = services.ledger.get_game(table.game_id)
-        hidden = game.engine.secrets(game.state, None)
-        assert hidden, "there is always something face down before 1810"
-        for seat in range(3):
-            urls = [base, f"{base}/state"] + ([f"{base}/events", f"{base}/export"] if step % 12 == 0 else [])
-            for url in urls:
-                body = client.get(url, headers=table.auth(seat)).text
-                leaked = [h for h in hidden if f'"{h}"' in body]
-                assert not leaked, f"seat {seat} saw {leaked} at {url}"
-                assert game.seed not in body
-        if table.step(rnd) is None:
-            break
+    table.keeps_secrets(random.Random(4), 120, 12, "there is always something face down before 1810")
