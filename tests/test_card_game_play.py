@@ -11,13 +11,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ledger.conformance import random_playout
-from ledger.engine import DrawOutcome
 from ledger.games.arkwright_card_game import bot, rules
 from ledger.games.arkwright_card_game.components import load
 from ledger.games.arkwright_card_game.meta import CardGameOptions
 from ledger.games.arkwright_card_game.state import Phase, State
-from ledger.rng import derive_draw
 from tests.api_helpers import Table
+from tests.draws import bot_playout
 
 TITLE = "arkwright-card-game"
 C = load()
@@ -42,19 +41,10 @@ def test_greedy_games_keep_every_law_and_secret(players: int, options: dict[str,
 
 
 def bot_game(seed: int, players: int, options: dict[str, Any]) -> tuple[State, Counter[str], Counter[int]]:
-    s = rules.new_game(CardGameOptions.model_validate(options), players)
-    draws = 0
+    s = start = rules.new_game(CardGameOptions.model_validate(options), players)
     kinds: Counter[str] = Counter()
     sold: Counter[int] = Counter()
-    while not rules.pending(s).finished:
-        pending = rules.pending(s)
-        if pending.draw is not None:
-            values = derive_draw(bytes([seed]) * 32, draws, pending.draw)
-            draws += 1
-            s, effects = rules.apply_draw(s, DrawOutcome(pending.draw.key, values))
-        else:
-            seat = pending.seats[0]
-            s, effects = rules.apply(s, seat, bot.choose(s, seat))
+    for s, effects in bot_playout(rules, bot, start, seed):  # noqa: B007 - the last state is the result
         for e in effects:
             kinds[e.kind] += 1
             if e.kind == "goods_sold":

@@ -8,38 +8,27 @@ from collections import Counter
 import pytest
 from fastapi.testclient import TestClient
 
-from ledger.engine import DrawOutcome
 from ledger.games.water_frame import bot, rules
 from ledger.games.water_frame.components import load
 from ledger.games.water_frame.meta import WaterFrameOptions
-from ledger.rng import derive_draw
 from ledger.verify import verify_export
 from tests.api_helpers import API, Table
+from tests.draws import bot_playout
 
 C = load()
 
 
 def bot_game(seed: int, players: int = 4) -> tuple[rules.State, Counter[int], Counter[str]]:
-    s = rules.new_game(WaterFrameOptions(), players)
-    draws = 0
+    s = start = rules.new_game(WaterFrameOptions(), players)
     sold: Counter[int] = Counter()
     kinds: Counter[str] = Counter()
-    while True:
-        pending = rules.pending(s)
-        if pending.finished:
-            return s, sold, kinds
-        if pending.draw is not None:
-            values = derive_draw(bytes([seed]) * 32, draws, pending.draw)
-            draws += 1
-            s, effects = rules.apply_draw(s, DrawOutcome(pending.draw.key, values))
-        else:
-            seat = pending.seats[0]
-            s, effects = rules.apply(s, seat, bot.choose(s, seat))
+    for s, effects in bot_playout(rules, bot, start, seed):
         assert not rules.conservation(s)
         for e in effects:
             kinds[e.kind] += 1
             if e.kind == "goods_sold":
                 sold[e.seat] += e.from_production + e.from_stock  # type: ignore[attr-defined]
+    return s, sold, kinds
 
 
 @pytest.mark.parametrize("seed", [0, 1])
