@@ -55,6 +55,19 @@ class SharePriceChanged(Effect):
     cause: str
 
 
+def share_placed(company: int, space: int, value: int, currency: str = "pounds") -> SharePriceChanged:
+    """At setup: ``company``'s share value placed on ``space`` of its track, worth ``value``."""
+    return SharePriceChanged(
+        company=company,
+        space_from=None,
+        space_to=space,
+        value_from=None,
+        value_to=value,
+        currency=currency,
+        cause="setup",
+    )
+
+
 def share_moved(
     company: int,
     space_from: int,

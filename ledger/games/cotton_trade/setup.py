@@ -103,17 +103,7 @@ def drawn(s: State, req: DrawRequest, values: tuple[int, ...], out: Effects) -> 
         for i, seat in enumerate(order):  # Players setup C: 7, 8, 9 ... pence
             s = gain(s, seat, C.starting_pence + i, "starting_money", out)
         for seat in range(s.players_count):
-            out.append(
-                vocabulary.SharePriceChanged(
-                    company=seat,
-                    space_from=None,
-                    space_to=1,
-                    value_from=None,
-                    value_to=share_price(s, seat),
-                    currency=currency(s),
-                    cause="setup",
-                )
-            )
+            out.append(vocabulary.share_placed(seat, 1, share_price(s, seat), currency(s)))
     else:
         cards = tuple(req.items[i] for i in values)
         if req.key == "ships":
