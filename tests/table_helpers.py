@@ -9,12 +9,19 @@ multiset, so that a decision offered twice is found as surely as one missing.
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections import Counter
+from collections.abc import Iterator
 from html.parser import HTMLParser
 from typing import Any
 
-from api.web.table import canonical_decision
+from fastapi.testclient import TestClient
+
+from api.web.table import canonical_decision, render_board, renderer_for
+from ledger.registry import TITLES, engine
+from tests import draws
+from tests.api_helpers import Table as Players
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 # a code where a person should read words: SCREAMING_CASE with an underscore or colon, a spec
@@ -109,3 +116,86 @@ def offered(html: str) -> Counter[str]:
 
 def legal(decisions: list[dict[str, Any]]) -> Counter[str]:
     return Counter(canonical(d) for d in decisions)
+
+
+def page(client: TestClient, token: str, path: str) -> str:
+    """The page at ``path`` as the holder of ``token`` sees it (by the session cookie)."""
+    client.cookies.clear()
+    client.cookies.set("gl_token", token)
+    try:
+        r = client.get(path)
+        assert r.status_code == 200, (path, r.status_code)
+        return r.text
+    finally:
+        client.cookies.clear()
+
+
+def positions(client: TestClient, title: str, n: int, players: int, seed: int) -> Iterator[tuple[Players, int, Any]]:
+    """A game of ``title`` played with random legal decisions, stopping at each position on the
+    way: yields (table, awaited seat, its view)."""
+    t = Players(client, players, title)
+    rnd = random.Random(seed)
+    for _ in range(n):
+        g = t.game()
+        if g["status"] != "active":
+            return
+        seat = g["awaiting"][0]["seat"]
+        mine = t.game(seat)
+        yield t, seat, mine
+        r = t.decide(seat, rnd.choice(mine["legal_decisions"]), mine["version"])
+        assert r.status_code == 200, r.text
+
+
+def offers_at_random_positions(
+    client: TestClient, title: str, runs: tuple[tuple[int, int, int], ...]
+) -> tuple[int, int, int, Counter[str]]:
+    """Over (players, seed, steps) random games: the awaited seat's page offers each legal
+    decision exactly once, and every fourth position a seat that is not awaited is offered none.
+    Returns the positions checked, the offers on the board, the other seats checked and the
+    decision types seen."""
+    checked = on_board = others = 0
+    types: Counter[str] = Counter()
+    for players, seed, steps in runs:
+        for t, seat, mine in positions(client, title, steps, players, seed):
+            html = page(client, t.players[seat]["token"], f"/games/{t.game_id}")
+            assert offered(html) == legal(mine["legal_decisions"]), (mine["prompt"], mine["version"])
+            on_board += sum(TablePage(html, within="board").offered().values())
+            types.update(d["type"] for d in mine["legal_decisions"])
+            checked += 1
+            if checked % 4 == 0:  # a seat that is not awaited sees no decision at all
+                awaited = [a["seat"] for a in t.game()["awaiting"]]
+                other = next(s for s in range(players) if s not in awaited)
+                assert offered(page(client, t.players[other]["token"], f"/games/{t.game_id}")) == Counter()
+                others += 1
+    return checked, on_board, others, types
+
+
+def drawn_positions(title: str, players: int, seed: int, limit: int) -> Iterator[tuple[Any, list[dict[str, Any]]]]:
+    """Up to ``limit`` positions of a game of ``title`` played with random legal decisions (draws
+    settled with the first outcomes), without the API: yields the awaited seat's board as drawn
+    for it and its legal decisions."""
+    eng = engine(title)
+    rnd = random.Random(seed)
+    state = eng.new_game(TITLES[title].options(), players)
+    state, _ = draws.settle_draws(eng, state, 0)
+    for _ in range(limit):
+        pending = eng.pending(state)
+        if pending.finished:
+            return
+        if pending.draw is not None:
+            state, _ = draws.settle_draws(eng, state, 0)
+            continue
+        seat = pending.seats[0]
+        decisions = [d.model_dump(mode="json") for d in eng.legal_decisions(state, seat)]
+        drawn = render_board(
+            renderer_for(title),
+            title=title,
+            view=eng.view(state, seat),
+            names={0: "Ann", 1: "Bob", 2: "Cid", 3: "Dee"},
+            me=seat,
+            awaiting=list(pending.seats),
+            decisions=decisions,
+            actor=seat,
+        )
+        yield drawn, decisions
+        state, _ = eng.apply(state, seat, eng.decision_adapter.validate_python(rnd.choice(decisions)))

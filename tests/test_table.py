@@ -6,63 +6,32 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from api.web.table import Table, Words, choices_of, render_board, renderer_for
+from api.web.table import Table, Words, choices_of, renderer_for
 from api.web.table.water_frame_words import TILES, event_name, marker_name, ship_name
 from ledger.errors import ConflictError
 from ledger.registry import TITLES
 from tests.api_helpers import API
 from tests.api_helpers import Table as Players
-from tests.table_helpers import TablePage, legal, offered
-
-
-def page(client: TestClient, token: str, path: str) -> str:
-    client.cookies.clear()
-    client.cookies.set("gl_token", token)
-    try:
-        r = client.get(path)
-        assert r.status_code == 200, (path, r.status_code)
-        return r.text
-    finally:
-        client.cookies.clear()
-
-
-def positions(client: TestClient, n: int, players: int, seed: int) -> Any:
-    """Play a Water Frame game with random legal decisions, stopping at each position on the way:
-    yields (table, awaited seat, its view)."""
-    t = Players(client, players, "water-frame")
-    rnd = random.Random(seed)
-    for _ in range(n):
-        g = t.game()
-        if g["status"] != "active":
-            return
-        seat = g["awaiting"][0]["seat"]
-        mine = t.game(seat)
-        yield t, seat, mine
-        r = t.decide(seat, rnd.choice(mine["legal_decisions"]), mine["version"])
-        assert r.status_code == 200, r.text
+from tests.table_helpers import (
+    TablePage,
+    drawn_positions,
+    legal,
+    offered,
+    offers_at_random_positions,
+    page,
+    positions,
+)
 
 
 def test_each_legal_decision_is_exactly_one_element_at_200_random_water_frame_positions(
     client: TestClient,
 ) -> None:
-    checked = on_board = others = 0
-    types: Counter[str] = Counter()
-    for players, seed, steps in ((3, 1, 120), (4, 2, 50), (2, 3, 50)):
-        for t, seat, mine in positions(client, steps, players, seed):
-            html = page(client, t.players[seat]["token"], f"/games/{t.game_id}")
-            assert offered(html) == legal(mine["legal_decisions"]), (mine["prompt"], mine["version"])
-            on_board += sum(TablePage(html, within="board").offered().values())
-            types.update(d["type"] for d in mine["legal_decisions"])
-            checked += 1
-            if checked % 4 == 0:  # a seat that is not awaited sees no decision at all
-                other = next(s for s in range(players) if s not in [a["seat"] for a in t.game()["awaiting"]])
-                assert offered(page(client, t.players[other]["token"], f"/games/{t.game_id}")) == Counter()
-                others += 1
+    runs = ((3, 1, 120), (4, 2, 50), (2, 3, 50))
+    checked, on_board, others, types = offers_at_random_positions(client, "water-frame", runs)
     assert checked == 220 and others >= 50, (checked, others)
     assert on_board > 100, "the decisions are on the board, not only in the list"
     assert {"place_marker", "found_factory", "hire_workers", "take_tile"} <= set(types), types
@@ -70,41 +39,14 @@ def test_each_legal_decision_is_exactly_one_element_at_200_random_water_frame_po
 
 def test_decisions_acting_on_drawn_things_are_on_the_board() -> None:
     """Placing a marker, hiring into a row, taking a tile: each on the thing it acts on."""
-    from ledger.registry import engine
-
-    eng = engine("water-frame")
-    rnd = random.Random(4)
-    state = eng.new_game(TITLES["water-frame"].options(), 3)
-    from tests import draws
-
-    state, _ = draws.settle_draws(eng, state, 0)
     where: dict[str, set[str]] = {}
-    for _ in range(400):
-        pending = eng.pending(state)
-        if pending.finished:
-            break
-        if pending.draw is not None:
-            state, _ = draws.settle_draws(eng, state, 0)
-            continue
-        seat = pending.seats[0]
-        decisions = [d.model_dump(mode="json") for d in eng.legal_decisions(state, seat)]
-        drawn = render_board(
-            renderer_for("water-frame"),
-            title="water-frame",
-            view=eng.view(state, seat),
-            names={0: "Ann", 1: "Bob", 2: "Cid"},
-            me=seat,
-            awaiting=list(pending.seats),
-            decisions=decisions,
-            actor=seat,
-        )
+    for drawn, decisions in drawn_positions("water-frame", 3, 4, 400):
         in_words = {c.decision["type"] for c in drawn.rest}
         on_board = {d["type"] for d in decisions} - in_words
         for kind in on_board:
             where.setdefault(kind, set()).add("board")
         for kind in in_words:
             where.setdefault(kind, set()).add("words")
-        state, _ = eng.apply(state, seat, eng.decision_adapter.validate_python(rnd.choice(decisions)))
     for kind in (
         "place_marker",
         "found_factory",
@@ -157,7 +99,7 @@ def test_water_frame_pages_show_words_where_a_person_reads(client: TestClient) -
     seen = 0
     gid = ""
     token = ""
-    for t, seat, _ in positions(client, 160, 3, 7):
+    for t, seat, _ in positions(client, "water-frame", 160, 3, 7):
         gid, token = t.game_id, t.players[seat]["token"]
         if seen % 8 == 0:
             for path in (f"/games/{gid}", f"/games/{gid}/replay"):
@@ -190,7 +132,7 @@ def _undo_shown(html: str) -> tuple[bool, bool]:
 def test_undo_alone_is_offered_only_when_the_engine_would_take_it_back_alone(client: TestClient) -> None:
     ledger = client.app.state.services.ledger  # type: ignore[attr-defined]
     alone_seen = ask_only = nothing_seen = 0
-    for t, _, _ in positions(client, 60, 3, 11):
+    for t, _, _ in positions(client, "water-frame", 60, 3, 11):
         game = ledger.get_game(t.game_id)
         for s in range(3):
             alone, ask = _undo_shown(page(client, t.players[s]["token"], f"/games/{t.game_id}"))
