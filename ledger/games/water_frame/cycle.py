@@ -28,7 +28,7 @@ def start_decade(s: State, out: Effects) -> State:
     for seat in range(s.players_count):
         if s.decade == 1770:
             space = s.players[seat].share_space
-            out.append(vocabulary.share_placed(seat, space, C.share_value(space)))
+            out.append(vocabulary.share_moved(seat, None, space, "setup", C.share_value))
     return replace(s, phase=Phase.ECONOMY, cycle=0, goods_done=())
 
 
