@@ -14,10 +14,9 @@ import pytest
 
 from ledger.engine import Decision, Effect
 from ledger.errors import RuleViolationError
-from ledger.games.arkwright_card_game import rules
+from ledger.games.arkwright_card_game import production, rules
 from ledger.games.arkwright_card_game.components import RESERVE, TRACKS, load
 from ledger.games.arkwright_card_game.decisions import ChooseAction, PlaceForeman
-from ledger.games.arkwright_card_game.economy import turn_order
 from ledger.games.arkwright_card_game.meta import CardGameOptions
 from ledger.games.arkwright_card_game.state import (
     Card,
@@ -25,7 +24,6 @@ from ledger.games.arkwright_card_game.state import (
     Held,
     Phase,
     Player,
-    Production,
     State,
     Storehouse,
     Turn,
@@ -237,19 +235,6 @@ def producing(s: State, good: int | str | None = None) -> tuple[State, list[Effe
     """The production phase of the round's good (``good`` sets the round) begins."""
     if good is not None:
         s = replace(s, round=g_(good) + 1)
-    order = tuple(seat for seat in turn_order(s) if s.players[seat].factories[s.good] is not None)
-    n = s.players_count
-    pr = Production(
-        good=s.good,
-        order=order,
-        stage="produce",
-        produced=(0,) * n,
-        extra_shift=(False,) * n,
-        patron=(False,) * n,
-        sold=(0,) * n,
-        leftover=(0,) * n,
-        shipped=(0,) * n,
-    )
-    s = replace(s, phase=Phase.PRODUCTION, production=pr, turn=None, awaiting=())
+    s = replace(production.start(s), turn=None, awaiting=())
     s, fx = rules.resume(s)
     return s, list(fx)

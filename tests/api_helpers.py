@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -60,3 +61,40 @@ class Table:
         r = self.decide(seat, rnd.choice(mine["legal_decisions"]), mine["version"])
         assert r.status_code == 200, r.text
         return r.json()
+
+    def keeps_secrets(self, rnd: random.Random, steps: int, full_every: int, why: str) -> None:
+        """Plays up to ``steps`` random decisions; before each, whatever the engine keeps face down
+        (``why`` says what always is) appears in no seat's view or position, and every
+        ``full_every`` steps in no log or export either; nor does the game's seed."""
+        services = self.client.app.state.services  # type: ignore[attr-defined]
+        base = f"{API}/games/{self.game_id}"
+        for step in range(steps):
+            game = services.ledger.get_game(self.game_id)
+            hidden = game.engine.secrets(game.state, None)
+            assert hidden, why
+            for seat in range(len(self.players)):
+                urls = [base, f"{base}/state"]
+                urls += [f"{base}/events", f"{base}/export"] if step % full_every == 0 else []
+                for url in urls:
+                    body = self.client.get(url, headers=self.auth(seat)).text
+                    leaked = [h for h in hidden if f'"{h}"' in body]
+                    assert not leaked, f"seat {seat} saw {leaked} at {url}"
+                    assert game.seed not in body
+            if self.step(rnd) is None:
+                break
+
+
+@dataclass
+class AtTable:
+    """A test's client and its table over HTTP, with the application's services behind them."""
+
+    client: TestClient
+    table: Table
+
+    @property
+    def services(self) -> Any:
+        return self.client.app.state.services  # type: ignore[attr-defined]
+
+    @property
+    def game_id(self) -> str:
+        return self.table.game_id

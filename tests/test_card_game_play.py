@@ -11,13 +11,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ledger.conformance import random_playout
-from ledger.engine import DrawOutcome
 from ledger.games.arkwright_card_game import bot, rules
 from ledger.games.arkwright_card_game.components import load
 from ledger.games.arkwright_card_game.meta import CardGameOptions
 from ledger.games.arkwright_card_game.state import Phase, State
-from ledger.rng import derive_draw
-from tests.api_helpers import API, Table
+from tests.api_helpers import Table
+from tests.draws import bot_playout
 
 TITLE = "arkwright-card-game"
 C = load()
@@ -42,19 +41,10 @@ def test_greedy_games_keep_every_law_and_secret(players: int, options: dict[str,
 
 
 def bot_game(seed: int, players: int, options: dict[str, Any]) -> tuple[State, Counter[str], Counter[int]]:
-    s = rules.new_game(CardGameOptions.model_validate(options), players)
-    draws = 0
+    s = start = rules.new_game(CardGameOptions.model_validate(options), players)
     kinds: Counter[str] = Counter()
     sold: Counter[int] = Counter()
-    while not rules.pending(s).finished:
-        pending = rules.pending(s)
-        if pending.draw is not None:
-            values = derive_draw(bytes([seed]) * 32, draws, pending.draw)
-            draws += 1
-            s, effects = rules.apply_draw(s, DrawOutcome(pending.draw.key, values))
-        else:
-            seat = pending.seats[0]
-            s, effects = rules.apply(s, seat, bot.choose(s, seat))
+    for s, effects in bot_playout(rules, bot, start, seed):  # noqa: B007 - the last state is the result
         for e in effects:
             kinds[e.kind] += 1
             if e.kind == "goods_sold":
@@ -86,17 +76,4 @@ def test_the_face_down_development_cards_never_reach_a_player_over_http(client: 
     """Expert supply: the cards never drawn (and their faces) stay off every response — views, the
     state, the log and the export — while the game is played."""
     table = Table(client, n=2, title=TITLE, options={"expert": "all"})
-    services = client.app.state.services  # type: ignore[attr-defined]
-    rnd = random.Random(3)
-    base = f"{API}/games/{table.game_id}"
-    for step in range(16):
-        game = services.ledger.get_game(table.game_id)
-        hidden = game.engine.secrets(game.state, None)
-        assert hidden, "the box keeps face-down cards for the whole game"
-        for seat in range(2):
-            urls = [base, f"{base}/state"] + ([f"{base}/events", f"{base}/export"] if step % 5 == 0 else [])
-            for url in urls:
-                body = client.get(url, headers=table.auth(seat)).text
-                assert not [h for h in hidden if f'"{h}"' in body], f"seat {seat} saw the box at {url}"
-        if table.step(rnd) is None:
-            break
+    table.keeps_secrets(random.Random(3), 16, 5, "the box keeps face-down cards for the whole game")

@@ -46,7 +46,7 @@ from ledger.games.arkwright_card_game.decisions import (
     UseInventor,
     UsePatron,
 )
-from ledger.games.arkwright_card_game.meta import CardGameOptions
+from ledger.games.arkwright_card_game.meta import EXPERT_VARIANTS, CardGameOptions
 from ledger.games.arkwright_card_game.state import Phase
 from tests.acg_positions import (
     CLOTHES,
@@ -153,18 +153,7 @@ def test_the_random_supply_keeps_its_face_down_cards_out_of_every_view() -> None
 
 def test_expert_all_turns_on_every_expert_variant() -> None:
     o = CardGameOptions(expert="all")
-    assert all(
-        getattr(o, k)
-        for k in (
-            "decade_restrictions",
-            "choose_start",
-            "no_starting_ships",
-            "random_dev_supply",
-            "starting_shares",
-            "extra_production",
-            "early_shipping",
-        )
-    )
+    assert all(getattr(o, k) for k in EXPERT_VARIANTS)
     assert CardGameOptions.model_validate(o.model_dump(mode="json", exclude_defaults=True)) == o
     with pytest.raises(ValidationError):
         CardGameOptions.model_validate({"expert": "some"})

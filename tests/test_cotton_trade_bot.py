@@ -25,7 +25,7 @@ from ledger.games.cotton_trade.decisions import (
     ReturnShip,
     StayInRegion,
 )
-from ledger.games.cotton_trade.meta import CottonTradeOptions
+from ledger.games.cotton_trade.meta import REPUTATION_USES, CottonTradeOptions
 from ledger.games.cotton_trade.state import Auction, Phase, State, War
 from ledger.rng import derive_draw
 from tests.ct_positions import (
@@ -46,15 +46,6 @@ MODULES: list[dict[str, Any]] = [
     {"reputation": True},
     {"shares_trade": True, "reputation": True},
 ]
-REPUTATION_USES = (
-    "reveal_top_ship",
-    "peek_contract",
-    "create_passenger",
-    "create_vip",
-    "enter_war",
-    "reveal_top_contract",
-    "stay_despite_war",
-)
 
 
 def check_legal(s: State, seat: int, d: Decision) -> None:

@@ -17,6 +17,8 @@ from tests.test_play_by_web import FakeClock
 
 HOUR = 3600
 TITLES = ("cotton-trade", "water-frame", "arkwright-card-game")
+# an hour to decide, an hour more per decision, three at most; then the stand-in plays the seat
+STAND_IN = {"preset": "custom", "initial_hours": 1, "increment_hours": 1, "cap_hours": 3, "on_expiry": "bot"}
 
 
 @pytest.fixture
@@ -53,14 +55,7 @@ def test_the_stand_in_plays_a_seat_whose_clock_ran_out_until_its_player_returns(
     services: Services, clock: FakeClock, title: str
 ) -> None:
     ids = people(services, 2)
-    control = {
-        "preset": "custom",
-        "initial_hours": 1,
-        "increment_hours": 1,
-        "cap_hours": 3,
-        "on_expiry": "bot",
-    }
-    game = services.ledger.create_game(creator=ids[0], title=title, players=ids, time_control=control)
+    game = services.ledger.create_game(creator=ids[0], title=title, players=ids, time_control=STAND_IN)
     away = game.awaiting[0]
     clock.advance(minutes=61)
     assert services.ledger.expire(game.id) == [away]
@@ -104,14 +99,7 @@ def test_the_stand_in_is_deterministic_and_shown_in_the_log_and_the_return_route
     client: TestClient, services: Services, clock: FakeClock
 ) -> None:
     ids = people(services, 2)
-    control = {
-        "preset": "custom",
-        "initial_hours": 1,
-        "increment_hours": 1,
-        "cap_hours": 3,
-        "on_expiry": "bot",
-    }
-    game = services.ledger.create_game(creator=ids[0], title="water-frame", players=ids, time_control=control)
+    game = services.ledger.create_game(creator=ids[0], title="water-frame", players=ids, time_control=STAND_IN)
     away = game.awaiting[0]
     clock.advance(minutes=61)
     services.ledger.expire(game.id)
@@ -328,13 +316,7 @@ def test_a_player_who_sets_orders_and_leaves_never_keeps_the_others_waiting_exce
     from ledger import registry
 
     ids = people(services, 2)
-    control = {
-        "preset": "custom",
-        "initial_hours": 2,
-        "increment_hours": 1,
-        "cap_hours": 4,
-        "on_expiry": "bot",
-    }
+    control = {**STAND_IN, "initial_hours": 2, "cap_hours": 4}
     h = [bearer(services, p) for p in ids]
     made = client.post(
         f"{API}/games",

@@ -24,7 +24,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from ledger.storage import parse_database_url
-from tests.api_helpers import API, Table
+from tests.api_helpers import API, AtTable, Table
 from tests.trust_world import ADMIN_TOKEN, assert_error_shape, bearer
 
 ROLES = ("none", "wrong_token", "other_seat", "spectator", "admin")
@@ -162,9 +162,7 @@ def all_routes(app: FastAPI) -> set[tuple[str, str]]:
 
 
 @dataclass
-class Matrix:
-    client: TestClient
-    table: Table
+class Matrix(AtTable):
     spectator: dict[str, Any]
     league: dict[str, Any]
     waiting: str
@@ -173,14 +171,6 @@ class Matrix:
     said: str = "the table's first message"
     others: dict[str, str] = field(default_factory=dict)  # another player's token id and session
     tally: Counter[str] = field(default_factory=Counter)
-
-    @property
-    def services(self) -> Any:
-        return self.client.app.state.services  # type: ignore[attr-defined]
-
-    @property
-    def game_id(self) -> str:
-        return self.table.game_id
 
     def awaited(self) -> int:
         return int(self.services.ledger.get_game(self.game_id).awaiting[0])

@@ -41,7 +41,7 @@ from api.web.table import renderer_for
 from ledger import records
 from ledger.conformance import shown, strings
 from ledger.export import event_record
-from tests.api_helpers import API, Table
+from tests.api_helpers import API, AtTable, Table
 from tests.sse import LiveStream
 from tests.trust_world import ADMIN_TOKEN, bearer
 
@@ -102,9 +102,7 @@ SCENARIOS = {
 
 
 @dataclass
-class Scene:
-    client: TestClient
-    table: Table
+class Scene(AtTable):
     spectator: dict[str, Any]
     scenario: Scenario
     decisions: int = 0
@@ -114,14 +112,6 @@ class Scene:
     pushed: dict[int | None, list[tuple[str, LiveStream]]] = field(default_factory=dict)  # open streams
     said: str = "table-talk-9f3c2a7e-only-for-the-players"  # a message of seat 0, hidden from spectators
     _states: list[Any] = field(default_factory=list)
-
-    @property
-    def services(self) -> Any:
-        return self.client.app.state.services  # type: ignore[attr-defined]
-
-    @property
-    def game_id(self) -> str:
-        return self.table.game_id
 
     def game(self, version: int | None = None) -> Any:
         return self.services.ledger.get_game(self.game_id, version=version)

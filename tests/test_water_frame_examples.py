@@ -65,7 +65,9 @@ from tests.wf_positions import (
     LAMPS,
     E,
     all_done,
+    appeal_of,
     at_phase,
+    cash,
     demand_at,
     factory,
     jm_empty_for,
@@ -80,6 +82,7 @@ from tests.wf_positions import (
     rejected,
     start_turn,
     through_1760,
+    turn_view,
     wage_at,
     with_factories,
     with_factory,
@@ -90,21 +93,6 @@ from tests.wf_positions import (
 )
 
 C = load()
-
-
-def appeal_of(s: State, seat: int, good: int) -> int:
-    f = E.view(s, None)["players"][seat]["factories"][good]
-    return 0 if f is None else f["appeal"]
-
-
-def turn_view(s: State) -> dict[str, Any]:
-    t = E.view(s, None)["turn"]
-    assert t is not None
-    return t
-
-
-def cash(s: State, seat: int) -> int:
-    return s.players[seat].cash
 
 
 def sale_scene(n: int = 3, **options: Any) -> State:

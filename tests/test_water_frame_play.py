@@ -8,38 +8,27 @@ from collections import Counter
 import pytest
 from fastapi.testclient import TestClient
 
-from ledger.engine import DrawOutcome
 from ledger.games.water_frame import bot, rules
 from ledger.games.water_frame.components import load
 from ledger.games.water_frame.meta import WaterFrameOptions
-from ledger.rng import derive_draw
 from ledger.verify import verify_export
 from tests.api_helpers import API, Table
+from tests.draws import bot_playout
 
 C = load()
 
 
 def bot_game(seed: int, players: int = 4) -> tuple[rules.State, Counter[int], Counter[str]]:
-    s = rules.new_game(WaterFrameOptions(), players)
-    draws = 0
+    s = start = rules.new_game(WaterFrameOptions(), players)
     sold: Counter[int] = Counter()
     kinds: Counter[str] = Counter()
-    while True:
-        pending = rules.pending(s)
-        if pending.finished:
-            return s, sold, kinds
-        if pending.draw is not None:
-            values = derive_draw(bytes([seed]) * 32, draws, pending.draw)
-            draws += 1
-            s, effects = rules.apply_draw(s, DrawOutcome(pending.draw.key, values))
-        else:
-            seat = pending.seats[0]
-            s, effects = rules.apply(s, seat, bot.choose(s, seat))
+    for s, effects in bot_playout(rules, bot, start, seed):
         assert not rules.conservation(s)
         for e in effects:
             kinds[e.kind] += 1
             if e.kind == "goods_sold":
                 sold[e.seat] += e.from_production + e.from_stock  # type: ignore[attr-defined]
+    return s, sold, kinds
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -88,19 +77,4 @@ def test_face_down_event_and_economy_markers_never_reach_a_player(client: TestCl
     """Every economy marker of a later cycle and every event marker of a later decade stays off
     every response (views, positions, the log, exports) until its reveal."""
     table = Table(client, n=3, title="water-frame")
-    services = client.app.state.services  # type: ignore[attr-defined]
-    rnd = random.Random(4)
-    base = f"{API}/games/{table.game_id}"
-    for step in range(120):
-        game = services.ledger.get_game(table.game_id)
-        hidden = game.engine.secrets(game.state, None)
-        assert hidden, "there is always something face down before 1810"
-        for seat in range(3):
-            urls = [base, f"{base}/state"] + ([f"{base}/events", f"{base}/export"] if step % 12 == 0 else [])
-            for url in urls:
-                body = client.get(url, headers=table.auth(seat)).text
-                leaked = [h for h in hidden if f'"{h}"' in body]
-                assert not leaked, f"seat {seat} saw {leaked} at {url}"
-                assert game.seed not in body
-        if table.step(rnd) is None:
-            break
+    table.keeps_secrets(random.Random(4), 120, 12, "there is always something face down before 1810")

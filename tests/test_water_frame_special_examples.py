@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from ledger.engine import Effect
 from ledger.games.water_frame import bot
 from ledger.games.water_frame.components import load
 from ledger.games.water_frame.conservation import workers_in_play
@@ -55,7 +56,9 @@ from tests.wf_positions import (
     LAMPS,
     E,
     all_done,
+    appeal_of,
     at_phase,
+    cash,
     contracts,
     factory,
     full_rows,
@@ -72,6 +75,7 @@ from tests.wf_positions import (
     rejected,
     settle_draws,
     start_turn,
+    turn_view,
     wage_at,
     with_factories,
     with_factory,
@@ -85,21 +89,6 @@ from tests.wf_positions import (
 )
 
 C = load()
-
-
-def cash(s: State, seat: int) -> int:
-    return s.players[seat].cash
-
-
-def appeal_of(s: State, seat: int, good: int) -> int:
-    f = E.view(s, None)["players"][seat]["factories"][good]
-    return 0 if f is None else f["appeal"]
-
-
-def turn_view(s: State) -> dict[str, Any]:
-    t = E.view(s, None)["turn"]
-    assert t is not None
-    return t
 
 
 def fac(s: State, seat: int, good: int) -> Factory:
@@ -708,6 +697,23 @@ def test_dt_the_foreman_and_the_workshop_must_name_the_factory_they_serve() -> N
         )
 
 
+def keeps_the_lamps_by_returning_the_clothes(s: State) -> tuple[State, tuple[Effect, ...]]:
+    """Seat 0 (3 lamps made, 2 food and 1 clothes on the small warehouse) keeps the 3 lamps by
+    returning the clothes: all 3 stored, none lost, no compensation."""
+    empty = (0, 0, 0, 0)
+    c0 = cash(s, 0)
+    s, fx = play(s, 0, StoreGoods(large=empty, small=(2, 0, 0, 3)))
+    stored = one(fx, "goods_stored", seat=0)
+    assert (stored.good, stored.stored, stored.lost) == ("LAMPS", 3, 0)
+    discarded = one(fx, "goods_discarded", seat=0)
+    assert (discarded.good, discarded.count) == ("CLOTHES", 1)
+    assert one(fx, "warehouse_arranged", seat=0).small == (2, 0, 0, 3)
+    p = s.players[0]
+    assert (p.stock, p.small_stock) == (empty, (2, 0, 0, 3))
+    assert cash(s, 0) == c0
+    return s, fx
+
+
 def test_ex51_a_small_warehouse_with_2_food_and_1_clothes_keeps_3_surplus_lamps_only_by_discarding_one_of_them() -> (
     None
 ):
@@ -740,18 +746,8 @@ def test_ex51_a_small_warehouse_with_2_food_and_1_clothes_keeps_3_surplus_lamps_
     rejected(s, 0, StoreGoods(large=empty, small=(1, 1, 1, 2)), "goods_not_available")  # no cutlery
     rejected(s, 0, StoreGoods(large=empty, small=(1, 0, 0, 4)), "goods_not_available")  # 3 lamps made
     rejected(s, 0, ShipContract(fulfil=False), "wrong_decision")
-    # she keeps the 3 lamps by returning the clothes
-    c0 = cash(s, 0)
-    s, fx = play(s, 0, StoreGoods(large=empty, small=(2, 0, 0, 3)))
-    stored = one(fx, "goods_stored", seat=0)
-    assert (stored.good, stored.stored, stored.lost) == ("LAMPS", 3, 0)
-    discarded = one(fx, "goods_discarded", seat=0)
-    assert (discarded.good, discarded.count) == ("CLOTHES", 1)
-    assert one(fx, "warehouse_arranged", seat=0).small == (2, 0, 0, 3)
-    p = s.players[0]
-    assert (p.stock, p.small_stock) == (empty, (2, 0, 0, 3))
+    s, _ = keeps_the_lamps_by_returning_the_clothes(s)
     assert s.phase != Phase.STORAGE and s.sale is None
-    assert cash(s, 0) == c0  # no compensation
 
 
 def test_dt_storage_asks_only_when_a_choice_keeps_more_and_the_bot_keeps_the_most_valuable_goods() -> None:
@@ -847,20 +843,11 @@ def test_dt_a_production_action_with_a_storage_conflict_pauses_for_the_same_stor
     rejected(s, 0, StoreGoods(large=(0, 0, 0, 3), small=(2, 0, 0, 0)), "large_warehouse_full")
     rejected(s, 0, StoreGoods(large=empty, small=(1, 1, 1, 2)), "goods_not_available")  # no cutlery
     rejected(s, 0, StoreGoods(large=empty, small=(1, 0, 0, 4)), "goods_not_available")  # 3 lamps made
-    # she keeps the 3 lamps by returning the clothes: the phase's effects, after the action's record
-    c0 = cash(s, 0)
-    s, fx = play(s, 0, StoreGoods(large=empty, small=(2, 0, 0, 3)))
+    # the phase's effects come after the action's record; the wages are paid with the main action
+    s, fx = keeps_the_lamps_by_returning_the_clothes(s)
     assert kinds(fx) == ["goods_made_by_action", "goods_stored", "goods_discarded", "warehouse_arranged"]
     made = one(fx, "goods_made_by_action", seat=0)
     assert (made.good, made.rows, made.produced, made.stored, made.lost) == ("LAMPS", 2, 3, 3, 0)
-    stored = one(fx, "goods_stored", seat=0)
-    assert (stored.good, stored.stored, stored.lost) == ("LAMPS", 3, 0)
-    discarded = one(fx, "goods_discarded", seat=0)
-    assert (discarded.good, discarded.count) == ("CLOTHES", 1)
-    assert one(fx, "warehouse_arranged", seat=0).small == (2, 0, 0, 3)
-    p = s.players[0]
-    assert (p.stock, p.small_stock) == (empty, (2, 0, 0, 3))
-    assert cash(s, 0) == c0  # no compensation; the wages are paid with the main action
     # the turn goes on: still the main action of the production marker, nothing more to produce
     assert (s.phase, s.awaiting) == (Phase.ACTION, (0,))
     view = turn_view(s)

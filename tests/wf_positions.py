@@ -291,6 +291,21 @@ def rejected(s: State, seat: int, decision: Any, code: str) -> RuleViolationErro
 # --- reading effects --------------------------------------------------------------------------
 
 
+def cash(s: State, seat: int) -> int:
+    return s.players[seat].cash
+
+
+def appeal_of(s: State, seat: int, good: int) -> int:
+    f = E.view(s, None)["players"][seat]["factories"][good]
+    return 0 if f is None else f["appeal"]
+
+
+def turn_view(s: State) -> dict[str, Any]:
+    t = E.view(s, None)["turn"]
+    assert t is not None
+    return t
+
+
 def kinds(effects: Iterable[Effect]) -> list[str]:
     return [e.kind for e in effects]
 

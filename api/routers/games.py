@@ -44,6 +44,7 @@ from ledger.errors import ForbiddenError, InvalidRequestError, NotFoundError
 from ledger.export import game_export
 from ledger.preview import preview_decision
 from ledger.registry import TITLES
+from projections.share_values import POINT_COLUMNS
 
 router = APIRouter(prefix="/games", tags=["games"])
 
@@ -311,19 +312,7 @@ def share_values(
     if format_ == "csv":
         out = io.StringIO()
         writer = csv.writer(out)
-        cols = [
-            "seq",
-            "version",
-            "company",
-            "space_from",
-            "space_to",
-            "value_from",
-            "value_to",
-            "currency",
-            "period",
-            "cause",
-            "at",
-        ]
+        cols = [c for c in POINT_COLUMNS if c != "game_id"]
         writer.writerow(cols)
         for p in points:
             writer.writerow(

@@ -55,6 +55,29 @@ class SharePriceChanged(Effect):
     cause: str
 
 
+def share_moved(
+    company: int,
+    space_from: int | None,
+    space_to: int,
+    cause: str,
+    value: Callable[[int], int] | None = None,
+    currency: str = "pounds",
+) -> SharePriceChanged:
+    """``company``'s share value moved from one space of its track to another (``space_from``
+    None: placed at setup); ``value`` reads a space's value in ``currency`` (none: the space is
+    the value)."""
+    worth = value or (lambda space: space)
+    return SharePriceChanged(
+        company=company,
+        space_from=space_from,
+        space_to=space_to,
+        value_from=None if space_from is None else worth(space_from),
+        value_to=worth(space_to),
+        currency=currency,
+        cause=cause,
+    )
+
+
 @effect("loans_changed")
 class LoansChanged(Effect):
     seat: int

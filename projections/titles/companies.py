@@ -1,7 +1,9 @@
-"""The effects both Arkwright titles record for a company: cash, shares, loans, share value."""
+"""The effects both Arkwright titles record for a company: cash, shares, loans, share value; and
+the ranking every title's scoreboard shares."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 
@@ -20,3 +22,15 @@ def apply_company_effect(seats: list[dict[str, Any]], e: dict[str, Any]) -> bool
     else:
         return False
     return True
+
+
+def rank_seats(doc: dict[str, Any], key: Callable[[dict[str, Any]], tuple[int, int]]) -> None:
+    """Each seat's ``rank``: the finished game's recorded standings once there are any, else 1 +
+    the number of seats ahead of it by ``key`` (equal keys share a rank)."""
+    if doc.get("standings"):
+        ranks = {x["seat"]: x["rank"] for x in doc["standings"]}
+        for s in doc["seats"]:
+            s["rank"] = ranks.get(s["seat"])
+        return
+    for s in doc["seats"]:
+        s["rank"] = 1 + sum(1 for o in doc["seats"] if key(o) > key(s))

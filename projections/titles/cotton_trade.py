@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from projections.titles.companies import rank_seats
+
 CURRENCIES = ("pence", "shillings", "pounds")
 STAGES = ("I", "II", "III")
 
@@ -104,17 +106,7 @@ class CottonTradeScoreboard:
             s["portfolio_value"] = sum(values[company] for company, _ in s["shares"])
             s["loans"] = 0
             s["turn_position"] = order.index(s["seat"]) + 1 if s["seat"] in order else None
-        if doc.get("standings"):
-            ranks = {x["seat"]: x["rank"] for x in doc["standings"]}
-            for s in doc["seats"]:
-                s["rank"] = ranks[s["seat"]]
-            return
-
-        def key(s: dict[str, Any]) -> tuple[int, int]:
-            return (s["wealth"], s["turn_position"] or 0)
-
-        for s in doc["seats"]:
-            s["rank"] = 1 + sum(1 for o in doc["seats"] if key(o) > key(s))
+        rank_seats(doc, lambda s: (s["wealth"], s["turn_position"] or 0))
 
 
 REDUCER = CottonTradeScoreboard()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.games.water_frame.components import load
-from projections.titles.companies import apply_company_effect
+from projections.titles.companies import apply_company_effect, rank_seats
 
 C = load()
 
@@ -63,17 +63,7 @@ class WaterFrameScoreboard:
         for s in doc["seats"]:
             s["shares_held"] = s["shares"]
             s["portfolio_value"] = s["shares"] * s["share_value"]
-        if doc.get("standings"):
-            ranks = {x["seat"]: x["rank"] for x in doc["standings"]}
-            for s in doc["seats"]:
-                s["rank"] = ranks[s["seat"]]
-            return
-
-        def key(s: dict[str, Any]) -> tuple[int, int]:
-            return (s["portfolio_value"], s["cash"])
-
-        for s in doc["seats"]:
-            s["rank"] = 1 + sum(1 for o in doc["seats"] if key(o) > key(s))
+        rank_seats(doc, lambda s: (s["portfolio_value"], s["cash"]))
 
 
 REDUCER = WaterFrameScoreboard()

@@ -382,16 +382,7 @@ def move_share_value(s: State, seat: int, delta: int, cause: str, out: Effects) 
     value = max(C.share_min, min(C.share_max, p.share_value + delta))
     if value == p.share_value:
         return s
-    out.append(
-        vocabulary.SharePriceChanged(
-            company=seat,
-            space_from=p.share_value,
-            space_to=value,
-            value_from=p.share_value,
-            value_to=value,
-            cause=cause,
-        )
-    )
+    out.append(vocabulary.share_moved(seat, p.share_value, value, cause))
     return set_player(s, replace(p, share_value=value))
 
 

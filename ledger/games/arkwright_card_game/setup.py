@@ -176,16 +176,7 @@ def set_up(s: State, out: Effects) -> State:
         out.append(
             vocabulary.MoneyChanged(seat=p.seat, amount=p.money, balance=p.money, reason="starting_money")
         )
-        out.append(
-            vocabulary.SharePriceChanged(
-                company=p.seat,
-                space_from=None,
-                space_to=p.share_value,
-                value_from=None,
-                value_to=p.share_value,
-                cause="setup",
-            )
-        )
+        out.append(vocabulary.share_moved(p.seat, None, p.share_value, "setup"))
     if s.options.choose_start:
         return replace(s, phase=Phase.DRAFT_FIRST, cursor=0)
     order = clockwise_from(s.start_player, s.players_count)

@@ -4,6 +4,8 @@ top card of a deck turned up by reputation (uses 1 and 6)."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from ledger.games import vocabulary
 from ledger.games.cotton_trade import effects as fx
 from ledger.games.cotton_trade.common import (
@@ -13,7 +15,6 @@ from ledger.games.cotton_trade.common import (
     region_index,
     region_open,
     set_tuple,
-    share_price,
     shuffle_request,
     wealth,
 )
@@ -29,16 +30,9 @@ def order_players(s: State, out: Effects) -> State:
     spaces = tuple(C.space_of(x) for x in w)
     for seat in range(s.players_count):
         if spaces[seat] != s.track_space[seat]:
+            worth = partial(C.share_value, s.stage)
             out.append(
-                vocabulary.SharePriceChanged(
-                    company=seat,
-                    space_from=s.track_space[seat],
-                    space_to=spaces[seat],
-                    value_from=share_price(s, seat),
-                    value_to=C.share_value(s.stage, spaces[seat]),
-                    currency=currency(s),
-                    cause="turn_order",
-                )
+                vocabulary.share_moved(seat, s.track_space[seat], spaces[seat], "turn_order", worth, currency(s))
             )
     out.append(fx.TurnOrderDetermined(turn_order=order, wealth=w))
     return replace(s, turn_order=order, track_space=spaces, phase=Phase.DRAW)

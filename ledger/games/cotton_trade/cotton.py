@@ -115,13 +115,19 @@ def buy_options(s: State, seat: int) -> tuple[Decision, ...]:
     return (*options, DeclineContract())
 
 
-def buy_contract(s: State, seat: int, d: BuyContract, out: Effects) -> State:
+def _buy(s: State, seat: int, card: str, out: Effects, *, revealed: bool = False) -> State:
+    """The current ship buys ``card`` (from the row, or the one turned up): it must be buyable,
+    and its cost is charged."""
     r, _, capacity = current_ship(s)
-    err = buyable(s, seat, capacity, r, d.card)
+    err = buyable(s, seat, capacity, r, card, revealed=revealed)
     if err:
         raise err
-    cost = contract_cost(C.contracts[d.card], capacity)
-    return charge(s, seat, cost, ContractPurchase(d.card), out)
+    cost = contract_cost(C.contracts[card], capacity)
+    return charge(s, seat, cost, ContractPurchase(card), out)
+
+
+def buy_contract(s: State, seat: int, d: BuyContract, out: Effects) -> State:
+    return _buy(s, seat, d.card, out)
 
 
 def reveal_top_contract(s: State, seat: int, d: RevealTopContract, out: Effects) -> State:
@@ -134,12 +140,7 @@ def reveal_top_contract(s: State, seat: int, d: RevealTopContract, out: Effects)
 
 
 def take_revealed_contract(s: State, seat: int, d: TakeRevealedContract, out: Effects) -> State:
-    r, _, capacity = current_ship(s)
-    err = buyable(s, seat, capacity, r, s.revealed, revealed=True)
-    if err:
-        raise err
-    cost = contract_cost(C.contracts[s.revealed], capacity)
-    return charge(s, seat, cost, ContractPurchase(s.revealed), out)
+    return _buy(s, seat, s.revealed, out, revealed=True)
 
 
 def discard_revealed_contract(s: State, seat: int, d: DiscardRevealedContract, out: Effects) -> State:

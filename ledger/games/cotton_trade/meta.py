@@ -31,6 +31,17 @@ class CottonTradeOptions(TitleOptions):
     )
 
 
+# the uses of reputation (the module "Reputation"); spending it on each is a highlight of the log
+REPUTATION_USES = (
+    "reveal_top_ship",
+    "peek_contract",
+    "create_passenger",
+    "create_vip",
+    "enter_war",
+    "reveal_top_contract",
+    "stay_despite_war",
+)
+
 META = TitleMeta(
     id="cotton-trade",
     name="Cotton Trade 1800-1860",
@@ -48,17 +59,6 @@ META = TitleMeta(
         "share_sold",
         "share_auctioned",
         "bid_made",
-        *(
-            f"reputation_spent:{use}"
-            for use in (
-                "reveal_top_ship",
-                "peek_contract",
-                "create_passenger",
-                "create_vip",
-                "enter_war",
-                "reveal_top_contract",
-                "stay_despite_war",
-            )
-        ),
+        *(f"reputation_spent:{use}" for use in REPUTATION_USES),
     ),
 )

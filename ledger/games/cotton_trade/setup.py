@@ -4,6 +4,7 @@ out (its discards reshuffled)."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from ledger.engine import DrawRequest, TitleOptions
@@ -17,7 +18,6 @@ from ledger.games.cotton_trade.common import (
     gain,
     region_index,
     set_tuple,
-    share_price,
     shuffle_request,
     stage_region_active,
     violation,
@@ -103,17 +103,8 @@ def drawn(s: State, req: DrawRequest, values: tuple[int, ...], out: Effects) -> 
         for i, seat in enumerate(order):  # Players setup C: 7, 8, 9 ... pence
             s = gain(s, seat, C.starting_pence + i, "starting_money", out)
         for seat in range(s.players_count):
-            out.append(
-                vocabulary.SharePriceChanged(
-                    company=seat,
-                    space_from=None,
-                    space_to=1,
-                    value_from=None,
-                    value_to=share_price(s, seat),
-                    currency=currency(s),
-                    cause="setup",
-                )
-            )
+            worth = partial(C.share_value, s.stage)
+            out.append(vocabulary.share_moved(seat, None, s.track_space[seat], "setup", worth, currency(s)))
     else:
         cards = tuple(req.items[i] for i in values)
         if req.key == "ships":

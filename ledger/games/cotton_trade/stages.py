@@ -4,6 +4,7 @@ game (ships back, every company buys back its shares; spec §5.15)."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from ledger.engine import Decision
@@ -206,17 +207,8 @@ def end_game(s: State, out: Effects) -> State:
 
     def move_token(seat: int, space: int, cause: str) -> None:
         if space != spaces[seat]:
-            out.append(
-                vocabulary.SharePriceChanged(
-                    company=seat,
-                    space_from=spaces[seat],
-                    space_to=space,
-                    value_from=C.share_value(s.stage, spaces[seat]),
-                    value_to=C.share_value(s.stage, space),
-                    currency=currency(s),
-                    cause=cause,
-                )
-            )
+            worth = partial(C.share_value, s.stage)
+            out.append(vocabulary.share_moved(seat, spaces[seat], space, cause, worth, currency(s)))
             spaces[seat] = space
 
     for seat in s.turn_order:

@@ -27,17 +27,8 @@ def start_decade(s: State, out: Effects) -> State:
     out.append(fx.DecadeStarted(decade=s.decade, level=level_now(s)))
     for seat in range(s.players_count):
         if s.decade == 1770:
-            out.append(
-                vocabulary.SharePriceChanged(
-                    company=seat,
-                    space_from=None,
-                    space_to=s.players[seat].share_space,
-                    value_from=None,
-                    value_to=C.share_value(s.players[seat].share_space),
-                    currency="pounds",
-                    cause="setup",
-                )
-            )
+            space = s.players[seat].share_space
+            out.append(vocabulary.share_moved(seat, None, space, "setup", C.share_value))
     return replace(s, phase=Phase.ECONOMY, cycle=0, goods_done=())
 
 

@@ -286,17 +286,7 @@ def move_share(s: State, seat: int, delta: int, cause: str, out: Effects) -> Sta
     space = max(C.share_min, min(C.share_max, p.share_space + delta))
     if space == p.share_space:
         return s
-    out.append(
-        vocabulary.SharePriceChanged(
-            company=seat,
-            space_from=p.share_space,
-            space_to=space,
-            value_from=C.share_value(p.share_space),
-            value_to=C.share_value(space),
-            currency="pounds",
-            cause=cause,
-        )
-    )
+    out.append(vocabulary.share_moved(seat, p.share_space, space, cause, C.share_value))
     return set_player(s, replace(p, share_space=space))
 
 
