@@ -682,7 +682,10 @@ def test_account_secrets_are_in_no_read_answer_and_stored_only_as_hashes(world: 
                 url = url.replace(k, v)
             params = {"max_seconds": 0.05, "interval": 0.1} if path.endswith("/stream") else None
             r = c.get(url, headers=headers, params=params)
-            assert r.status_code == 200, (who, url, r.status_code, r.text[:200])
+            if path.endswith(("/messages", "/orders", "/replies")) and who != "bob":  # a seat's own
+                assert (r.status_code, r.json()["code"]) == (403, "game/not_seated"), (who, url)
+            else:
+                assert r.status_code == 200, (who, url, r.status_code, r.text[:200])
             answers.append((who, path, r.text))
     assert len({p for _, p, _ in answers}) >= 25
     c.cookies.set("gl_session", session["token"])
