@@ -7,20 +7,16 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 from fastapi.testclient import TestClient
 
-from api.web.table import render_board, renderer_for
 from api.web.table.arkwright_card_game_words import CARDS, WORDS, card_name, card_tip
 from ledger.games.arkwright_card_game import words as log_words
-from ledger.registry import TITLES, engine
-from tests import draws
+from ledger.registry import engine
 from tests.api_helpers import API
 from tests.api_helpers import Table as Players
-from tests.table_helpers import CODE, TablePage, legal, offered
-from tests.test_table import page
+from tests.table_helpers import CODE, TablePage, check_positions, drawn_positions, offered, page, positions
 
 TITLE = "arkwright-card-game"
 # the card game's own codes, besides those every title shares (table_helpers.CODE)
@@ -28,22 +24,6 @@ CARD_CODES = (
     r"\b(?:Q[1-3]|D[12]|S[12]|BIG|PRICE|APPEAL|ENTREPRENEUR|FOREMAN|WORKSHOP|PATENT|ENGINEER|"
     r"INVENTOR|DEVELOPER|BROKER|CONTRACT|BUILD|EMPLOY|AUTOMATE|DEV_CARDS|STOCK_EXCHANGE)\b"
 )
-
-
-def positions(client: TestClient, n: int, players: int, seed: int) -> Iterator[tuple[Players, int, Any]]:
-    """A card game played with random legal decisions, stopping at each position on the way:
-    yields (table, awaited seat, its view)."""
-    t = Players(client, players, TITLE)
-    rnd = random.Random(seed)
-    for _ in range(n):
-        g = t.game()
-        if g["status"] != "active":
-            return
-        seat = g["awaiting"][0]["seat"]
-        mine = t.game(seat)
-        yield t, seat, mine
-        r = t.decide(seat, rnd.choice(mine["legal_decisions"]), mine["version"])
-        assert r.status_code == 200, r.text
 
 
 def codes_in(html: str, within: str) -> list[tuple[str, str, str]]:
@@ -59,20 +39,8 @@ def codes_in(html: str, within: str) -> list[tuple[str, str, str]]:
 def test_each_legal_decision_is_exactly_one_element_at_200_random_card_game_positions(
     client: TestClient,
 ) -> None:
-    checked = on_board = others = 0
-    types: Counter[str] = Counter()
-    for players, seed, steps in ((3, 1, 110), (4, 2, 50), (2, 3, 50)):
-        for t, seat, mine in positions(client, steps, players, seed):
-            html = page(client, t.players[seat]["token"], f"/games/{t.game_id}")
-            assert offered(html) == legal(mine["legal_decisions"]), (mine["prompt"], mine["version"])
-            on_board += sum(TablePage(html, within="board").offered().values())
-            types.update(d["type"] for d in mine["legal_decisions"])
-            checked += 1
-            if checked % 4 == 0:  # a seat that is not awaited sees no decision at all
-                awaited = [a["seat"] for a in t.game()["awaiting"]]
-                other = next(s for s in range(players) if s not in awaited)
-                assert offered(page(client, t.players[other]["token"], f"/games/{t.game_id}")) == Counter()
-                others += 1
+    games = [(3, 1, 110, None), (4, 2, 50, None), (2, 3, 50, None)]
+    checked, on_board, others, types = check_positions(client, TITLE, games)
     assert checked == 210 and others >= 50, (checked, others)
     assert on_board > 1000, "the decisions are on the board, not only in the list"
     assert {"set_price_and_appeal", "take_development", "set_quality_card", "store_goods"} <= set(types), (
@@ -83,38 +51,15 @@ def test_each_legal_decision_is_exactly_one_element_at_200_random_card_game_posi
 def test_decisions_acting_on_drawn_things_are_on_the_board() -> None:
     """A factory, a worker card, a quality row, a spot, a track, a card of the supply, a storehouse:
     each decision on the thing it acts on; only choosing an action and going on stand in the list."""
-    eng = engine(TITLE)
     where: dict[str, set[str]] = {}
     for players, seed in ((3, 4), (2, 5), (4, 6)):
-        rnd = random.Random(seed)
-        state = eng.new_game(TITLES[TITLE].options(), players)
-        state, _ = draws.settle_draws(eng, state, 0)
-        for _ in range(600):
-            pending = eng.pending(state)
-            if pending.finished:
-                break
-            if pending.draw is not None:
-                state, _ = draws.settle_draws(eng, state, 0)
-                continue
-            seat = pending.seats[0]
-            decisions = [d.model_dump(mode="json") for d in eng.legal_decisions(state, seat)]
-            drawn = render_board(
-                renderer_for(TITLE),
-                title=TITLE,
-                view=eng.view(state, seat),
-                names={0: "Ann", 1: "Bob", 2: "Cid", 3: "Dee"},
-                me=seat,
-                awaiting=list(pending.seats),
-                decisions=decisions,
-                actor=seat,
-            )
+        for decisions, drawn in drawn_positions(TITLE, {}, players, seed, 600):
             listed = [d for c in drawn.rest for d in c.expanded()]
             assert sorted(map(str, listed)) == sorted(str(d) for d in decisions if d in listed), (
                 "the list holds only listed decisions"
             )
             for d in decisions:
                 where.setdefault(d["type"], set()).add("words" if d in listed else "board")
-            state, _ = eng.apply(state, seat, eng.decision_adapter.validate_python(rnd.choice(decisions)))
     for kind in (
         "build_factory",
         "upgrade_factory",
@@ -151,7 +96,7 @@ def test_card_game_pages_show_words_where_a_person_reads(client: TestClient) -> 
     seen = 0
     gid = token = ""
     for players, seed, steps in ((3, 7, 200), (2, 8, 60)):
-        for t, seat, _ in positions(client, steps, players, seed):
+        for t, seat, _ in positions(client, steps, players, seed, TITLE):
             gid, token = t.game_id, t.players[seat]["token"]
             if seen % 10 == 0:
                 for path in (f"/games/{gid}", f"/games/{gid}/replay"):
