@@ -192,13 +192,13 @@ class Person:
         self.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
 
 
-@pytest.fixture(scope="module")
-def people(browser: Browser, server: str) -> Iterator[list[Person]]:
-    """Ann, Bob and Cid sign up on the sign-up page; each browser keeps its own token."""
-    folks = [
-        Person(browser, server, name, viewport={"width": 1280, "height": 900})
-        for name in ("Ann", "Bob", "Cid")
-    ]
+@contextlib.contextmanager
+def signed_up(
+    browser: Browser, base: str, names: tuple[str, ...], width: int = 1280
+) -> Iterator[list[Person]]:
+    """People who sign up on the sign-up page, each in a browser of its own that keeps its token;
+    on leaving, no page they saw showed a problem."""
+    folks = [Person(browser, base, name, viewport={"width": width, "height": 900}) for name in names]
     for person in folks:
         page = person.go("/")
         assert page.url.endswith("/signup")
@@ -209,11 +209,21 @@ def people(browser: Browser, server: str) -> Iterator[list[Person]]:
         page.click("[data-continue]")
         page.wait_for_url("**/lobby")
         assert f"Signed in as {person.name}" in page.inner_text("header")
-    folks[0].shot("signup-done-lobby", full_page=False)
-    yield folks
+    try:
+        yield folks
+    finally:
+        for person in folks:
+            person.context.close()
     for person in folks:
         assert not person.problems, person.problems
-        person.context.close()
+
+
+@pytest.fixture(scope="module")
+def people(browser: Browser, server: str) -> Iterator[list[Person]]:
+    """Ann, Bob and Cid sign up on the sign-up page; each browser keeps its own token."""
+    with signed_up(browser, server, ("Ann", "Bob", "Cid")) as folks:
+        folks[0].shot("signup-done-lobby", full_page=False)
+        yield folks
 
 
 def create_and_fill(

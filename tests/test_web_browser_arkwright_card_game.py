@@ -26,6 +26,7 @@ from tests.test_web_browser import (  # the module's fixture ``browser`` serves 
     check_accessibility,
     create_and_fill,
     serving,
+    signed_up,
 )
 
 try:
@@ -45,22 +46,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 @pytest.fixture(scope="module")
 def people(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Person]]:  # noqa: F811
-    with serving(tmp_path_factory.mktemp("card-game-browser")) as base:
-        folks = [
-            Person(browser, base, name, viewport={"width": 1366, "height": 900})
-            for name in ("Ann", "Bob", "Cid")
-        ]
-        for person in folks:
-            page = person.go("/")
-            page.fill("#signup-name", person.name)
-            page.click("#signup-form button[type=submit]")
-            page.wait_for_selector("#signup-done:not([hidden])")
-            page.click("[data-continue]")
-            page.wait_for_url("**/lobby")
+    with serving(tmp_path_factory.mktemp("card-game-browser")) as base, signed_up(
+        browser, base, ("Ann", "Bob", "Cid"), width=1366
+    ) as folks:
         yield folks
-        for person in folks:
-            assert not person.problems, person.problems
-            person.context.close()
 
 
 def to_move(people: list[Person], timeout: float = 20) -> Person:

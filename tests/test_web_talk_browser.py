@@ -13,7 +13,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.test_web_browser import GAME_URL, Person, browser, check_accessibility, server  # noqa: F401 - fixtures
+from tests.test_web_browser import (  # noqa: F401 - fixtures
+    GAME_URL,
+    Person,
+    browser,
+    check_accessibility,
+    server,
+    signed_up,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -22,21 +29,8 @@ PAYLOAD = "<script>window.pwned = 1</script><img src=x onerror=\"window.pwned = 
 
 @pytest.fixture(scope="module")
 def two(browser, server: str) -> Iterator[list[Person]]:  # type: ignore[no-untyped-def]  # noqa: F811
-    folks = [
-        Person(browser, server, name, viewport={"width": 1280, "height": 900})
-        for name in ("Tia", "Uri", "Vic")
-    ]
-    for person in folks:
-        page = person.go("/signup")
-        page.fill("#signup-name", person.name)
-        page.click("#signup-form button[type=submit]")
-        page.wait_for_selector("#signup-done:not([hidden])")
-        page.click("[data-continue]")
-        page.wait_for_url("**/lobby")
-    yield folks
-    for person in folks:
-        assert not person.problems, person.problems
-        person.context.close()
+    with signed_up(browser, server, ("Tia", "Uri", "Vic")) as folks:
+        yield folks
 
 
 def no_script_ran(person: Person) -> None:
