@@ -31,7 +31,7 @@ import hashlib
 import json
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlparse
@@ -90,6 +90,12 @@ class ChannelStore(SqlView):
         " game_id TEXT NOT NULL, seat INTEGER NOT NULL, since TEXT NOT NULL, PRIMARY KEY (game_id, seat, since))",
     )
 
+    def write_one(self, statement: str, params: Sequence[Any]) -> int:
+        """One statement in a transaction of its own; the number of rows it wrote."""
+        with self.datastore.transaction(commit=True) as c:
+            self.execute(c, statement, params)
+            return rowcount(c)
+
     def prefs(self, player_id: str) -> dict[str, Any] | None:
         rows = self.rows(f"SELECT * FROM {self.t('prefs')} WHERE player_id = %s", [player_id])
         return rows[0] if rows else None
@@ -98,23 +104,18 @@ class ChannelStore(SqlView):
         """The player's row, made with the defaults (mail each notification, no chat) if missing."""
         row = self.prefs(player_id)
         if row is None:
-            with self.datastore.transaction(commit=True) as c:
-                self.execute(
-                    c,
-                    f"INSERT INTO {self.t('prefs')} (player_id, mail, digest_hours, kinds, unsubscribe,"
-                    " updated_at) VALUES (%s, 'each', %s, NULL, %s, %s) ON CONFLICT DO NOTHING",
-                    [player_id, DEFAULT_DIGEST_HOURS, token(), now],
-                )
+            self.write_one(
+                f"INSERT INTO {self.t('prefs')} (player_id, mail, digest_hours, kinds, unsubscribe,"
+                " updated_at) VALUES (%s, 'each', %s, NULL, %s, %s) ON CONFLICT DO NOTHING",
+                [player_id, DEFAULT_DIGEST_HOURS, token(), now],
+            )
             row = self.prefs(player_id)
         assert row is not None
         return row
 
     def update(self, player_id: str, **values: Any) -> None:
         sets = ", ".join(f"{k} = %s" for k in values)
-        with self.datastore.transaction(commit=True) as c:
-            self.execute(
-                c, f"UPDATE {self.t('prefs')} SET {sets} WHERE player_id = %s", [*values.values(), player_id]
-            )
+        self.write_one(f"UPDATE {self.t('prefs')} SET {sets} WHERE player_id = %s", [*values.values(), player_id])
 
     def by_unsubscribe(self, token: str) -> dict[str, Any] | None:
         rows = self.rows(f"SELECT * FROM {self.t('prefs')} WHERE unsubscribe = %s", [token])
@@ -141,21 +142,17 @@ class ChannelStore(SqlView):
 
     def start_cursor(self, name: str, position: int) -> None:
         """Where a scan starts when it has never run (kept if it has)."""
-        with self.datastore.transaction(commit=True) as c:
-            self.execute(
-                c,
-                f"INSERT INTO {self.t('cursor')} (name, position) VALUES (%s, %s) ON CONFLICT DO NOTHING",
-                [name, position],
-            )
+        self.write_one(
+            f"INSERT INTO {self.t('cursor')} (name, position) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+            [name, position],
+        )
 
     def set_cursor(self, name: str, position: int) -> None:
-        with self.datastore.transaction(commit=True) as c:
-            self.execute(
-                c,
-                f"INSERT INTO {self.t('cursor')} (name, position) VALUES (%s, %s)"
-                " ON CONFLICT (name) DO UPDATE SET position = excluded.position",
-                [name, position],
-            )
+        self.write_one(
+            f"INSERT INTO {self.t('cursor')} (name, position) VALUES (%s, %s)"
+            " ON CONFLICT (name) DO UPDATE SET position = excluded.position",
+            [name, position],
+        )
 
     def add_digest(self, rows: list[list[Any]]) -> None:
         """Digest items (player_id, item, at, game_id, line), each kept once."""
@@ -189,20 +186,15 @@ class ChannelStore(SqlView):
                 )
 
     def unwarn(self, game_id: str, seat: int) -> None:
-        with self.datastore.transaction(commit=True) as c:
-            self.execute(
-                c, f"DELETE FROM {self.t('warned')} WHERE game_id = %s AND seat = %s", [game_id, seat]
-            )
+        self.write_one(f"DELETE FROM {self.t('warned')} WHERE game_id = %s AND seat = %s", [game_id, seat])
 
     def warn_once(self, game_id: str, seat: int, since: str) -> bool:
         """True the first time (game, seat, what) is noted: its clock warning is due."""
-        with self.datastore.transaction(commit=True) as c:
-            self.execute(
-                c,
-                f"INSERT INTO {self.t('warned')} (game_id, seat, since) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
-                [game_id, seat, since],
-            )
-            return rowcount(c) == 1
+        added = self.write_one(
+            f"INSERT INTO {self.t('warned')} (game_id, seat, since) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+            [game_id, seat, since],
+        )
+        return added == 1
 
 
 # -- addresses of Discord and Slack hooks -----------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 import psycopg
@@ -40,6 +41,56 @@ STATUS: list[tuple[type[LedgerError], int]] = [
     (UnavailableError, 503),
     (RateLimitedError, 429),
 ]
+
+
+@dataclass(frozen=True)
+class FixedAnswer:
+    """A database failure's answer, the same whichever request it happened to; logged, with the error."""
+
+    errors: tuple[type[Exception], ...]
+    status: int
+    code: str
+    message: str
+    log_level: int
+    log_words: str  # "%s": the error
+    headers: dict[str, str] | None = None
+
+    async def answer(self, _: Request, exc: Exception) -> JSONResponse:
+        log.log(self.log_level, self.log_words, exc)
+        return JSONResponse(error_body(self.code, self.message), self.status, headers=self.headers)
+
+
+DATABASE_ANSWERS = (
+    FixedAnswer(
+        # psycopg.OperationalError: one that escaped eventsourcing's wrapping
+        (OperationalError, InterfaceError, psycopg.OperationalError),
+        503,
+        "service/unavailable",
+        "The database is unavailable; try again shortly.",
+        logging.WARNING,
+        "database unavailable: %s",
+        headers={"Retry-After": "2"},
+    ),
+    FixedAnswer(
+        # a value PostgreSQL cannot hold (a NUL byte in a text parameter): the request's fault
+        (DataError, psycopg.DataError),
+        422,
+        "request/invalid_text",
+        "A parameter holds characters that cannot be stored (e.g. NUL).",
+        logging.INFO,
+        "refused a value the database cannot store: %s",
+    ),
+    FixedAnswer(
+        # a version clash a use case did not turn into a retry or a refusal of its own: the
+        # store kept its record whole and wrote nothing of this request
+        (IntegrityError,),
+        409,
+        "request/write_conflict",
+        "Another request changed this at the same moment; try again.",
+        logging.WARNING,
+        "write conflict: %s",
+    ),
+)
 
 
 def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
@@ -89,36 +140,9 @@ def install(app: FastAPI) -> None:
             headers=getattr(exc, "headers", None),
         )
 
-    @app.exception_handler(OperationalError)
-    @app.exception_handler(InterfaceError)
-    @app.exception_handler(psycopg.OperationalError)  # one that escaped eventsourcing's wrapping
-    async def unavailable(_: Request, exc: Exception) -> JSONResponse:
-        log.warning("database unavailable: %s", exc)
-        return JSONResponse(
-            error_body("service/unavailable", "The database is unavailable; try again shortly."),
-            503,
-            headers={"Retry-After": "2"},
-        )
-
-    @app.exception_handler(DataError)
-    @app.exception_handler(psycopg.DataError)
-    async def unstorable(_: Request, exc: Exception) -> JSONResponse:
-        """A value PostgreSQL cannot hold (a NUL byte in a text parameter): the request's fault."""
-        log.info("refused a value the database cannot store: %s", exc)
-        return JSONResponse(
-            error_body("request/invalid_text", "A parameter holds characters that cannot be stored (e.g. NUL)."),
-            422,
-        )
-
-    @app.exception_handler(IntegrityError)
-    async def write_conflict(_: Request, exc: Exception) -> JSONResponse:
-        """A version clash a use case did not turn into a retry or a refusal of its own: the
-        store kept its record whole and wrote nothing of this request."""
-        log.warning("write conflict: %s", exc)
-        return JSONResponse(
-            error_body("request/write_conflict", "Another request changed this at the same moment; try again."),
-            409,
-        )
+    for fixed in DATABASE_ANSWERS:
+        for error in fixed.errors:
+            app.add_exception_handler(error, fixed.answer)
 
     @app.exception_handler(Exception)
     async def unexpected(_: Request, exc: Exception) -> JSONResponse:

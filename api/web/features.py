@@ -20,6 +20,15 @@ def _normal(path: str) -> str:
     return re.sub(r"\{[^}]+\}", "{}", path)
 
 
+def _calls(*calls: str) -> property:
+    """A feature that needs these calls ("METHOD /path", "{}" for each parameter), all of them."""
+
+    def present(self: Features) -> bool:
+        return all(self.has(*call.split(" ", 1)) for call in calls)
+
+    return property(present)
+
+
 @dataclass(frozen=True)
 class Features:
     routes: frozenset[tuple[str, str]]  # (method, path with "{}" for each parameter)
@@ -29,40 +38,17 @@ class Features:
         return (method.upper(), _normal(API + path)) in self.routes
 
     @property
-    def game_stream(self) -> bool:
-        return self.has("GET", "/games/{}/stream")
-
-    @property
-    def me_stream(self) -> bool:
-        return self.has("GET", "/me/stream")
-
-    @property
     def time_control(self) -> bool:
         return "time_control" in self.create_fields
 
-    @property
-    def undo(self) -> bool:
-        return self.has("POST", "/games/{}/undo")
-
-    @property
-    def undo_request(self) -> bool:
-        return self.has("POST", "/games/{}/undo/request") and self.has("POST", "/games/{}/undo/answer")
-
-    @property
-    def vacation(self) -> bool:
-        return self.has("POST", "/me/vacation")
-
-    @property
-    def vacation_status(self) -> bool:
-        return self.has("GET", "/me/vacation")
-
-    @property
-    def end_vacation(self) -> bool:
-        return self.has("DELETE", "/me/vacation")
-
-    @property
-    def notification_settings(self) -> bool:
-        return self.has("GET", "/me/notifications/settings") and self.has("PUT", "/me/notifications/settings")
+    game_stream = _calls("GET /games/{}/stream")
+    me_stream = _calls("GET /me/stream")
+    undo = _calls("POST /games/{}/undo")
+    undo_request = _calls("POST /games/{}/undo/request", "POST /games/{}/undo/answer")
+    vacation = _calls("POST /me/vacation")
+    vacation_status = _calls("GET /me/vacation")
+    end_vacation = _calls("DELETE /me/vacation")
+    notification_settings = _calls("GET /me/notifications/settings", "PUT /me/notifications/settings")
 
 
 def _body_properties(schema: dict[str, Any], path: str, method: str) -> frozenset[str]:

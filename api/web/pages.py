@@ -10,9 +10,11 @@ swaps in the re-rendered parts when the game changes (server-sent events, or pol
 
 from __future__ import annotations
 
+import inspect
 import re
+from collections.abc import Callable
 from datetime import datetime
-from functools import cache
+from functools import cache, wraps
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -137,6 +139,33 @@ def _not_found(request: Request, caller: Caller | None, message: str) -> HTMLRes
     return render(request, "message.html", caller, status=404, heading="Not found", message=message)
 
 
+def signed_in(not_found: str = "") -> Callable[[Callable[..., Response]], Callable[..., Response]]:
+    """A page for signed-in people, called with the caller after the request; anyone else is sent
+    to sign up first (and brought back). A NotFoundError is the page's 404, in the words of
+    ``not_found`` filled in with the path's parameters."""
+
+    def decorate(page: Callable[..., Response]) -> Callable[..., Response]:
+        @wraps(page)
+        def signed_in_page(request: Request, **params: Any) -> Response:
+            caller = page_caller(request)
+            if caller is None:
+                return _sign_up_first(request)
+            try:
+                return page(request, caller, **params)
+            except NotFoundError:
+                if not not_found:
+                    raise
+                return _not_found(request, caller, not_found.format(**params))
+
+        shown = inspect.signature(page)  # what FastAPI reads: the page's parameters but the caller
+        signed_in_page.__signature__ = shown.replace(  # type: ignore[attr-defined]
+            parameters=[p for name, p in shown.parameters.items() if name != "caller"]
+        )
+        return signed_in_page
+
+    return decorate
+
+
 @router.get("/")
 def home(request: Request) -> Response:
     return RedirectResponse("/lobby" if page_caller(request) else "/signup", status_code=303)
@@ -149,10 +178,8 @@ def signup(request: Request, next: str = "/lobby") -> Response:
 
 
 @router.get("/lobby")
-def lobby(request: Request) -> Response:
-    caller = page_caller(request)
-    if caller is None:
-        return _sign_up_first(request)
+@signed_in()
+def lobby(request: Request, caller: Caller) -> Response:
     services = _services(request)
     services.wait_for("gameindex", None)
     view = services.game_index.view
@@ -192,10 +219,8 @@ def _with_winner(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 @router.get("/games/new")
-def new_game(request: Request, title: str = "cotton-trade") -> Response:
-    caller = page_caller(request)
-    if caller is None:
-        return _sign_up_first(request)
+@signed_in()
+def new_game(request: Request, caller: Caller, title: str = "cotton-trade") -> Response:
     titles = [
         {"meta": meta, "fields": tables.options.in_words(meta.id, option_fields(meta.options_schema()))}
         for meta in TITLES.values()
@@ -208,10 +233,8 @@ def new_game(request: Request, title: str = "cotton-trade") -> Response:
 
 
 @router.get("/leagues")
-def leagues_page(request: Request) -> Response:
-    caller = page_caller(request)
-    if caller is None:
-        return _sign_up_first(request)
+@signed_in()
+def leagues_page(request: Request, caller: Caller) -> Response:
     services = _services(request)
     services.wait_for("leaguestats", None)
     services.wait_for("gameindex", None)
@@ -223,16 +246,11 @@ def leagues_page(request: Request) -> Response:
 
 
 @router.get("/leagues/{league}")
-def league_page(request: Request, league: str) -> Response:
+@signed_in(not_found="There is no league {league}.")
+def league_page(request: Request, caller: Caller, league: str) -> Response:
     """A league's standings, ratings, members and games: what its organiser publishes."""
-    caller = page_caller(request)
-    if caller is None:
-        return _sign_up_first(request)
     services = _services(request)
-    try:
-        out = league_out(services, league, None, None)
-    except NotFoundError:
-        return _not_found(request, caller, f"There is no league {league}.")
+    out = league_out(services, league, None, None)
     # the league's games, whether opened in it or added by its organiser afterwards
     ids = [g["game_id"] for g in out["games"]][-200:]
     games = services.game_index.view.list_games(game_ids=ids, limit=200)
@@ -426,28 +444,17 @@ def _talk(services: Services, game: Game, caller: Caller, version: int | None = 
 
 
 @router.get("/games/{game_id}")
-def game_page(request: Request, game_id: str) -> Response:
-    caller = page_caller(request)
-    if caller is None:
-        return _sign_up_first(request)
-    try:
-        context = _game_context(request, caller, game_id)
-    except NotFoundError:
-        return _not_found(request, caller, f"There is no game {game_id}.")
-    return render(request, "game.html", caller, **context)
+@signed_in(not_found="There is no game {game_id}.")
+def game_page(request: Request, caller: Caller, game_id: str) -> Response:
+    return render(request, "game.html", caller, **_game_context(request, caller, game_id))
 
 
 @router.get("/games/{game_id}/replay")
-def replay_page(request: Request, game_id: str, v: int | None = None) -> Response:
+@signed_in(not_found="There is no game {game_id}.")
+def replay_page(request: Request, caller: Caller, game_id: str, v: int | None = None) -> Response:
     """The game after event ``v``, as the caller may see it (their seat's view, or a spectator's)."""
-    caller = page_caller(request)
-    if caller is None:
-        return _sign_up_first(request)
     services = _services(request)
-    try:
-        current = services.ledger.get_game(game_id)
-    except NotFoundError:
-        return _not_found(request, caller, f"There is no game {game_id}.")
+    current = services.ledger.get_game(game_id)
     last = current.version
     version = min(max(1, v if v is not None else last), last)
     try:
@@ -505,16 +512,11 @@ def replay_page(request: Request, game_id: str, v: int | None = None) -> Respons
 
 
 @router.get("/players/{player_id}")
-def player_page(request: Request, player_id: str) -> Response:
+@signed_in(not_found="There is no player {player_id}.")
+def player_page(request: Request, caller: Caller, player_id: str) -> Response:
     """A player's results and pace: how long they take to decide, per title."""
-    caller = page_caller(request)
-    if caller is None:
-        return _sign_up_first(request)
     services = _services(request)
-    try:
-        player = services.ledger.get_player(caller.player_id if player_id == "me" else player_id)
-    except NotFoundError:
-        return _not_found(request, caller, f"There is no player {player_id}.")
+    player = services.ledger.get_player(caller.player_id if player_id == "me" else player_id)
     services.wait_for("leaguestats", None)
     services.wait_for("pace", None)
     pid = str(player.id)
@@ -536,10 +538,8 @@ KIND_WORDS = {  # the notifications one may have mailed (api/channels.py CHANNEL
 
 
 @router.get("/settings")
-def settings_page(request: Request) -> Response:
-    caller = page_caller(request)
-    if caller is None:
-        return _sign_up_first(request)
+@signed_in()
+def settings_page(request: Request, caller: Caller) -> Response:
     services = _services(request)
     vacation = None if caller.is_admin else vacation_out(services, caller.player_id)
     account = tokens = sessions = None
