@@ -208,6 +208,35 @@ def _unwrap(node: Any) -> Any:
     return node
 
 
+_PER_PLAYER = (
+    "factory_tokens",
+    "appeal_markers",
+    "shipping_tokens",
+    "loan_tokens",
+    "worker_cards_per_position",
+    "office_cards",
+    "quality_cards",
+    "distribution_cards",
+    "small_storehouses",
+    "machine_tokens",
+    "ships_max",
+)
+"""The fields read by their own names from the file's ``per_player`` counts."""
+
+_CARD_EFFECTS = (
+    "foreman_discount",
+    "foreman_workers",
+    "developer_discount",
+    "workshop_machines",
+    "broker_shares",
+    "inventor_factories",
+    "inventor_developments",
+    "patron_extra",
+    "extra_shift_goods",
+)
+"""The fields read by their own names from the file's ``card_effects`` numbers."""
+
+
 def _range(pair: list[int]) -> tuple[int, int]:
     return (pair[0], pair[1])
 
@@ -248,17 +277,7 @@ def load(path: str | None = None) -> Components:
         start_appeal=st["appeal_marker"],
         start_factories_count=st["factories"],
         factories_per_player=pp["factories"],
-        factory_tokens=pp["factory_tokens"],
-        appeal_markers=pp["appeal_markers"],
-        shipping_tokens=pp["shipping_tokens"],
-        loan_tokens=pp["loan_tokens"],
-        worker_cards_per_position=pp["worker_cards_per_position"],
-        office_cards=pp["office_cards"],
-        quality_cards=pp["quality_cards"],
-        distribution_cards=pp["distribution_cards"],
-        small_storehouses=pp["small_storehouses"],
-        machine_tokens=pp["machine_tokens"],
-        ships_max=pp["ships_max"],
+        **{name: pp[name] for name in _PER_PLAYER},
         workers_per_factory=lim["worker_cards_per_factory"],
         distribution_cap=lim["distribution_per_factory"],
         quality_cap=lim["quality_per_factory"],
@@ -316,15 +335,7 @@ def load(path: str | None = None) -> Components:
         ship_penalty=v["final"]["ship_penalty_per_token"],
         store_price=v["final"]["store_price"],
         contract_bonus=v["contract_bonus_per_good"],
-        foreman_discount=ce["foreman_discount"],
-        foreman_workers=ce["foreman_workers"],
-        developer_discount=ce["developer_discount"],
-        workshop_machines=ce["workshop_machines"],
-        broker_shares=ce["broker_shares"],
-        inventor_factories=ce["inventor_factories"],
-        inventor_developments=ce["inventor_developments"],
-        patron_extra=ce["patron_extra"],
-        extra_shift_goods=ce["extra_shift_goods"],
+        **{name: ce[name] for name in _CARD_EFFECTS},
         customs_tokens=ce["customs_office_tokens"],
         card_types={
             name: CardType(

@@ -3,6 +3,8 @@ within the factories' caps and the allowance of the player-board track."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ledger.engine import Decision
 from ledger.games.arkwright_card_game import effects as fx
 from ledger.games.arkwright_card_game.components import DISTRIBUTION, QUALITY, RESERVE
@@ -29,44 +31,80 @@ from ledger.games.arkwright_card_game.state import Card, Player, State, Turn
 from ledger.games.shared import replace
 
 
-def set_quality(s: State, seat: int, d: SetQualityCard, out: Effects) -> State:
-    t = in_action(s, "QUALITY")
-    p = s.players[seat]
-    card = next((c for c in p.quality if c.id == d.card), None)
+@dataclass(frozen=True)
+class _Kind:
+    """Adding quality or adding distribution: the same step with its own cards, track and words."""
+
+    action: str  # the turn's action, whose rule a refusal cites
+    track: int  # the development track that sets the allowance
+    word: str  # "quality" or "distribution" in the refusals
+    unchanged: str  # why a card that would stay as it is is refused
+
+
+_QUALITY = _Kind(
+    "QUALITY",
+    QUALITY,
+    "quality",
+    "The card must be added, moved or change its value; sides alone change in step b (A-15).",
+)
+_DISTRIBUTION = _Kind(
+    "DISTRIBUTION", DISTRIBUTION, "distribution", "The card must be added, moved or change its value."
+)
+
+
+def _moved(
+    s: State,
+    p: Player,
+    kind: _Kind,
+    cards: tuple[Card, ...],
+    cap: int,
+    d: SetQualityCard | SetDistributionCard,
+    appeal: bool | None,
+) -> tuple[Card, tuple[Card, ...]]:
+    """The card ``d`` moves (back to the reserve, or to an open factory with a value its range
+    shows) and the cards afterwards, within the factory's ``cap`` and the track's allowance;
+    ``appeal`` is the side it shows at a factory (None: as it was)."""
+    t = in_action(s, kind.action)
+    rule = RULE[kind.action]
+    card = next((c for c in cards if c.id == d.card), None)
     if card is None:
-        raise violation("no_such_card", f"You have no quality card {d.card}.", RULE["QUALITY"])
+        raise violation("no_such_card", f"You have no {kind.word} card {d.card}.", rule)
     g = RESERVE if d.good is None else good_index(d.good)
-    appeal = d.mode == "APPEAL"
     if g == RESERVE:
-        new = replace(card, good=RESERVE, value=0, appeal=True)
+        new = replace(card, good=RESERVE, value=0, appeal=card.appeal if appeal is None else True)
     else:
-        factory_of(p, g, RULE["QUALITY"])
+        factory_of(p, g, rule)
         lo, hi = card_range(s, d.card)
         if not lo <= d.value <= hi:
-            raise violation("card_value", f"The {d.card} card shows {lo} to {hi}.", RULE["QUALITY"])
-        new = replace(card, good=g, value=d.value, appeal=appeal)
+            raise violation("card_value", f"The {d.card} card shows {lo} to {hi}.", rule)
+        new = replace(card, good=g, value=d.value, appeal=card.appeal if appeal is None else appeal)
     if (new.good, new.value) == (card.good, card.value):
-        raise violation(
-            "nothing_changes",
-            "The card must be added, moved or change its value; sides alone change in step b (A-15).",
-            RULE["QUALITY"],
-        )
-    cards = set_card(p.quality, new)
-    if g != RESERVE and total_at(cards, g) > quality_cap(p):
-        raise violation(
-            "quality_cap", f"The quality of a factory is at most {quality_cap(p)}.", RULE["QUALITY"]
-        )
-    _allowance(t, cards, C.track_value(QUALITY, p.levels[QUALITY]), "quality")
+        raise violation("nothing_changes", kind.unchanged, rule)
+    after = set_card(cards, new)
+    if g != RESERVE and total_at(after, g) > cap:
+        raise violation(f"{kind.word}_cap", f"The {kind.word} of a factory is at most {cap}.", rule)
+    _allowance(t, after, C.track_value(kind.track, p.levels[kind.track]), kind.word)
+    return new, after
+
+
+def _good(card: Card) -> str | None:
+    return None if card.good == RESERVE else GOODS[card.good]
+
+
+def set_quality(s: State, seat: int, d: SetQualityCard, out: Effects) -> State:
+    p = s.players[seat]
+    new, cards = _moved(s, p, _QUALITY, p.quality, quality_cap(p), d, appeal=d.mode == "APPEAL")
     s = set_player(s, replace(p, quality=cards))
-    out.append(
-        fx.QualityCardSet(
-            seat=seat,
-            card=d.card,
-            good=None if g == RESERVE else GOODS[g],
-            value=new.value,
-            mode="APPEAL" if new.appeal else "PRICE",
-        )
-    )
+    mode = "APPEAL" if new.appeal else "PRICE"
+    out.append(fx.QualityCardSet(seat=seat, card=d.card, good=_good(new), value=new.value, mode=mode))
+    return step_done(s)
+
+
+def set_distribution(s: State, seat: int, d: SetDistributionCard, out: Effects) -> State:
+    p = s.players[seat]
+    new, cards = _moved(s, p, _DISTRIBUTION, p.distribution, C.distribution_cap, d, appeal=None)
+    s = set_player(s, replace(p, distribution=cards))
+    out.append(fx.DistributionCardSet(seat=seat, card=d.card, good=_good(new), value=new.value))
     return step_done(s)
 
 
@@ -81,42 +119,6 @@ def _allowance(t: Turn, cards: tuple[Card, ...], allowed: int, what: str) -> Non
             f"Your development allows adding {allowed} {what} per action; this would add {added}.",
             RULE["QUALITY"],
         )
-
-
-def set_distribution(s: State, seat: int, d: SetDistributionCard, out: Effects) -> State:
-    t = in_action(s, "DISTRIBUTION")
-    p = s.players[seat]
-    card = next((c for c in p.distribution if c.id == d.card), None)
-    if card is None:
-        raise violation("no_such_card", f"You have no distribution card {d.card}.", RULE["DISTRIBUTION"])
-    g = RESERVE if d.good is None else good_index(d.good)
-    if g == RESERVE:
-        new = replace(card, good=RESERVE, value=0)
-    else:
-        factory_of(p, g, RULE["DISTRIBUTION"])
-        lo, hi = card_range(s, d.card)
-        if not lo <= d.value <= hi:
-            raise violation("card_value", f"The {d.card} card shows {lo} to {hi}.", RULE["DISTRIBUTION"])
-        new = replace(card, good=g, value=d.value)
-    if (new.good, new.value) == (card.good, card.value):
-        raise violation(
-            "nothing_changes", "The card must be added, moved or change its value.", RULE["DISTRIBUTION"]
-        )
-    cards = set_card(p.distribution, new)
-    if g != RESERVE and total_at(cards, g) > C.distribution_cap:
-        raise violation(
-            "distribution_cap",
-            f"The distribution of a factory is at most {C.distribution_cap}.",
-            RULE["DISTRIBUTION"],
-        )
-    _allowance(t, cards, C.track_value(DISTRIBUTION, p.levels[DISTRIBUTION]), "distribution")
-    s = set_player(s, replace(p, distribution=cards))
-    out.append(
-        fx.DistributionCardSet(
-            seat=seat, card=d.card, good=None if g == RESERVE else GOODS[g], value=new.value
-        )
-    )
-    return step_done(s)
 
 
 def card_options(s: State, p: Player, opened: list[int], *, quality: bool) -> list[Decision]:

@@ -32,15 +32,15 @@ def share_cost(p: Player, discounted: int, full: int) -> int:
     return discounted * C.half(p.share_value) + full * p.share_value
 
 
+def _in_step(s: State, step: int, order: str) -> None:
+    """The action's steps come in order, each at most once: shares (1), loans (2), ships (3)."""
+    if in_action(s, "STOCK_EXCHANGE").exchange >= step:
+        raise violation("exchange_order", order, RULE["STOCK_EXCHANGE"])
+
+
 def buy(s: State, seat: int, d: BuyShares, out: Effects) -> State:
-    t = in_action(s, "STOCK_EXCHANGE")
+    _in_step(s, 1, "Shares are bought once, before loans and regaining ships.")
     p = s.players[seat]
-    if t.exchange >= 1:
-        raise violation(
-            "exchange_order",
-            "Shares are bought once, before loans and regaining ships.",
-            RULE["STOCK_EXCHANGE"],
-        )
     if d.discounted + d.full < 1:
         raise violation("no_shares", "Buy at least one share.", RULE["STOCK_EXCHANGE"])
     if d.discounted > discount_limit(p):
@@ -64,12 +64,8 @@ def buy(s: State, seat: int, d: BuyShares, out: Effects) -> State:
 
 
 def loans(s: State, seat: int, d: TakeLoans, out: Effects) -> State:
-    t = in_action(s, "STOCK_EXCHANGE")
+    _in_step(s, 2, "Loans come after buying shares and before ships.")
     p = s.players[seat]
-    if t.exchange >= 2:
-        raise violation(
-            "exchange_order", "Loans come after buying shares and before ships.", RULE["STOCK_EXCHANGE"]
-        )
     if p.loans + d.count > C.loans_max:
         raise violation(
             "loan_limit",
@@ -82,12 +78,8 @@ def loans(s: State, seat: int, d: TakeLoans, out: Effects) -> State:
 
 
 def regain(s: State, seat: int, d: RegainShips, out: Effects) -> State:
-    t = in_action(s, "STOCK_EXCHANGE")
+    _in_step(s, 3, "Ships are regained once, as the last step.")
     p = s.players[seat]
-    if t.exchange >= 3:
-        raise violation(
-            "exchange_order", "Ships are regained once, as the last step.", RULE["STOCK_EXCHANGE"]
-        )
     if p.ships >= C.ships_max:
         raise violation(
             "ships_available", "Your shipping card already shows 2 ships.", RULE["STOCK_EXCHANGE"]

@@ -25,10 +25,10 @@ from ledger.games.water_frame.economy import (
     Effects,
     Valid,
     appeal,
+    check_price,
     factory_of,
     good_index,
     has,
-    price_ok,
     prices,
     return_tile,
     set_factory,
@@ -395,13 +395,7 @@ def adjust_price(s: State, seat: int, d: decisions.AdjustPrice, out: Effects) ->
             f"The {d.good.lower()} factory's price may not be adjusted in this additional action.",
             "II.3.1",
         )
-    if not price_ok(g, f, d.price, s.players[seat].small_stock[g]):
-        raise violation(
-            "bad_price",
-            f"The price must be £{C.price_min}-£{C.price_max} (less goods on the small warehouse) and keep the "
-            f"appeal at least 0 (at most £{f.price + appeal(g, f)}).",
-            "II.3.1",
-        )
+    check_price(g, f, d.price, "II.3.1", s.players[seat].small_stock[g])
     f = replace(f, price=d.price)
     s = set_factory(s, seat, g, f)
     out.append(fx.PriceSet(seat=seat, good=d.good, price=d.price, appeal=appeal(g, f)))

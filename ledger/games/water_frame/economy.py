@@ -113,6 +113,17 @@ def price_ok(good: int, f: Factory, price: int, small_stock: int = 0) -> bool:
     return C.price_min <= price <= C.price_max - small_stock and price <= quality(good, f) + f.distribution
 
 
+def check_price(good: int, f: Factory, price: int, rule: str, small_stock: int = 0) -> None:
+    """Refuses a price ``price_ok`` does not allow, naming the limits."""
+    if not price_ok(good, f, price, small_stock):
+        raise violation(
+            "bad_price",
+            f"The price must be £{C.price_min}-£{C.price_max - small_stock} and at most "
+            f"£{quality(good, f) + f.distribution}, the factory's quality plus distribution (appeal at least 0).",
+            rule,
+        )
+
+
 def prices(g: int, f: Factory, *, every: bool) -> list[int]:
     top = min(C.price_max, quality(g, f) + f.distribution)
     if every:

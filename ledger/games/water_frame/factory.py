@@ -14,13 +14,12 @@ from ledger.games.water_frame.economy import (
     Effects,
     Valid,
     add_once,
-    base_quality,
+    check_price,
     factory_of,
     fire,
     good_index,
     has,
     level_now,
-    price_ok,
     prices,
     return_tile,
     set_factory,
@@ -56,13 +55,7 @@ def build(s: State, seat: int, d: BuildFactory, out: Effects) -> State:
             "closed_this_action", "A factory closed in this action may not be rebuilt in it.", "II.2.1"
         )
     f = Factory(level=d.level, price=d.price, rows=(Row(), Row(), Row(), Row()))
-    if not price_ok(g, f, d.price, s.players[seat].small_stock[g]):
-        raise violation(
-            "bad_price",
-            f"The price must be £{C.price_min}-£{C.price_max} and at most the base quality "
-            f"£{base_quality(g, f)} (appeal at least 0).",
-            "II.2.1",
-        )
+    check_price(g, f, d.price, "II.2.1", s.players[seat].small_stock[g])
     discount = _developer(s, seat, g, d.developer)
     cost = max(0, C.base_quality(g, d.level) - discount)
     s, got = take_for_hire(s, C.slots(g, 0))  # row 1 only, filled with workers (A-41: may stay short)

@@ -9,6 +9,13 @@ from pydantic import Field
 from ledger.engine import TitleMeta, TitleOptions
 
 
+def _edition_switch(description: str) -> Any:
+    """A switch that came after games had been recorded without it: unset (None, left out of the
+    stored options) it plays as those games did (the start player drawn, the school before the
+    sale). A new game created through the API takes its edition's default (``EDITION_DEFAULTS``)."""
+    return Field(None, exclude_if=lambda v: v is None, description=description)
+
+
 class WaterFrameOptions(TitleOptions):
     """Variant modules (spec §2.1) and resolution switches of the ambiguities (spec §9.2)."""
 
@@ -31,26 +38,15 @@ class WaterFrameOptions(TitleOptions):
     emergency_digit_mode: Literal["leading", "tens"] = Field(
         "leading", description="A-11: spaces lost per emergency-sold share on single-digit spaces."
     )
-    # The two switches below came after games had been recorded without them: unset (None, left
-    # out of the stored options) they play as those games did: drawn, and before the sale. A new
-    # game created through the API takes its edition's default (``EDITION_DEFAULTS``).
-    start_player: Literal["random", "chosen"] | None = Field(
-        None,
-        exclude_if=lambda v: v is None,
-        description=(
-            "Whether the start player is drawn at random or chosen by the game's creator (the first "
-            "seat) as the game's first decision; unset, a new game follows its edition (2016 drawn, "
-            "2014 chosen)."
-        ),
+    start_player: Literal["random", "chosen"] | None = _edition_switch(
+        "Whether the start player is drawn at random or chosen by the game's creator (the first "
+        "seat) as the game's first decision; unset, a new game follows its edition (2016 drawn, "
+        "2014 chosen)."
     )
-    school_timing: Literal["before_sale", "during_sale"] | None = Field(
-        None,
-        exclude_if=lambda v: v is None,
-        description=(
-            "Whether the school's owner closes his last row before the sale or during it, until a "
-            "good of that row is sold; unset, a new game follows its edition (2016 before, 2014 "
-            "during)."
-        ),
+    school_timing: Literal["before_sale", "during_sale"] | None = _edition_switch(
+        "Whether the school's owner closes his last row before the sale or during it, until a "
+        "good of that row is sold; unset, a new game follows its edition (2016 before, 2014 "
+        "during)."
     )
 
     @property

@@ -26,8 +26,8 @@ from ledger.games.water_frame.economy import (
     appeal,
     ask_in_turn,
     change_shares,
+    check_price,
     gain,
-    price_ok,
     prices,
     reverse_order,
     set_factory,
@@ -132,13 +132,7 @@ def found_factory(s: State, seat: int, d: FoundFactory, out: Effects) -> State:
     if s.phase == Phase.FOUNDATION_2 and g in p.start_goods:
         raise violation("same_good", "The second factory must make a different kind of goods.", "4.1 IV")
     f = Factory(level=1, price=d.price, rows=(Row(), Row(), Row(), Row()))
-    if not price_ok(g, f, d.price):
-        raise violation(
-            "bad_price",
-            f"The price must be at least £{C.price_min} and at most the base quality £{C.base_quality(g, 1)} "
-            "(appeal at least 0).",
-            "4.1 IV",
-        )
+    check_price(g, f, d.price, "4.1 IV")
     if C.jm_cells - s.jm_empty < C.slots(g, 0) + C.slots(g, 1):
         raise violation("no_workers", "The job market has too few workers for this factory.", "4.1 IV")
     s = found(s, seat, g, d.price, out)
