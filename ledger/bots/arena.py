@@ -108,62 +108,63 @@ def final_value(title: str, state: Any, seat: int) -> float:
     return float(strong.sampling_module(title).final_value(state, seat))
 
 
-def _policy(
-    title: str, name: str, rng: random.Random, times: list[float], budget_ms: float | None, wall_clock: bool
-) -> Policy:
-    eng = registry.engine(title)
-    if name == "random":
-        return lambda s, seat: rng.choice(eng.legal_decisions(s, seat))
-    if name == "greedy":
-        greedy = registry.bot(title)
-        if greedy is None:
-            raise LookupError(f"{title} has no greedy bot")
-        return greedy
+@dataclass(frozen=True)
+class ArenaGame:
+    """One arena game, as a worker process is handed it: ``bot`` at seat ``game % players``,
+    ``against`` everywhere else; ``budget_ms`` and ``wall_clock`` size the strong bot's searches
+    (see ``run``)."""
 
-    def play_strong(s: Any, seat: int) -> Any:
-        t0 = time.perf_counter()
-        decision = strong.choose(
-            title, s, seat, seed=rng.getrandbits(63), budget_ms=budget_ms, wall_clock=wall_clock
-        )
-        times.append(time.perf_counter() - t0)
-        return decision
+    title: str
+    players: int
+    game: int
+    bot: str
+    against: str
+    seed: int
+    budget_ms: float | None = None
+    wall_clock: bool = False
 
-    return play_strong
+    def play(self) -> GameResult:
+        eng = registry.engine(self.title)
+        bot_seat = self.game % self.players
+        draws = random.Random(f"arena/{self.seed}/{self.game}/draws")
+        times: list[float] = []
+        mine = self._policy(self.bot, random.Random(f"arena/{self.seed}/{self.game}/bot"), times)
+        theirs = self._policy(self.against, random.Random(f"arena/{self.seed}/{self.game}/against"), [])
+        state = eng.new_game(eng.meta.options(), self.players)
+        state, decisions = advance(eng, state, lambda seat: mine if seat == bot_seat else theirs, draws)
+        if not eng.pending(state).finished:
+            raise RuntimeError(f"{self.title} game {self.game} did not end")
+        standings = eng.standings(state)
+        first = [st.seat for st in standings if st.rank == 1]
+        credit = tuple(1 / len(first) if i in first else 0.0 for i in range(self.players))
+        final = tuple(final_value(self.title, state, i) for i in range(self.players))
+        return GameResult(self.game, bot_seat, credit, final, decisions, tuple(times))
 
+    def _policy(self, name: str, rng: random.Random, times: list[float]) -> Policy:
+        """The bot ``name``'s policy in this game (the strong bot's decision times go to ``times``)."""
+        eng = registry.engine(self.title)
+        if name == "random":
+            return lambda s, seat: rng.choice(eng.legal_decisions(s, seat))
+        if name == "greedy":
+            greedy = registry.bot(self.title)
+            if greedy is None:
+                raise LookupError(f"{self.title} has no greedy bot")
+            return greedy
 
-def play_game(
-    title: str,
-    players: int,
-    game: int,
-    bot: str,
-    against: str,
-    seed: int,
-    budget_ms: float | None = None,
-    wall_clock: bool = False,
-) -> GameResult:
-    """One arena game: ``bot`` at seat ``game % players``, ``against`` everywhere else."""
-    eng = registry.engine(title)
-    bot_seat = game % players
-    draws = random.Random(f"arena/{seed}/{game}/draws")
-    times: list[float] = []
-    mine = _policy(title, bot, random.Random(f"arena/{seed}/{game}/bot"), times, budget_ms, wall_clock)
-    theirs = _policy(title, against, random.Random(f"arena/{seed}/{game}/against"), [], budget_ms, wall_clock)
-    state = eng.new_game(eng.meta.options(), players)
-    state, decisions = advance(eng, state, lambda seat: mine if seat == bot_seat else theirs, draws)
-    if not eng.pending(state).finished:
-        raise RuntimeError(f"{title} game {game} did not end")
-    standings = eng.standings(state)
-    first = [st.seat for st in standings if st.rank == 1]
-    credit = tuple(1 / len(first) if i in first else 0.0 for i in range(players))
-    final = tuple(final_value(title, state, i) for i in range(players))
-    return GameResult(game, bot_seat, credit, final, decisions, tuple(times))
+        def play_strong(s: Any, seat: int) -> Any:
+            t0 = time.perf_counter()
+            decision = strong.choose(
+                self.title,
+                s,
+                seat,
+                seed=rng.getrandbits(63),
+                budget_ms=self.budget_ms,
+                wall_clock=self.wall_clock,
+            )
+            times.append(time.perf_counter() - t0)
+            return decision
 
-
-Job = tuple[str, int, int, str, str, int, float | None, bool]
-
-
-def _play(args: Job) -> GameResult:
-    return play_game(*args)
+        return play_strong
 
 
 def run(
@@ -190,7 +191,7 @@ def run(
         if name not in BOTS:
             raise ValueError(f"unknown bot {name!r}: one of {', '.join(BOTS)}")
     summary = Summary(title, players, games, bot, against, seed)
-    jobs: list[Job] = [(title, players, g, bot, against, seed, budget_ms, wall_clock) for g in range(games)]
+    jobs = [ArenaGame(title, players, g, bot, against, seed, budget_ms, wall_clock) for g in range(games)]
     workers = workers or min(os.cpu_count() or 1, 2)
     t0 = time.perf_counter()
     with _Results(jobs, workers) as results:
@@ -206,16 +207,16 @@ def run(
 class _Results:
     """The games' results as they finish, from a process pool (or in this process)."""
 
-    def __init__(self, jobs: list[Job], workers: int) -> None:
+    def __init__(self, jobs: list[ArenaGame], workers: int) -> None:
         self.jobs = jobs
         self.workers = workers
         self.pool: Any = None
 
     def __enter__(self) -> Iterator[GameResult]:
         if self.workers <= 1 or len(self.jobs) <= 1:
-            return (_play(job) for job in self.jobs)
+            return (job.play() for job in self.jobs)
         self.pool = multiprocessing.get_context("spawn").Pool(self.workers)
-        return self.pool.imap_unordered(_play, self.jobs)  # type: ignore[no-any-return]
+        return self.pool.imap_unordered(ArenaGame.play, self.jobs)  # type: ignore[no-any-return]
 
     def __exit__(self, *exc: object) -> None:
         if self.pool is not None:

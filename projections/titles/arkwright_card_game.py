@@ -12,12 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.games.arkwright_card_game.components import load
-from projections.titles.companies import apply_company_effect, rank_seats
+from projections.titles.companies import CompanyScoreboard, apply_company_effect
 
 C = load()
 
 
-class CardGameScoreboard:
+class CardGameScoreboard(CompanyScoreboard):
     def initial(self, created: dict[str, Any]) -> dict[str, Any]:
         return {
             "title": "arkwright-card-game",
@@ -68,12 +68,6 @@ class CardGameScoreboard:
             doc["round"], doc["active_good"] = e.get("cycle", e.get("round")), e.get("good")
         elif kind in ("start_player_drawn", "start_player_changed"):
             doc["start_player"] = e["seat"]
-
-    def finish(self, doc: dict[str, Any]) -> None:
-        for s in doc["seats"]:
-            s["shares_held"] = s["shares"]
-            s["portfolio_value"] = s["shares"] * s["share_value"]
-        rank_seats(doc, lambda s: (s["portfolio_value"], s["cash"]))
 
 
 REDUCER = CardGameScoreboard()

@@ -1,5 +1,5 @@
-"""The effects both Arkwright titles record for a company: cash, shares, loans, share value; and
-the ranking every title's scoreboard shares."""
+"""The effects both Arkwright titles record for a company: cash, shares, loans, share value; their
+final worth (shares times share value); and the ranking every title's scoreboard shares."""
 
 from __future__ import annotations
 
@@ -34,3 +34,14 @@ def rank_seats(doc: dict[str, Any], key: Callable[[dict[str, Any]], tuple[int, i
         return
     for s in doc["seats"]:
         s["rank"] = 1 + sum(1 for o in doc["seats"] if key(o) > key(s))
+
+
+class CompanyScoreboard:
+    """What both Arkwright titles' scoreboards finish alike: a company is worth its shares times the
+    share value, and seats rank by that, ties going to more cash."""
+
+    def finish(self, doc: dict[str, Any]) -> None:
+        for s in doc["seats"]:
+            s["shares_held"] = s["shares"]
+            s["portfolio_value"] = s["shares"] * s["share_value"]
+        rank_seats(doc, lambda s: (s["portfolio_value"], s["cash"]))

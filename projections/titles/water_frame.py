@@ -11,12 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.games.water_frame.components import load
-from projections.titles.companies import apply_company_effect, rank_seats
+from projections.titles.companies import CompanyScoreboard, apply_company_effect
 
 C = load()
 
 
-class WaterFrameScoreboard:
+class WaterFrameScoreboard(CompanyScoreboard):
     def initial(self, created: dict[str, Any]) -> dict[str, Any]:
         return {
             "title": "water-frame",
@@ -58,12 +58,6 @@ class WaterFrameScoreboard:
             seats[e["seat"]]["factories"].pop(e["good"], None)
         elif kind == "goods_sold":
             seats[e["seat"]]["goods_sold"] += e["from_production"] + e["from_stock"]
-
-    def finish(self, doc: dict[str, Any]) -> None:
-        for s in doc["seats"]:
-            s["shares_held"] = s["shares"]
-            s["portfolio_value"] = s["shares"] * s["share_value"]
-        rank_seats(doc, lambda s: (s["portfolio_value"], s["cash"]))
 
 
 REDUCER = WaterFrameScoreboard()

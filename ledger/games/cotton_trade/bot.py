@@ -31,7 +31,7 @@ What it does, phase by phase:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from ledger.engine import Decision
 from ledger.games.cotton_trade import advanced as adv
@@ -220,9 +220,10 @@ def _choose_share(s: State, seat: int, legal: Sequence[Decision]) -> Decision:
     return min(options, key=lambda d: (_share_value(s, d.company, d.number), d.company == seat, d.company))
 
 
-def _bid(s: State, seat: int) -> Decision:
+def _bid(s: State, seat: int, legal: Sequence[Decision]) -> Decision:
     """Outbid by the least coins while the bid stays well below the share's expected buy-back,
-    keeping enough current money for the fleet (and, at a stage's start, a new ship and cargo)."""
+    keeping enough current money for the fleet (and, at a stage's start, a new ship and cargo);
+    the bid is worked out from the auction, whatever ``legal`` lists."""
     a = s.auction
     if a is None:
         return decisions.PassBid()
@@ -440,21 +441,20 @@ def _keep(s: State, seat: int, legal: Sequence[Decision]) -> Decision:
     return d if refund_next < STAGE_ROUNDS * GOOD_OL_ROUND else decisions.ReturnAllShips()
 
 
+# What the bot weighs in each phase; in any other, the first legal decision.
+_BY_PHASE: dict[Phase, Callable[[State, int, Sequence[Decision]], Decision]] = {
+    Phase.RENT: _rent,
+    Phase.SAIL: _sail,
+    Phase.BUY: _buy,
+    Phase.SELL: _sell,
+    Phase.KEEP_NEW: _keep,
+    Phase.PAYMENT: _choose_share,
+    Phase.AUCTION: _bid,
+}
+
+
 def choose(s: State, seat: int) -> Decision:
     legal = legal_decisions(s, seat)
     assert legal, "the bot is only asked when it has a legal decision"
-    if s.phase == Phase.RENT:
-        return _rent(s, seat, legal)
-    if s.phase == Phase.SAIL:
-        return _sail(s, seat, legal)
-    if s.phase == Phase.BUY:
-        return _buy(s, seat, legal)
-    if s.phase == Phase.SELL:
-        return _sell(s, seat, legal)
-    if s.phase == Phase.KEEP_NEW:
-        return _keep(s, seat, legal)
-    if s.phase == Phase.PAYMENT:
-        return _choose_share(s, seat, legal)
-    if s.phase == Phase.AUCTION:
-        return _bid(s, seat)
-    return legal[0]
+    weigh = _BY_PHASE.get(s.phase)
+    return legal[0] if weigh is None else weigh(s, seat, legal)

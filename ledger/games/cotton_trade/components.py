@@ -115,8 +115,24 @@ class Components:
         return self.good_ol if card == self.good_ol.id else self.ships[card]
 
 
+# The plain numbers among the components, each the constant of its name in the data file (a few
+# spelt out in full there: _CONSTANT_KEY).
+_NUMBERS = (
+    "rounds", "starting_pence", "ship_cards_extra", "demand_initial_base", "demand_removed_per_player",
+    "guaranteed_price", "bonus_first", "bonus_other", "oversized_discount", "shares_per_company",
+    "exchange_rate", "coin_tokens", "passenger_tokens", "vip_tokens", "good_ol_cards", "reputation_max",
+)
+_CONSTANT_KEY = {
+    "ship_cards_extra": "ship_cards_per_player_extra",
+    "bonus_first": "bonus_first_position",
+    "bonus_other": "bonus_other_position",
+    "coin_tokens": "coin_tokens_per_currency",
+    "good_ol_cards": "good_ol_ship_cards",
+}
+
+
 def _value(d: dict, key: str):  # type: ignore[no-untyped-def]
-    return d["constants"][key]["value"]
+    return d["constants"][_CONSTANT_KEY.get(key, key)]["value"]
 
 
 @cache
@@ -126,23 +142,8 @@ def load(path: str | None = None) -> Components:
     contracts = TypeAdapter(list[ContractCard]).validate_python(raw["contract_cards"]["cards"])
     track = TypeAdapter(tuple[TrackSpace, ...]).validate_python(raw["turn_order_track"]["spaces"])
     comp = Components(
-        rounds=_value(raw, "rounds"),
-        starting_pence=_value(raw, "starting_pence"),
-        ship_cards_extra=_value(raw, "ship_cards_per_player_extra"),
-        demand_initial_base=_value(raw, "demand_initial_base"),
-        demand_removed_per_player=_value(raw, "demand_removed_per_player"),
-        guaranteed_price=_value(raw, "guaranteed_price"),
-        bonus_first=_value(raw, "bonus_first_position"),
-        bonus_other=_value(raw, "bonus_other_position"),
-        oversized_discount=_value(raw, "oversized_discount"),
-        shares_per_company=_value(raw, "shares_per_company"),
+        **{name: _value(raw, name) for name in _NUMBERS},
         forced_sale_price=tuple(_value(raw, "forced_sale_price")),  # type: ignore[arg-type]
-        exchange_rate=_value(raw, "exchange_rate"),
-        coin_tokens=_value(raw, "coin_tokens_per_currency"),
-        passenger_tokens=_value(raw, "passenger_tokens"),
-        vip_tokens=_value(raw, "vip_tokens"),
-        good_ol_cards=_value(raw, "good_ol_ship_cards"),
-        reputation_max=_value(raw, "reputation_max"),
         reputation_start=dict(raw["reputation"]["start"]),
         reputation_cost=dict(raw["reputation"]["costs"]),
         created_vip_regions=frozenset(Region(r) for r in raw["reputation"]["created_vip_regions"]),
