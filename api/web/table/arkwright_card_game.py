@@ -40,7 +40,7 @@ from api.web.table.arkwright_card_game_words import (
     track_name,
     track_tip,
 )
-from api.web.table.base import Decision, Renderer, Table, text
+from api.web.table.base import Decision, Renderer, Seat, Table, text
 from api.web.table.water_frame import GOOD_FILL, SEAT_FILL, hit, rect, txt
 from api.web.table.water_frame import token as _token
 from ledger.games.arkwright_card_game.components import TRACKS
@@ -280,7 +280,7 @@ class CardGameBoard(Renderer):
         self, table: Table, v: Mapping[str, Any], p: Mapping[str, Any], x: float, y: float, w: float
     ) -> tuple[str, float]:
         seat = int(p["seat"])
-        decides = table.actor == seat
+        s = Seat(table, p, decides=table.actor == seat)
         cls = "pboard" + (" me" if seat == table.me else "") + (" awaited" if seat in table.awaiting else "")
         body: list[str] = []
         name = table.who(seat) + (" (you)" if seat == table.me else "")
@@ -290,33 +290,32 @@ class CardGameBoard(Renderer):
         body.append(txt(x + 20, y + 15, name, "b"))
         body.append(txt(x + w - 6, y + 15, f"£{p.get('money')}", "b", "end"))
         ry = y + 21
-        body.append(self._holdings(table, p, x + 6, ry, w - 12, decides))
+        body.append(self._holdings(s, x + 6, ry, w - 12))
         ry += 32
-        body.append(self._developments(table, p, x + 6, ry, w - 12, decides))
+        body.append(self._developments(s, x + 6, ry, w - 12))
         ry += 42
-        cards, used = self._cards(table, p, x + 6, ry, w - 12, decides)
+        cards, used = self._cards(s, x + 6, ry, w - 12)
         body.append(cards)
         ry += used
-        factories, used = self._factories(table, v, p, x + 4, ry, w - 8, decides)
+        factories, used = self._factories(s, x + 4, ry, w - 8)
         body.append(factories)
         ry += used
-        reserve, used = self._reserve(table, p, x + 6, ry, w - 12, decides)
+        reserve, used = self._reserve(s, x + 6, ry, w - 12)
         body.append(reserve)
         height = ry + used - y
         return rect(x, y, w, height, cls, 5) + "".join(body), height
 
-    def _holdings(
-        self, table: Table, p: Mapping[str, Any], x: float, y: float, w: float, decides: bool
-    ) -> str:
+    def _holdings(self, s: Seat, x: float, y: float, w: float) -> str:
+        table, p = s.table, s.player
         out = []
         third = (w - 8) / 3
-        mine = table.claim(_is("buy_shares", "buy_starting_shares")) if decides else []
+        mine = s.claim(_is("buy_shares", "buy_starting_shares"))
         shares = int(p.get("shares", 0))
         shape = rect(x, y, third, 28, "chip") + txt(x + 4, y + 11, f"Shares: {shares}", "s b")
         shape += txt(x + 4, y + 23, f"value £{p.get('share_value')}", "xs")
         label = f"Shares: {shares} at £{p.get('share_value')}, portfolio £{p.get('portfolio')}"
         out.append(table.target(mine, shape, label))
-        mine = table.claim(_is("take_loans")) if decides else []
+        mine = s.claim(_is("take_loans"))
         loans = int(p.get("loans", 0))
         shape = rect(x + third + 4, y, third, 28, "chip") + txt(
             x + third + 8, y + 11, f"Loans: {loans} of 9", "s b"
@@ -327,7 +326,7 @@ class CardGameBoard(Renderer):
             "each costs its share value at the end"
         )
         out.append(table.target(mine, shape, f"Loans: {loans}", tip=tip))
-        mine = table.claim(_is("regain_ships", "ship_goods", "ship_stored_goods")) if decides else []
+        mine = s.claim(_is("regain_ships", "ship_goods", "ship_stored_goods"))
         ships, tokens = int(p.get("ships", 0)), int(p.get("shipping_tokens", 0))
         sx = x + 2 * third + 8
         shape = rect(sx, y, third, 28, "chip ship") + txt(sx + 4, y + 11, f"Ships: {ships}", "s b")
@@ -339,9 +338,8 @@ class CardGameBoard(Renderer):
         out.append(table.target(mine, shape, f"Ships: {ships}, shipping tokens {tokens}", tip=tip))
         return "".join(out)
 
-    def _developments(
-        self, table: Table, p: Mapping[str, Any], x: float, y: float, w: float, decides: bool
-    ) -> str:
+    def _developments(self, s: Seat, x: float, y: float, w: float) -> str:
+        table, p = s.table, s.player
         levels = p.get("developments", {})
         lifted = set(p.get("restrictions_lifted", []))
         out = []
@@ -350,7 +348,7 @@ class CardGameBoard(Renderer):
             row, col = divmod(i, 2)
             tx, ty = x + col * (cw + 6), y + row * 13
             level = int(levels.get(track, 0))
-            mine = table.claim(_is("take_development", track=track)) if decides else []
+            mine = s.claim(_is("take_development", track=track))
             pips = "".join(
                 f'<circle cx="{tx + cw - 26 + k * 9:.4g}" cy="{ty + 6:.4g}" class="p{" w" if k <= level else ""}"/>'
                 for k in range(C.levels_max + 1)
@@ -364,15 +362,14 @@ class CardGameBoard(Renderer):
             out.append(table.target(mine, shape, label, tip=track_tip(track, level)))
         return "".join(out)
 
-    def _cards(
-        self, table: Table, p: Mapping[str, Any], x: float, y: float, w: float, decides: bool
-    ) -> tuple[str, float]:
+    def _cards(self, s: Seat, x: float, y: float, w: float) -> tuple[str, float]:
+        table, p = s.table, s.player
         held = p.get("development_cards", [])
         out = [txt(x, y + 9, f"Cards ({len(held)} of {p.get('card_limit')})", "s b")]
         cx, cy = x + 86, y
         for c in held:
             card = str(c["card"])
-            mine = table.claim(functools.partial(_uses, card=card)) if decides else []
+            mine = s.claim(functools.partial(_uses, card=card))
             name = card_name(card) + (" (used)" if c.get("rotated") else "")
             if c.get("good") and card == "FOREMAN":
                 name += f" at {good(c['good'])}"
@@ -389,45 +386,24 @@ class CardGameBoard(Renderer):
             out.append(txt(x + 86, y + 9, "none", "xs muted"))
         return "".join(out), cy + 16 - y
 
-    def _factories(
-        self,
-        table: Table,
-        v: Mapping[str, Any],
-        p: Mapping[str, Any],
-        x: float,
-        y: float,
-        w: float,
-        decides: bool,
-    ) -> tuple[str, float]:
+    def _factories(self, s: Seat, x: float, y: float, w: float) -> tuple[str, float]:
         per_row = 2
         gap = 4
         fw = (w - gap * (per_row - 1)) / per_row
         fh = 150
         out = []
-        factories = p.get("factories", [])
+        factories = s.player.get("factories", [])
         for k, g in enumerate(GOODS):
             row, col = divmod(k, per_row)
             f = factories[k] if k < len(factories) else None
-            out.append(
-                self._factory(table, v, p, g, f, x + col * (fw + gap), y + row * (fh + gap), fw, fh, decides)
-            )
+            out.append(self._factory(s, g, f, x + col * (fw + gap), y + row * (fh + gap), fw, fh))
         rows = (len(GOODS) + per_row - 1) // per_row
         return "".join(out), rows * (fh + gap)
 
     def _factory(
-        self,
-        table: Table,
-        v: Mapping[str, Any],
-        p: Mapping[str, Any],
-        g: str,
-        f: Mapping[str, Any] | None,
-        x: float,
-        y: float,
-        w: float,
-        h: float,
-        decides: bool,
+        self, s: Seat, g: str, f: Mapping[str, Any] | None, x: float, y: float, w: float, h: float
     ) -> str:
-        seat = int(p["seat"])
+        table, v, seat, decides = s.table, s.table.view, int(s.player["seat"]), s.decides
         factory_decisions = (
             "build_factory",
             "upgrade_factory",
@@ -437,7 +413,7 @@ class CardGameBoard(Renderer):
             "produce_extra",
         )
         if f is None:
-            mine = table.claim(_is(*factory_decisions, good=g)) if decides else []
+            mine = s.claim(_is(*factory_decisions, good=g))
             shape = rect(x, y, w, h, "factory empty") + txt(
                 x + w / 2, y + h / 2, f"{good(g).capitalize()}: in the reserve", "s muted", "middle"
             )
@@ -446,7 +422,7 @@ class CardGameBoard(Renderer):
         out = [rect(x, y, w, h, "factory", 4, GOOD_FILL[g])]
         pr = v.get("production") or {}
         selling = decides and pr.get("good") == g and pr.get("current") == seat
-        mine = table.claim(_is(*factory_decisions, good=g)) if decides else []
+        mine = s.claim(_is(*factory_decisions, good=g))
         mine += table.claim(_is("sell_goods")) if selling else []
         side = int(f.get("side", 1))
         title = f"{good(g).capitalize()} {ROMAN.get(side, side)}" + (" · Foreman" if f.get("foreman") else "")
@@ -467,7 +443,7 @@ class CardGameBoard(Renderer):
         for i, (price, appeal) in enumerate(spots):
             spot = i + 1
             sx = x + 4 + i * sw
-            mine = table.claim(_is("set_price_and_appeal", spot=spot)) if decides and active else []
+            mine = s.claim(_is("set_price_and_appeal", spot=spot)) if active else []
             on = spot == at
             shape = rect(sx, y + 17, sw - 3, 20, "admin used" if on else "admin", 2)
             shape += txt(sx + (sw - 3) / 2, y + 26, f"£{price}", "xs b" if on else "xs", "middle")
@@ -510,7 +486,7 @@ class CardGameBoard(Renderer):
         for k, position in enumerate(sorted(C.worker_cards)):
             wy = y + 74 + k * 13
             c = cards.get(position)
-            mine = table.claim(_is("add_machine", good=g, position=position)) if decides and c else []
+            mine = s.claim(_is("add_machine", good=g, position=position)) if c else []
             slots = C.worker_cards[position].workers
             if c is None:
                 shape = rect(x + 4, wy, w - 8, 11, "chip empty", 2) + txt(
@@ -534,32 +510,24 @@ class CardGameBoard(Renderer):
             out.append(table.target(mine, shape + pips, desc))
         # quality and distribution cards, storehouses
         ty = y + 101
-        out.append(self._card_row(table, v, g, f, x + 4, ty, w - 8, "quality", decides))
-        out.append(self._card_row(table, v, g, f, x + 4, ty + 16, w - 8, "distribution", decides))
-        out.append(self._stores(table, f.get("storehouses", []), g, x + 4, ty + 32, w - 8, decides))
+        out.append(self._card_row(s, g, f, x + 4, ty, w - 8, "quality"))
+        out.append(self._card_row(s, g, f, x + 4, ty + 16, w - 8, "distribution"))
+        out.append(self._stores(s, f.get("storehouses", []), g, x + 4, ty + 32, w - 8))
         return "".join(out)
 
     def _card_row(
-        self,
-        table: Table,
-        v: Mapping[str, Any],
-        g: str,
-        f: Mapping[str, Any],
-        x: float,
-        y: float,
-        w: float,
-        kind: str,
-        decides: bool,
+        self, s: Seat, g: str, f: Mapping[str, Any], x: float, y: float, w: float, kind: str
     ) -> str:
         """The quality (or distribution) cards at a factory: each card (click: back to the reserve),
         and the row itself (click: put a card here)."""
+        table = s.table
         quality = kind == "quality"
         cards = f.get(kind, [])
         out = []
         chips = []
         cx = x + 2
         for c in cards:
-            back = table.claim(_is(f"set_{kind}_card", card=c["card"], good=None)) if decides else []
+            back = s.claim(_is(f"set_{kind}_card", card=c["card"], good=None))
             name = quality_card(c["card"]) if quality else distribution_card(c["card"])
             shown = (
                 _chip_name(c["card"])
@@ -574,22 +542,18 @@ class CardGameBoard(Renderer):
             chips.append(table.target(back, chip, f"{what} (put it back in your reserve)" if back else what))
             cx += cw + 3
         if quality:
-            mine = (
-                table.claim(
-                    lambda d: (
-                        (d.get("type") == "set_quality_card" and d.get("good") == g)
-                        or (
-                            d.get("type") == "place_replacement_quality"
-                            and ((table.view.get("turn") or {}).get("engineer_replacement") or {}).get("good")
-                            == g
-                        )
+            mine = s.claim(
+                lambda d: (
+                    (d.get("type") == "set_quality_card" and d.get("good") == g)
+                    or (
+                        d.get("type") == "place_replacement_quality"
+                        and ((table.view.get("turn") or {}).get("engineer_replacement") or {}).get("good")
+                        == g
                     )
                 )
-                if decides
-                else []
             )
         else:
-            mine = table.claim(_is("set_distribution_card", good=g)) if decides else []
+            mine = s.claim(_is("set_distribution_card", good=g))
         total = sum(int(c.get("value", 0)) for c in cards)
         head = f"{kind.capitalize()} {total}"
         shape = hit(mine, x, y, w, 14) + txt(x + w - 2, y + 10, head, "xs b", "end")
@@ -617,19 +581,13 @@ class CardGameBoard(Renderer):
         return "".join(out) + "".join(chips)
 
     def _stores(
-        self,
-        table: Table,
-        stores: Sequence[Mapping[str, Any]],
-        g: str | None,
-        x: float,
-        y: float,
-        w: float,
-        decides: bool,
+        self, s: Seat, stores: Sequence[Mapping[str, Any]], g: str | None, x: float, y: float, w: float
     ) -> str:
+        table = s.table
         out = []
         cx = x + 2
         for st in stores:
-            mine = table.claim(_is("store_goods", storehouse=st["storehouse"])) if decides else []
+            mine = s.claim(_is("store_goods", storehouse=st["storehouse"]))
             n = int(st.get("goods", 0))
             shown = f"{_chip_name(st['storehouse'])}{n} of {4 if st['storehouse'] == 'BIG' else 2}"
             cw = 5.0 * len(shown) + 8
@@ -644,10 +602,8 @@ class CardGameBoard(Renderer):
             out.append(txt(x + 2, y + 10, "no storehouse here", "xs muted"))
         return "".join(out)
 
-    def _reserve(
-        self, table: Table, p: Mapping[str, Any], x: float, y: float, w: float, decides: bool
-    ) -> tuple[str, float]:
-        r = p.get("reserve", {})
+    def _reserve(self, s: Seat, x: float, y: float, w: float) -> tuple[str, float]:
+        r = s.player.get("reserve", {})
         lines = []
         for kind, cards, extra in (
             ("quality", r.get("quality", []), "ENGINEER"),
@@ -675,7 +631,7 @@ class CardGameBoard(Renderer):
         top = y + 2 + len(lines) * 10
         stores = [{"storehouse": s, "goods": 0} for s in r.get("storehouses", [])]
         if stores:
-            out.append(self._stores(table, stores, None, x, top, w, decides))
+            out.append(self._stores(s, stores, None, x, top, w))
             return "".join(out), top - y + 16
         return "".join(out), top - y + 4
 

@@ -312,6 +312,20 @@ class Table:
 
 
 @dataclass(frozen=True)
+class Seat:
+    """One player's part of the board as it is drawn: the table, the player's entry in the view,
+    and whether that player decides now (a player's decisions act on their own board only)."""
+
+    table: Table
+    player: Mapping[str, Any]
+    decides: bool
+
+    def claim(self, match: Callable[[Decision], bool]) -> list[Decision]:
+        """``table.claim`` when the player decides now; none otherwise."""
+        return self.table.claim(match) if self.decides else []
+
+
+@dataclass(frozen=True)
 class Drawn:
     """A board as the page shows it."""
 

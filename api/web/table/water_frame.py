@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from api.web.table.base import Decision, Renderer, Table, text
+from api.web.table.base import Decision, Renderer, Seat, Table, text
 from api.web.table.water_frame_words import (
     GOODS,
     ROMAN,
@@ -376,7 +376,7 @@ class WaterFrameBoard(Renderer):
         turn = v.get("turn") or {}
         out: list[str] = []
         awaited = seat in table.awaiting
-        decides = seat == table.actor  # a player's decisions act on their own board
+        s = Seat(table, p, decides=seat == table.actor)
         out.append(txt(x + 16, y + 13, table.who(seat) + (" (you)" if me else ""), "b"))
         out.append(token(seat, x + 7, y + 9, 5))
         if awaited:
@@ -390,7 +390,7 @@ class WaterFrameBoard(Renderer):
         out.append(txt(x, y + 27, money, "s"))
         worth = f"share value £{p.get('share_value')} (space {p.get('share_space')}) · portfolio £{p.get('portfolio')}"
         out.append(txt(x, y + 39, worth, "s"))
-        part, used = self._administration(table, p, x, y + 44, w, decides, turn)
+        part, used = self._administration(s, x, y + 44, w, turn)
         out.append(part)
         cy = y + 44 + used + 4
         factories = p.get("factories", [])
@@ -399,9 +399,9 @@ class WaterFrameBoard(Renderer):
             f = factories[k] if k < len(factories) else None
             fx = x + (k % 2) * (fw + 6)
             fy = cy + (k // 2) * 92
-            out.append(self._factory(table, g, f, fx, fy, fw, decides))
+            out.append(self._factory(s, g, f, fx, fy, fw))
         cy += 2 * 92
-        part, used = self._holdings(table, v, p, x, cy, w, decides)
+        part, used = self._holdings(s, x, cy, w)
         out.append(part)
         cy += used
         frame = rect(
@@ -415,15 +415,9 @@ class WaterFrameBoard(Renderer):
         return frame + "".join(out), cy - y + 6
 
     def _administration(
-        self,
-        table: Table,
-        p: Mapping[str, Any],
-        x: float,
-        y: float,
-        w: float,
-        decides: bool,
-        turn: Mapping[str, Any],
+        self, s: Seat, x: float, y: float, w: float, turn: Mapping[str, Any]
     ) -> tuple[str, float]:
+        table, p, decides = s.table, s.player, s.decides
         fee = (
             0
             if any(t.get("tile") == "ADMINISTRATOR" for t in p.get("development_tiles", []))
@@ -449,15 +443,14 @@ class WaterFrameBoard(Renderer):
                 placed.add(marker)
                 shape += txt(sx + (sw - 3) / 2, y + 36, _short_marker(marker), "xs", "middle")
                 label = f"The £{cost} space: {marker_name(marker)}"
-                if decides:
-                    mine = table.claim(_reuse(marker))
+                mine = s.claim(_reuse(marker))
             out.append(table.target(mine, shape, label))
         # the markers still to place: own action markers, grey markers, ships
         supply = [f"OWN:{a}" for a in OWN_ORDER] + list(p.get("grey_markers", []))
         supply += [f"SHIP:{s['ship']}" for s in p.get("ships", [])]
         sx, ry = x, y + 46
         for m in [m for m in supply if m not in placed]:
-            mine = table.claim(_place(m)) if decides else []
+            mine = s.claim(_place(m))
             short = _short_marker(m)
             cw = 5.0 * len(short) + 8
             if sx + cw > x + w:
@@ -468,19 +461,11 @@ class WaterFrameBoard(Renderer):
             sx += cw + 3
         return "".join(out), ry + 13 - y
 
-    def _factory(
-        self,
-        table: Table,
-        g: str,
-        f: Mapping[str, Any] | None,
-        x: float,
-        y: float,
-        w: float,
-        decides: bool,
-    ) -> str:
+    def _factory(self, s: Seat, g: str, f: Mapping[str, Any] | None, x: float, y: float, w: float) -> str:
+        table, decides = s.table, s.decides
         h = 88
         if f is None:
-            mine = table.claim(_is("found_factory", "build_factory", good=g)) if decides else []
+            mine = s.claim(_is("found_factory", "build_factory", good=g))
             shape = rect(x, y, w, h, "factory empty") + txt(
                 x + w / 2, y + 46, f"no {good(g)} factory", "s muted", "middle"
             )
@@ -490,11 +475,7 @@ class WaterFrameBoard(Renderer):
         level = ROMAN.get(f["level"], f["level"])
         out = [rect(x, y, w, h, "factory obsolete" if f.get("obsolete") else "factory", 4, GOOD_FILL[g])]
         name = f"{good(g).capitalize()} {level}" + (" (obsolete)" if f.get("obsolete") else "")
-        mine = (
-            table.claim(_is("modernize_factory", "close_factory", "fire_workers", "produce_goods", good=g))
-            if decides
-            else []
-        )
+        mine = s.claim(_is("modernize_factory", "close_factory", "fire_workers", "produce_goods", good=g))
         head = hit(mine, x + 1, y + 1, w * 0.6, 14) + txt(x + 4, y + 12, name, "b")
         tip = (
             f"{good(g).capitalize()} factory, level {level}: price £{f['price']}, quality {f['quality']} "
@@ -502,13 +483,13 @@ class WaterFrameBoard(Renderer):
             f"appeal {f['appeal']}, output {f['output']} a production"
         )
         out.append(table.target(mine, head, f"Your {good(g)} factory" if decides else tip, tip=tip))
-        mine = table.claim(_is("adjust_price", good=g)) if decides else []
+        mine = s.claim(_is("adjust_price", good=g))
         price = hit(mine, x + w - 38, y + 1, 36, 14) + txt(x + w - 4, y + 12, f"£{f['price']}", "b", "end")
         out.append(table.target(mine, price, f"The price of {good(g)}: £{f['price']}"))
-        mine = table.claim(_is("raise_quality", good=g)) if decides else []
+        mine = s.claim(_is("raise_quality", good=g))
         quality = hit(mine, x + 1, y + 16, w / 2 - 2, 12) + txt(x + 4, y + 26, f"quality {f['quality']}", "s")
         out.append(table.target(mine, quality, f"The quality of {good(g)}: {f['quality']}"))
-        mine = table.claim(_is("raise_distribution", good=g)) if decides else []
+        mine = s.claim(_is("raise_distribution", good=g))
         dist = hit(mine, x + w / 2, y + 16, w / 2 - 2, 12) + txt(
             x + w / 2 + 3, y + 26, f"distrib. {f['distribution']}", "s"
         )
@@ -528,7 +509,7 @@ class WaterFrameBoard(Renderer):
                 else:
                     pips.append(f'<circle cx="{px:.4g}" cy="{ry + 4.5:.4g}" class="p{held}"/>')
             number = txt(x + 5, ry + 8, f"{r + 1}", "xs b" if row.get("complete") else "xs")
-            mine = table.claim(_is("hire_workers", "place_machine", good=g, row=r + 1)) if decides else []
+            mine = s.claim(_is("hire_workers", "place_machine", good=g, row=r + 1))
             shape = hit(mine, x + 1, ry, w - 2, 10) + number + "".join(pips)
             desc = (
                 f"{good(g).capitalize()} row {r + 1}: {workers} workers, {machines} machines, "
@@ -537,24 +518,16 @@ class WaterFrameBoard(Renderer):
             out.append(table.target(mine, shape, desc))
         return "".join(out)
 
-    def _holdings(
-        self,
-        table: Table,
-        v: Mapping[str, Any],
-        p: Mapping[str, Any],
-        x: float,
-        y: float,
-        w: float,
-        decides: bool,
-    ) -> tuple[str, float]:
-        out = [self._warehouse(table, p, x, y, decides)]
-        out.append(self._contracts(table, v, p, x + 82, y, decides))
+    def _holdings(self, s: Seat, x: float, y: float, w: float) -> tuple[str, float]:
+        table, p, decides = s.table, s.player, s.decides
+        out = [self._warehouse(s, x, y)]
+        out.append(self._contracts(s, x + 82, y))
         ty = y + 76  # below the warehouse's five rows
         out.append(txt(x, ty + 9, "Tiles", "s b"))
         cx = x + 30
         for t in p.get("development_tiles", []):
             tile = t["tile"]
-            mine = table.claim(_tile_use(tile)) if decides else []
+            mine = s.claim(_tile_use(tile))
             name = tile_name(tile) + (f" ({good(t['assigned'])})" if t.get("assigned") else "")
             small = p.get("warehouse", {}).get("small_warehouse")
             if tile == "SMALL_WAREHOUSE" and small is not None:  # the tile is the warehouse: its goods
@@ -576,7 +549,7 @@ class WaterFrameBoard(Renderer):
             px = x + 30 + k * (pw + 3)
             if k < len(ships):
                 sh = ships[k]
-                mine = table.claim(_is("release_ship", ship=sh["ship"])) if decides else []
+                mine = s.claim(_is("release_ship", ship=sh["ship"]))
                 shown = f"{sh['capacity']} goods, crew {sh['crew']}"
                 chip = rect(px, ty, pw, 12, "chip ship", 2) + txt(px + 4, ty + 9, shown, "xs")
                 out.append(
@@ -588,19 +561,20 @@ class WaterFrameBoard(Renderer):
                 )
         return "".join(out), ty + 14 - y
 
-    def _warehouse(self, table: Table, p: Mapping[str, Any], x: float, y: float, decides: bool) -> str:
+    def _warehouse(self, s: Seat, x: float, y: float) -> str:
         """The large warehouse: a column per good, five rows; its workers on the edges."""
-        wh = p.get("warehouse", {})
+        table = s.table
+        wh = s.player.get("warehouse", {})
         out = [txt(x, y + 9, "Warehouse", "s b")]
         gx, gy, cell = x + 12, y + 22, 10
         cols = set(wh.get("columns", []))
         rows = set(wh.get("rows", []))
         stock = wh.get("stock", {})
         capacity = wh.get("capacity", {})
-        selling = table.claim(_is("sell_from_warehouse")) if decides else []
+        selling = s.claim(_is("sell_from_warehouse"))
         for k, g in enumerate(GOODS):
             edge = f"col:{g}"
-            mine = table.claim(_edge(edge)) if decides else []
+            mine = s.claim(_edge(edge))
             shape = rect(gx + k * cell, gy - 9, cell - 1, 7, "edge on" if g in cols else "edge", 1)
             who = "a worker" if g in cols else "no worker"
             out.append(table.target(mine, shape, f"The warehouse's {edge_name(edge)}: {who}"))
@@ -616,12 +590,12 @@ class WaterFrameBoard(Renderer):
                     column.append(
                         f'<circle cx="{gx + k * cell + 4.5:.4g}" cy="{cy + 4.5:.4g}" fill="{GOOD_FILL[g]}" class="gt"/>'
                     )
-            mine = table.claim(_is("sell_stored_goods", good=g)) if decides else []
+            mine = s.claim(_is("sell_stored_goods", good=g))
             label = f"{good(g).capitalize()} in the warehouse: {held} of {capacity.get(g, 0)}"
             out.append(table.target(mine, "".join(column), label))
         for r in range(5):
             edge = f"row:{r + 1}"
-            mine = table.claim(_edge(edge)) if decides else []
+            mine = s.claim(_edge(edge))
             on = (r + 1) in rows
             shape = rect(gx - 9, gy + (4 - r) * cell, 7, cell - 1, "edge on" if on else "edge", 1)
             out.append(
@@ -634,9 +608,8 @@ class WaterFrameBoard(Renderer):
             out.append(table.target(selling, shape, "Sell from your warehouses"))
         return "".join(out)
 
-    def _contracts(
-        self, table: Table, v: Mapping[str, Any], p: Mapping[str, Any], x: float, y: float, decides: bool
-    ) -> str:
+    def _contracts(self, s: Seat, x: float, y: float) -> str:
+        table, v, p = s.table, s.table.view, s.player
         two = len(v.get("players", [])) == 2
         track = C.contract_track_2p if two else C.contract_track
         held = p.get("contracts", {})
@@ -645,14 +618,14 @@ class WaterFrameBoard(Renderer):
         out += [txt(x + 63 + j * 16, y + 9, space, "xs", "middle") for j, space in enumerate(track)]
         for k, g in enumerate(GOODS):
             ry = y + 13 + k * 11
-            mine = table.claim(_delivery(g, sale.get("good"))) if decides else []
+            mine = s.claim(_delivery(g, sale.get("good")))
             at = held.get(g)
             where = f"Your {good(g)} contract: " + (f"on the {at} space" if at else "none")
             out.append(table.target(mine, hit(mine, x, ry, 42, 10) + txt(x, ry + 8, good(g), "xs"), where))
             for j, space in enumerate(track):
                 cx = x + 56 + j * 16
                 cell = f'<rect x="{cx:.4g}" y="{ry:.4g}" class="cc{" on" if at == space else ""}"/>'
-                mine = table.claim(_is("place_contract", good=g, space=space)) if decides else []
+                mine = s.claim(_is("place_contract", good=g, space=space))
                 out.append(table.target(mine, cell, f"The {space} space of the {good(g)} contracts"))
         return "".join(out)
 

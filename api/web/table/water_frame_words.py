@@ -294,19 +294,24 @@ def tile_tip(tile: Any) -> str:
     return f"{name}: {effect} ({kept}). {TILE_COST}"
 
 
+NO_EFFECT = "No-effect event"
+"""What an event marker the rulebooks do not name is called (it fits the board's event slot)."""
+
+
 def event_name(event: Any) -> str:
     code = str(event)
     if code in EVENTS:
         return EVENTS[code][0]
-    digits = "".join(ch for ch in code if ch.isdigit())
-    return f"Unnamed event {digits}" if digits else code.replace("_", " ").capitalize()
+    if any(ch.isdigit() for ch in code):  # a marker the component data leaves unnamed
+        return NO_EFFECT
+    return code.replace("_", " ").capitalize()
 
 
 def event_tip(event: Any) -> str:
     code = str(event)
     if code in EVENTS:
         return f"{EVENTS[code][0]}: {EVENTS[code][1]}"
-    return f"{event_name(code)}: a marker the rulebooks do not name; no effect here."
+    return "An event with no effect: a marker the rulebooks do not name."
 
 
 def edge_name(edge: Any) -> str:

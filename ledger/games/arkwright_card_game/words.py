@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ledger.games import vocabulary
+from ledger.games import vocabulary, words
 from ledger.games.vocabulary import Words, good, spelt, tell
+from ledger.games.words import counted
 
 ROMAN = {1: "I", 2: "II", 3: "III"}
 ACTIONS = {
@@ -53,6 +54,7 @@ def _storehouse(sh: str) -> str:
 
 WORDS: dict[str, Words] = {
     **vocabulary.WORDS,
+    **words.WORDS,
     "money_changed": vocabulary.money_changed("money"),
     "development_supply_built": lambda e, who: (
         f"The development supply: {len(e['cards'])} cards ({e['flipped']} flipped, {e['rejected']} replaced)."
@@ -100,13 +102,13 @@ WORDS: dict[str, Words] = {
         f"{who(e['seat'])} {'used' if e['rotated'] else 'reactivated'} the {_card(e['card'])}."
     ),
     "goods_sold": lambda e, who: (
-        f"{who(e['seat'])} sold {e['from_production'] + e['from_storage']} {good(e)} at £{e['price']} (£{e['income']})."
+        f"{who(e['seat'])} sold {counted(e['from_production'] + e['from_storage'], good(e))} at £{e['price']} (£{e['income']})."
     ),
     "goods_stored": lambda e, who: (
-        f"{who(e['seat'])} stored {e['count']} {good(e)} in {_storehouse(e['storehouse'])}."
+        f"{who(e['seat'])} stored {counted(e['count'], good(e))} in {_storehouse(e['storehouse'])}."
     ),
     "goods_shipped": lambda e, who: f"{who(e['seat'])} shipped goods for £{e['income'] + e['contract']}.",
-    "goods_wasted": "{seat:who} wasted {count} {good:lower}.",
+    "goods_wasted": lambda e, who: f"{who(e['seat'])} wasted {counted(e['count'], good(e))}.",
     "production_costs_paid": "{seat:who} paid £{total} production costs for {good:lower}.",
     "emergency_fund_used": "{seat:who} used the emergency fund: {tokens} token(s) for £{amount}.",
     "player_eliminated": "{seat:who} went bankrupt and is out of the game.",
