@@ -14,8 +14,23 @@ from typing import Any
 
 import orjson
 
-from ledger.domain import Game
 from projections.base import BatchProjection, DocTable, Fact, SqlView
+from projections.topics import (
+    ABANDONED,
+    ANNULLED,
+    CREATED,
+    DECISION,
+    DISPUTE_OPENED,
+    DISPUTE_RESOLVED,
+    DRAW,
+    ENDED,
+    PLAYER_RETURNED,
+    SEAT_CLAIMED,
+    STARTED,
+    TIMED_OUT,
+    UNDO_REQUESTED,
+    UNDONE,
+)
 
 OUTBOX_COLUMNS = ("position", "player_id", "kind", "game_id", "version", "payload", "created_at")
 
@@ -220,20 +235,8 @@ def _json(payload: dict[str, Any]) -> str:
 class Notifications(BatchProjection[NotificationsView]):
     name = "notifications"
     topics = (
-        Game.Created.TOPIC,
-        Game.SeatClaimed.TOPIC,
-        Game.Started.TOPIC,
-        Game.DrawRecorded.TOPIC,
-        Game.DecisionRecorded.TOPIC,
-        Game.Finished.TOPIC,
-        Game.Abandoned.TOPIC,
-        Game.TimedOut.TOPIC,
-        Game.PlayerReturned.TOPIC,
-        Game.UndoRequested.TOPIC,
-        Game.DecisionUndone.TOPIC,
-        Game.DisputeOpened.TOPIC,
-        Game.DisputeResolved.TOPIC,
-        Game.Annulled.TOPIC,
+        *(CREATED, SEAT_CLAIMED, STARTED, DRAW, DECISION, *ENDED),  # seats, turns, ends
+        *(TIMED_OUT, PLAYER_RETURNED, UNDO_REQUESTED, UNDONE, DISPUTE_OPENED, DISPUTE_RESOLVED),  # the rest
     )
 
     def process_batch(self, c: Any, events: list[Fact]) -> None:
@@ -243,7 +246,7 @@ class Notifications(BatchProjection[NotificationsView]):
         for e in events:
             gid = e.originator_id
             p = e.public
-            if e.topic == Game.Created.TOPIC:
+            if e.topic == CREATED:
                 contexts[gid] = {
                     "title": p["title"],
                     "seats": list(p["seats"]),
@@ -275,35 +278,35 @@ class Notifications(BatchProjection[NotificationsView]):
                     )
 
             everyone = list(range(len(ctx["seats"])))
-            if e.topic == Game.SeatClaimed.TOPIC:
+            if e.topic == SEAT_CLAIMED:
                 ctx["seats"][p["seat"]] = p["player"]
-            elif e.topic == Game.Started.TOPIC:
+            elif e.topic == STARTED:
                 tell(everyone, "game_started")
-            elif e.topic in (Game.Finished.TOPIC, Game.Abandoned.TOPIC, Game.Annulled.TOPIC):
+            elif e.topic in ENDED:
                 tell(
                     everyone,
                     "game_finished",
-                    abandoned=e.topic == Game.Abandoned.TOPIC,
-                    annulled=e.topic == Game.Annulled.TOPIC,
+                    abandoned=e.topic == ABANDONED,
+                    annulled=e.topic == ANNULLED,
                 )
                 ctx["awaiting"] = []
-            elif e.topic == Game.DisputeOpened.TOPIC:
+            elif e.topic == DISPUTE_OPENED:
                 others = [s for s in everyone if ctx["seats"][s] != p["player"]]
                 tell(others, "dispute_opened", dispute="dispute", number=p["dispute"], versions=p["versions"])
-            elif e.topic == Game.DisputeResolved.TOPIC:
+            elif e.topic == DISPUTE_RESOLVED:
                 tell(everyone, "dispute_resolved", number=p["dispute"], outcome=p["outcome"])
-            elif e.topic == Game.TimedOut.TOPIC:
+            elif e.topic == TIMED_OUT:
                 tell([p["seat"]], "timed_out", consequence=p["consequence"])
                 if p["consequence"] in ("forfeit", "bot"):  # played for from now on: no "your turn"
                     ctx["forfeited"].append(p["seat"])
-            elif e.topic == Game.PlayerReturned.TOPIC:  # back from the stand-in
+            elif e.topic == PLAYER_RETURNED:  # back from the stand-in
                 ctx["forfeited"] = [s for s in ctx["forfeited"] if s != p["seat"]]
-            elif e.topic == Game.UndoRequested.TOPIC:
+            elif e.topic == UNDO_REQUESTED:
                 others = [s for s in everyone if ctx["seats"][s] != p["player"]]
                 tell(others, "dispute_opened", dispute="undo", target_version=p["target_version"])
             if "awaiting" in p:
                 new = [s for s in p["awaiting"] if s not in ctx["awaiting"] and s not in ctx["forfeited"]]
-                if new and e.topic not in (Game.Finished.TOPIC, Game.Abandoned.TOPIC, Game.Annulled.TOPIC):
+                if new and e.topic not in ENDED:
                     tell(new, "your_turn")
                 ctx["awaiting"] = list(p["awaiting"])
         self.view.executemany(
