@@ -111,26 +111,32 @@ def _server_of(store: postgres.PostgresDatastore) -> _Server:
         return _SERVERS.setdefault(key, _Server())
 
 
+# What a pool is built with, copied from the old pool by name (its callbacks are kept in
+# private attributes of the same names).
+_POOL_SETTINGS = (
+    "connection_class",
+    "kwargs",
+    "min_size",
+    "max_size",
+    "timeout",
+    "max_waiting",
+    "max_lifetime",
+    "max_idle",
+    "reconnect_timeout",
+    "num_workers",
+)
+_POOL_CALLBACKS = ("configure", "check", "reset")
+
+
 def _fresh_pool(old: Any) -> Any:
     """A new, empty pool configured like ``old``: none of the old one's dead connections or
     reconnection attempts waiting out their backoff."""
     return type(old)(
         old.conninfo,
-        connection_class=old.connection_class,
-        kwargs=old.kwargs,
-        min_size=old.min_size,
-        max_size=old.max_size,
         open=False,
-        configure=old._configure,
-        check=old._check,
-        reset=old._reset,
-        timeout=old.timeout,
-        max_waiting=old.max_waiting,
-        max_lifetime=old.max_lifetime,
-        max_idle=old.max_idle,
-        reconnect_timeout=old.reconnect_timeout,
-        num_workers=old.num_workers,
         get_password_func=getattr(old, "get_password_func", None),
+        **{name: getattr(old, name) for name in _POOL_SETTINGS},
+        **{name: getattr(old, f"_{name}") for name in _POOL_CALLBACKS},
     )
 
 

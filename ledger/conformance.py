@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,6 +84,37 @@ def check_position(eng: RulesEngine, state: Any, where: str) -> None:
             raise ConformanceError(f"{where}: view of seat {seat} shows secrets {sorted(leaked)[:5]}")
 
 
+def random_steps(
+    eng: RulesEngine, state: Any, rnd: random.Random, choose: Policy | None = None
+) -> Iterator[tuple[int | None, Any, Any]]:
+    """Decide a game from ``state`` to its end: an awaited seat picked at random takes a random
+    legal decision (``choose``'s, when given); draws are derived from a seed taken from ``rnd``.
+    Yields each step's seat (None for a draw), its decision or draw outcome, and the position
+    after it."""
+    draw_seed = rnd.randbytes(32)
+    draws = steps = 0
+    while True:
+        pending = eng.pending(state)
+        if pending.finished:
+            return
+        if pending.draw is not None:
+            outcome = DrawOutcome(pending.draw.key, derive_draw(draw_seed, draws, pending.draw))
+            draws += 1
+            state, _ = eng.apply_draw(state, outcome)
+            yield None, outcome, state
+        else:
+            if not pending.seats:
+                raise ConformanceError(f"step {steps}: the game waits for nobody")
+            seat = rnd.choice(pending.seats)
+            legal = eng.legal_decisions(state, seat)
+            if not legal:
+                raise ConformanceError(f"step {steps}: seat {seat} is awaited but has no legal decision")
+            decision = choose(state, seat) if choose else rnd.choice(legal)
+            state, _ = eng.apply(state, seat, decision)
+            yield seat, decision, state
+        steps += 1
+
+
 def random_playout(
     title: str,
     players: int,
@@ -98,30 +129,14 @@ def random_playout(
     checking every step; ``policy`` (say the strong bot) plays instead when given."""
     eng = registry.engine(title)
     chooser = policy or (registry.bot(title) if greedy else None)
-    rnd = random.Random(seed)
-    draw_seed = rnd.randbytes(32)
     state = eng.new_game(eng.meta.options.model_validate(options or {}), players)
     result = PlayoutResult(title=title, players=players)
-    steps = 0
-    while True:
-        pending = eng.pending(state)
-        if pending.finished:
-            break
-        if pending.draw is not None:
-            values = derive_draw(draw_seed, result.draws, pending.draw)
-            state, _ = eng.apply_draw(state, DrawOutcome(pending.draw.key, values))
+    for steps, (seat, _, after) in enumerate(random_steps(eng, state, random.Random(seed), chooser), 1):
+        state = after
+        if seat is None:
             result.draws += 1
         else:
-            if not pending.seats:
-                raise ConformanceError(f"step {steps}: the game waits for nobody")
-            seat = rnd.choice(pending.seats)
-            legal = eng.legal_decisions(state, seat)
-            if not legal:
-                raise ConformanceError(f"step {steps}: seat {seat} is awaited but has no legal decision")
-            decision = chooser(state, seat) if chooser else rnd.choice(legal)
-            state, _ = eng.apply(state, seat, decision)
             result.decisions += 1
-        steps += 1
         if steps % check_every == 0:
             check_position(eng, state, f"{title} {players}p seed {seed} step {steps}")
         if steps > 100_000:

@@ -33,6 +33,7 @@ from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
 from psycopg.sql import SQL
 
 from ledger.storage import Database
+from projections.topics import UNDONE
 
 CHUNK = 400  # ids per IN (...) list: well under SQLite's variable limit
 
@@ -219,17 +220,9 @@ def views_datastore(db: Database, datastore_class: type[Any] | None = None) -> A
     ``datastore_class`` replaces eventsourcing's ``PostgresDatastore`` if given."""
     if db.kind == "sqlite":
         return None
+    where = {name: getattr(db, name) for name in ("dbname", "host", "port", "user", "password", "schema")}
     return (datastore_class or PostgresDatastore)(
-        dbname=db.dbname,
-        host=db.host,
-        port=db.port,
-        user=db.user,
-        password=db.password,
-        schema=db.schema,
-        pool_size=2,
-        max_overflow=6,
-        pre_ping=db.pre_ping,
-        connect_timeout=5,
+        **where, pool_size=2, max_overflow=6, pre_ping=db.pre_ping, connect_timeout=5
     )
 
 
@@ -291,9 +284,6 @@ class DocTable:
             f"ON CONFLICT ({self.key}) DO UPDATE SET {updates}",
             rows,
         )
-
-
-UNDONE = "gameledger.game.decision_undone"
 
 
 def effective(facts: Iterable[Fact]) -> list[Fact]:

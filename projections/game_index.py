@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ledger.domain import GAME_TOPICS, Game, Player
+from ledger.domain import GAME_TOPICS
 from projections.base import BatchProjection, Fact, SqlView, chunks
+from projections.topics import ABANDONED, ANNULLED, CREATED, FINISHED, PLAYER_CREATED, SEAT_CLAIMED, STARTED
 
 GAME_COLUMNS = (
     "game_id",
@@ -216,26 +217,15 @@ class GameIndexView(SqlView):
         return {r["player_id"]: r["name"] for r in rows}
 
 
-CREATED, SEAT, STARTED, DRAW, DECISION, FINISHED, ABANDONED, PLAYER = (
-    Game.Created.TOPIC,
-    Game.SeatClaimed.TOPIC,
-    Game.Started.TOPIC,
-    Game.DrawRecorded.TOPIC,
-    Game.DecisionRecorded.TOPIC,
-    Game.Finished.TOPIC,
-    Game.Abandoned.TOPIC,
-    Player.Created.TOPIC,
-)
-
-
 class GameIndex(BatchProjection[GameIndexView]):
     name = "gameindex"
-    topics = (*GAME_TOPICS, PLAYER)  # every game event moves its head (the digest's leaf)
+    topics = (*GAME_TOPICS, PLAYER_CREATED)  # every game event moves its head (the digest's leaf)
 
     def process_batch(self, c: Any, events: list[Fact]) -> None:
         view = self.view
-        view.save_players(c, [(e.originator_id, e.data["name"], e.at) for e in events if e.topic == PLAYER])
-        game_events = [e for e in events if e.topic != PLAYER]
+        players = [(e.originator_id, e.data["name"], e.at) for e in events if e.topic == PLAYER_CREATED]
+        view.save_players(c, players)
+        game_events = [e for e in events if e.topic != PLAYER_CREATED]
         if not game_events:
             return
         games = view.load_games(c, sorted({e.originator_id for e in game_events}))
@@ -265,7 +255,7 @@ class GameIndex(BatchProjection[GameIndexView]):
                 continue
             g["version"] = e.version
             g["updated_at"] = e.at
-            if e.topic == SEAT:
+            if e.topic == SEAT_CLAIMED:
                 g["seats"][p["seat"]][0] = p["player"]
             elif e.topic == STARTED:
                 g["status"] = "active"
@@ -273,7 +263,7 @@ class GameIndex(BatchProjection[GameIndexView]):
                 g["status"] = "finished" if e.topic == FINISHED else "abandoned"
                 g["standings"] = json.dumps(p.get("standings") or None)
                 p = {"awaiting": []}
-            elif e.topic == Game.Annulled.TOPIC:
+            elif e.topic == ANNULLED:
                 g["status"] = "annulled"
                 p = {"awaiting": []}
             if "awaiting" in p:

@@ -17,8 +17,9 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from ledger.domain import Game, League, Player
+from ledger.domain import League
 from projections.base import BatchProjection, DocTable, Fact, SqlView, chunks
+from projections.topics import ABANDONED, ANNULLED, CREATED, DECISION, DRAW, ENDED, FINISHED, PLAYER_CREATED
 
 MODEL = PlackettLuce()
 DECIDERS = ("person", "order", "reply", "bot")  # who made a seat's decision (the event's ``by``)
@@ -307,30 +308,12 @@ def _distribution(values: list[int]) -> dict[str, Any]:
 
 
 L_CREATED, L_GAME, L_CLOSED = League.Created.TOPIC, League.GameAdded.TOPIC, League.Closed.TOPIC
-L_BOTS, P_CREATED = League.BotsCounted.TOPIC, Player.Created.TOPIC
-G_CREATED, G_DECISION, G_FINISHED, G_ABANDONED = (
-    Game.Created.TOPIC,
-    Game.DecisionRecorded.TOPIC,
-    Game.Finished.TOPIC,
-    Game.Abandoned.TOPIC,
-)
+L_BOTS = League.BotsCounted.TOPIC
 
 
 class LeagueStats(BatchProjection[LeagueStatsView]):
     name = "leaguestats"
-    topics = (
-        L_CREATED,
-        L_GAME,
-        L_CLOSED,
-        L_BOTS,
-        P_CREATED,
-        G_CREATED,
-        Game.DrawRecorded.TOPIC,
-        G_DECISION,
-        G_FINISHED,
-        G_ABANDONED,
-        Game.Annulled.TOPIC,
-    )
+    topics = (L_CREATED, L_GAME, L_CLOSED, L_BOTS, PLAYER_CREATED, CREATED, DRAW, DECISION, *ENDED)
 
     def process_batch(self, c: Any, events: list[Fact]) -> None:
         view = self.view
@@ -355,7 +338,7 @@ class LeagueStats(BatchProjection[LeagueStatsView]):
                 )
                 leagues_to_rate.add(oid)
                 continue
-            if e.topic == P_CREATED:
+            if e.topic == PLAYER_CREATED:
                 if d.get("bot"):
                     view.execute(c, f"INSERT INTO {view.t('bots')} VALUES (%s)", [oid])
                 continue
@@ -368,9 +351,9 @@ class LeagueStats(BatchProjection[LeagueStatsView]):
                     c, f"UPDATE {view.t('leagues')} SET closed_at = %s WHERE league_id = %s", [at, oid]
                 )
                 continue
-            if e.topic == G_CREATED and e.public.get("sandbox"):
+            if e.topic == CREATED and e.public.get("sandbox"):
                 continue  # a what-if fork never counts
-            if e.topic == G_CREATED:
+            if e.topic == CREATED:
                 docs[oid] = {
                     "title": e.public["title"],
                     "players": [],
@@ -384,7 +367,7 @@ class LeagueStats(BatchProjection[LeagueStatsView]):
             if doc is None:
                 continue
             touched[oid] = doc
-            if e.topic == G_DECISION:
+            if e.topic == DECISION:
                 doc["decisions"] += 1
                 by = doc.setdefault("by", {})  # "seat:person|order|reply|bot" -> decisions
                 key = f"{e.public['seat']}:{e.public.get('by') or 'person'}"
@@ -393,16 +376,16 @@ class LeagueStats(BatchProjection[LeagueStatsView]):
                 for fx in e.public.get("effects", ()):
                     if fx["kind"] == "first_player_drawn":
                         doc["start_order"] = list(fx["turn_order"])
-            if e.topic == G_FINISHED:
+            if e.topic == FINISHED:
                 doc["status"] = "finished"
                 doc["finished_at"] = at
                 doc["standings"] = e.public["standings"]
                 doc["players"] = [s["player"] for s in e.public["standings"]]
                 finished.append(oid)
-            elif e.topic == G_ABANDONED:
+            elif e.topic == ABANDONED:
                 doc["status"] = "abandoned"
                 doc["finished_at"] = at
-            elif e.topic == Game.Annulled.TOPIC:  # an adjudication voids the game: its result goes
+            elif e.topic == ANNULLED:  # an adjudication voids the game: its result goes
                 doc["status"] = "annulled"
                 annulled.append(oid)
         table.save(c, touched, extra=lambda d: (d["status"], d["title"]), columns=("status", "title"))

@@ -5,6 +5,11 @@ The projection writes an outbox row per player and notification ("your turn",
 server streams a player's rows as server-sent events and a delivery worker posts
 them to the player's webhook (``api.notify``), each filtered by the player's
 settings. The delivery log lives beside the outbox.
+
+A seat is told "your turn" when it becomes awaited, unless its own standing orders or
+conditional replies decide for it at once (in the events the ledger records along with the
+one that awaited it): then the player has nothing to do, and the row is not written (or
+taken back, when a batch ended between the two).
 """
 
 from __future__ import annotations
@@ -14,8 +19,24 @@ from typing import Any
 
 import orjson
 
-from ledger.domain import Game
 from projections.base import BatchProjection, DocTable, Fact, SqlView
+from projections.topics import (
+    ABANDONED,
+    ANNULLED,
+    CREATED,
+    DECISION,
+    DISPUTE_OPENED,
+    DISPUTE_RESOLVED,
+    DRAW,
+    ENDED,
+    FINISHED,
+    PLAYER_RETURNED,
+    SEAT_CLAIMED,
+    STARTED,
+    TIMED_OUT,
+    UNDO_REQUESTED,
+    UNDONE,
+)
 
 OUTBOX_COLUMNS = ("position", "player_id", "kind", "game_id", "version", "payload", "created_at")
 
@@ -217,38 +238,52 @@ def _json(payload: dict[str, Any]) -> str:
     return orjson.dumps(payload).decode()
 
 
+OWN_RULES = ("order", "reply")  # a decision the seat's standing orders or conditional replies made
+
+
+def _automatic(e: Fact) -> bool:
+    """Whether the ledger recorded ``e`` on its own, following what a player did (a draw, the end,
+    a decision made by orders, replies, the stand-in or a forfeit): a seat told of its turn
+    before such an event had nothing to do if its own rules then decided for it."""
+    if e.topic == DECISION:
+        return bool(e.public.get("forced")) or e.public.get("by") in ("bot", *OWN_RULES)
+    return e.topic in (DRAW, FINISHED)
+
+
 class Notifications(BatchProjection[NotificationsView]):
     name = "notifications"
     topics = (
-        Game.Created.TOPIC,
-        Game.SeatClaimed.TOPIC,
-        Game.Started.TOPIC,
-        Game.DrawRecorded.TOPIC,
-        Game.DecisionRecorded.TOPIC,
-        Game.Finished.TOPIC,
-        Game.Abandoned.TOPIC,
-        Game.TimedOut.TOPIC,
-        Game.PlayerReturned.TOPIC,
-        Game.UndoRequested.TOPIC,
-        Game.DecisionUndone.TOPIC,
-        Game.DisputeOpened.TOPIC,
-        Game.DisputeResolved.TOPIC,
-        Game.Annulled.TOPIC,
+        *(CREATED, SEAT_CLAIMED, STARTED, DRAW, DECISION, *ENDED),  # seats, turns, ends
+        *(TIMED_OUT, PLAYER_RETURNED, UNDO_REQUESTED, UNDONE, DISPUTE_OPENED, DISPUTE_RESOLVED),  # the rest
     )
 
     def process_batch(self, c: Any, events: list[Fact]) -> None:
         table = DocTable(self.view, "context")
         contexts = table.load(c, {e.originator_id for e in events})
-        rows: list[list[Any]] = []
+        rows: dict[tuple[str, int, str, str], list[Any]] = {}  # by key: position, ..., payload, at
+        # "your turn" rows of earlier batches to take a seat out of: game, version, player, seat
+        taken_back: list[tuple[str, int, str, int]] = []
+
+        def take_back(gid: str, version: int, player: str, seat: int) -> None:
+            """The seat's "your turn" of ``version``: its own rules answered it at once."""
+            row = rows.get((gid, version, player, "your_turn"))
+            if row is None:
+                taken_back.append((gid, version, player, seat))
+                return
+            row[5]["seats"] = [s for s in row[5]["seats"] if s != seat]
+            if not row[5]["seats"]:
+                del rows[(gid, version, player, "your_turn")]
+
         for e in events:
             gid = e.originator_id
             p = e.public
-            if e.topic == Game.Created.TOPIC:
+            if e.topic == CREATED:
                 contexts[gid] = {
                     "title": p["title"],
                     "seats": list(p["seats"]),
                     "awaiting": [],
                     "forfeited": [],
+                    "told": {},
                 }
                 continue
             ctx = contexts.get(gid)
@@ -270,46 +305,71 @@ class Notifications(BatchProjection[NotificationsView]):
                         "at": e.at,
                         **extra,
                     }
-                    rows.append(
-                        [e.position, player, kind, e.originator_id, e.version, _json(payload), e.at]
-                    )
+                    key = (e.originator_id, e.version, player, kind)
+                    row = [e.position, player, kind, e.originator_id, e.version, payload, e.at]
+                    rows.setdefault(key, row)
 
             everyone = list(range(len(ctx["seats"])))
-            if e.topic == Game.SeatClaimed.TOPIC:
+            # the seats told of their turn with nothing but automatic events since (by seat)
+            told: dict[str, int] = ctx.setdefault("told", {})
+            if not _automatic(e):
+                told.clear()
+            elif e.topic == DECISION and str(p["seat"]) in told:
+                version = told.pop(str(p["seat"]))
+                if p.get("by") in OWN_RULES:  # no turn for the player after all; still awaited: told now
+                    take_back(gid, version, ctx["seats"][p["seat"]], p["seat"])
+                    ctx["awaiting"] = [s for s in ctx["awaiting"] if s != p["seat"]]
+            if e.topic == SEAT_CLAIMED:
                 ctx["seats"][p["seat"]] = p["player"]
-            elif e.topic == Game.Started.TOPIC:
+            elif e.topic == STARTED:
                 tell(everyone, "game_started")
-            elif e.topic in (Game.Finished.TOPIC, Game.Abandoned.TOPIC, Game.Annulled.TOPIC):
+            elif e.topic in ENDED:
                 tell(
                     everyone,
                     "game_finished",
-                    abandoned=e.topic == Game.Abandoned.TOPIC,
-                    annulled=e.topic == Game.Annulled.TOPIC,
+                    abandoned=e.topic == ABANDONED,
+                    annulled=e.topic == ANNULLED,
                 )
                 ctx["awaiting"] = []
-            elif e.topic == Game.DisputeOpened.TOPIC:
+            elif e.topic == DISPUTE_OPENED:
                 others = [s for s in everyone if ctx["seats"][s] != p["player"]]
                 tell(others, "dispute_opened", dispute="dispute", number=p["dispute"], versions=p["versions"])
-            elif e.topic == Game.DisputeResolved.TOPIC:
+            elif e.topic == DISPUTE_RESOLVED:
                 tell(everyone, "dispute_resolved", number=p["dispute"], outcome=p["outcome"])
-            elif e.topic == Game.TimedOut.TOPIC:
+            elif e.topic == TIMED_OUT:
                 tell([p["seat"]], "timed_out", consequence=p["consequence"])
                 if p["consequence"] in ("forfeit", "bot"):  # played for from now on: no "your turn"
                     ctx["forfeited"].append(p["seat"])
-            elif e.topic == Game.PlayerReturned.TOPIC:  # back from the stand-in
+            elif e.topic == PLAYER_RETURNED:  # back from the stand-in
                 ctx["forfeited"] = [s for s in ctx["forfeited"] if s != p["seat"]]
-            elif e.topic == Game.UndoRequested.TOPIC:
+            elif e.topic == UNDO_REQUESTED:
                 others = [s for s in everyone if ctx["seats"][s] != p["player"]]
                 tell(others, "dispute_opened", dispute="undo", target_version=p["target_version"])
             if "awaiting" in p:
                 new = [s for s in p["awaiting"] if s not in ctx["awaiting"] and s not in ctx["forfeited"]]
-                if new and e.topic not in (Game.Finished.TOPIC, Game.Abandoned.TOPIC, Game.Annulled.TOPIC):
+                if new and e.topic not in ENDED:
                     tell(new, "your_turn")
+                    told.update({str(s): e.version for s in new if ctx["seats"][s]})
                 ctx["awaiting"] = list(p["awaiting"])
+        self._take_back(c, taken_back)
         self.view.executemany(
             c,
             f"INSERT INTO {self.view.t('outbox')} ({', '.join(OUTBOX_COLUMNS)}) "
             f"VALUES ({', '.join(['%s'] * len(OUTBOX_COLUMNS))}) ON CONFLICT DO NOTHING",
-            rows,
+            [[*row[:5], _json(row[5]), row[6]] for row in rows.values()],
         )
         table.save(c, contexts)
+
+    def _take_back(self, c: Any, turns: list[tuple[str, int, str, int]]) -> None:
+        """Take a seat out of "your turn" rows an earlier batch wrote (the row goes with its last seat)."""
+        outbox = self.view.t("outbox")
+        where = "WHERE game_id = %s AND version = %s AND player_id = %s AND kind = 'your_turn'"
+        for gid, version, player, seat in turns:
+            for row in self.view.fetch(c, f"SELECT payload FROM {outbox} {where}", [gid, version, player]):
+                payload = orjson.loads(row["payload"])
+                payload["seats"] = [s for s in payload["seats"] if s != seat]
+                if payload["seats"]:
+                    update = f"UPDATE {outbox} SET payload = %s {where}"
+                    self.view.execute(c, update, [_json(payload), gid, version, player])
+                else:
+                    self.view.execute(c, f"DELETE FROM {outbox} {where}", [gid, version, player])

@@ -20,11 +20,21 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from ledger.domain import BOT, GAME_TOPICS, Game, Player
+from ledger.domain import BOT, GAME_TOPICS, Player
 from projections.base import BatchProjection, DocTable, Fact, SqlView, chunks
+from projections.topics import (
+    ABANDONED,
+    ANNULLED,
+    CREATED,
+    DECISION,
+    FINISHED,
+    SEAT_CLAIMED,
+    STARTED,
+    TIMED_OUT,
+)
 
 VACATION_STARTED, VACATION_ENDED = Player.VacationStarted.TOPIC, Player.VacationEnded.TOPIC
-ENDS = {Game.Finished.TOPIC: "finished", Game.Abandoned.TOPIC: "abandoned", Game.Annulled.TOPIC: "annulled"}
+ENDS = {FINISHED: "finished", ABANDONED: "abandoned", ANNULLED: "annulled"}
 
 
 def percentile(values: list[float], share: float) -> float | None:
@@ -111,8 +121,8 @@ class PlayerPace(BatchProjection[PlayerPaceView]):
         players = {p for g in games.values() for p in g["seats"] if p} | {
             e.originator_id for e in events if e.topic not in GAME_TOPICS
         }
-        players |= {e.public["player"] for e in events if e.topic == Game.SeatClaimed.TOPIC}
-        players |= {p for e in events if e.topic == Game.Created.TOPIC for p in e.public["seats"] if p}
+        players |= {e.public["player"] for e in events if e.topic == SEAT_CLAIMED}
+        players |= {p for e in events if e.topic == CREATED for p in e.public["seats"] if p}
         vacations = vacations_table.load(c, players)
         tallies = tallies_table.load(c, players)
         decisions: list[list[Any]] = []
@@ -131,7 +141,7 @@ class PlayerPace(BatchProjection[PlayerPaceView]):
                     spans[-1][1] = e.data["at"]
                     touched_vacations.add(e.originator_id)
                 continue
-            if e.topic == Game.Created.TOPIC:
+            if e.topic == CREATED:
                 p = e.public
                 games[e.originator_id] = {
                     "title": p["title"],
@@ -171,11 +181,11 @@ class PlayerPace(BatchProjection[PlayerPaceView]):
             player = g["seats"][seat] if 0 <= seat < len(g["seats"]) else None
             return player if g["counted"] and player and player != BOT else None
 
-        if e.topic == Game.SeatClaimed.TOPIC:
+        if e.topic == SEAT_CLAIMED:
             g["seats"][p["seat"]] = p["player"]
-        elif e.topic == Game.Started.TOPIC:
+        elif e.topic == STARTED:
             g["status"] = "active"
-        elif e.topic == Game.DecisionRecorded.TOPIC:
+        elif e.topic == DECISION:
             seat, started = p["seat"], since.pop(str(p["seat"]), None)
             player = person(seat)
             if started is not None and player and not p.get("forced"):
@@ -183,7 +193,7 @@ class PlayerPace(BatchProjection[PlayerPaceView]):
                 away = overlap(begin, end, vacations.get(player, {}).get("spans", []))
                 seconds = max(0.0, (end - begin).total_seconds() - away)
                 decisions.append([e.originator_id, e.version, player, g["title"], seconds])
-        elif e.topic == Game.TimedOut.TOPIC:
+        elif e.topic == TIMED_OUT:
             player = person(p["seat"])
             if player:
                 counts.append((player, "timeouts"))
@@ -191,7 +201,7 @@ class PlayerPace(BatchProjection[PlayerPaceView]):
                     counts.append((player, "forfeits"))
         elif e.topic in ENDS:
             g["status"] = ENDS[e.topic]
-            if e.topic == Game.Abandoned.TOPIC:
+            if e.topic == ABANDONED:
                 counts += [(pl, "abandoned") for s in range(len(g["seats"])) if (pl := person(s))]
             p = {"awaiting": []}
         if "awaiting" in p:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.domain import Game
-from projections.base import UNDONE, BatchProjection, DocTable, Fact, SqlView, effective
+from projections.base import BatchProjection, DocTable, Fact, SqlView, effective
 from projections.titles import reducer
+from projections.topics import ABANDONED, ANNULLED, CREATED, DECISION, DRAW, ENDED, FINISHED, STARTED, UNDONE
 
 
 class ScoreboardView(SqlView):
@@ -33,26 +33,9 @@ class ScoreboardView(SqlView):
         return {"game_id": game_id, "version": rows[0]["version"], "updated_at": rows[0]["updated_at"], **doc}
 
 
-CREATED, STARTED, FINISHED, ABANDONED = (
-    Game.Created.TOPIC,
-    Game.Started.TOPIC,
-    Game.Finished.TOPIC,
-    Game.Abandoned.TOPIC,
-)
-
-
 class Scoreboard(BatchProjection[ScoreboardView]):
     name = "scoreboard"
-    topics = (
-        CREATED,
-        STARTED,
-        Game.DrawRecorded.TOPIC,
-        Game.DecisionRecorded.TOPIC,
-        FINISHED,
-        ABANDONED,
-        UNDONE,
-        Game.Annulled.TOPIC,
-    )
+    topics = (CREATED, STARTED, DRAW, DECISION, UNDONE, *ENDED)
 
     def process_batch(self, c: Any, events: list[Fact]) -> None:
         table = DocTable(self.view, "boards")
@@ -90,7 +73,7 @@ class Scoreboard(BatchProjection[ScoreboardView]):
         assert r is not None
         for effect in e.public.get("effects", ()):
             r.apply(doc, effect)
-        if e.topic == Game.DecisionRecorded.TOPIC:  # who made each seat's decisions
+        if e.topic == DECISION:  # who made each seat's decisions
             by = doc.setdefault("decided_by", {}).setdefault(str(e.public["seat"]), {})
             key = e.public.get("by") or "person"
             by[key] = by.get(key, 0) + 1
@@ -101,7 +84,7 @@ class Scoreboard(BatchProjection[ScoreboardView]):
             doc["standings"] = e.public["standings"]
         elif e.topic == ABANDONED:
             doc["status"] = "abandoned"
-        elif e.topic == Game.Annulled.TOPIC:
+        elif e.topic == ANNULLED:
             doc["status"] = "annulled"
         doc["_version"] = e.version
         doc["_at"] = e.at

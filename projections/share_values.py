@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ledger.domain import Game
-from projections.base import UNDONE, BatchProjection, DocTable, Fact, SqlView, effective
+from projections.base import BatchProjection, DocTable, Fact, SqlView, effective
+from projections.topics import CREATED, DECISION, DRAW, UNDONE
 
 PERIOD_EFFECTS = {"round_started": ("round", "stage"), "cycle_started": ("decade", "cycle", "good")}
 POINT_COLUMNS = (
@@ -53,12 +53,7 @@ class ShareValueView(SqlView):
 
 class ShareValueHistory(BatchProjection[ShareValueView]):
     name = "sharevalues"
-    topics = (
-        Game.Created.TOPIC,
-        Game.DrawRecorded.TOPIC,
-        Game.DecisionRecorded.TOPIC,
-        UNDONE,
-    )
+    topics = (CREATED, DRAW, DECISION, UNDONE)
 
     def process_batch(self, c: Any, events: list[Fact]) -> None:
         table = DocTable(self.view, "context")
@@ -89,7 +84,7 @@ class ShareValueHistory(BatchProjection[ShareValueView]):
     @staticmethod
     def _apply(contexts: dict[str, dict[str, Any]], points: list[list[Any]], e: Fact) -> None:
         gid = e.originator_id
-        if e.topic == Game.Created.TOPIC:
+        if e.topic == CREATED:
             contexts[gid] = {"seq": 0, "period": {}, "seats": e.public["seat_count"]}
         ctx = contexts.get(gid)
         if ctx is None:

@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from api.services import Services
 from ledger.domain import Game
 from ledger.errors import ConflictError
+from projections.base import Catchup
 from tests.api_helpers import API
 from tests.test_play_by_web import FakeClock
 
@@ -431,3 +432,66 @@ def test_an_order_that_can_no_longer_act_is_dropped_with_a_note_and_orders_end_a
     )
     assert r.status_code == 422 and r.json()["code"] == "orders/invalid", "a reply watches another seat"
     assert client.delete(f"{API}/games/{game.id}/orders", headers=h[seat]).json()["rules"] == []
+
+
+# --- notifications: "your turn" only when the player has to act ----------------------------------
+
+
+def outbox_rows(services: Services) -> list[tuple[Any, ...]]:
+    view = services.view("notifications")
+    rows = view.rows(f"SELECT * FROM {view.t('outbox')}")
+    return sorted((r["game_id"], r["version"], r["player_id"], r["kind"], r["payload"]) for r in rows)
+
+
+def test_a_seat_its_orders_answer_at_once_is_not_told_it_is_its_turn(services: Services) -> None:
+    """Cotton Trade, seat 0's standing orders (ORDERS) decide whatever they cover as soon as the seat is
+    awaited: no "your turn" then (by webhook, mail or chat: all are fed by the outbox); a
+    decision they do not cover is still the player's to make, and the player is told."""
+    from ledger import registry
+
+    title = "cotton-trade"  # the orders answer whole turns there (share auctions, renting)
+    options, rules = ORDERS[title]
+    ids = people(services, 2)
+    game = services.ledger.create_game(creator=ids[0], title=title, players=ids, options=options)
+    services.ledger.set_orders(game.id, ids[0], rules)
+    greedy = registry.bot(title)
+    assert greedy is not None
+    view = services.view("notifications")
+
+    def told(after: int) -> list[int]:
+        services.refresh("notifications")
+        rows = view.outbox(ids[0], limit=10_000, kinds=["your_turn"])
+        return [n["version"] for n in rows if n["game_id"] == str(game.id) and n["version"] > after]
+
+    answered = 0  # saves in which the orders answered a turn the seat was newly awaited for
+    game = services.ledger.get_game(game.id)
+    for _ in range(4000):
+        if game.status != "active":
+            break
+        before, awaited_before = game.version, 0 in game.awaiting
+        seat = game.awaiting[0]
+        decision = greedy(game.state, seat)
+        services.ledger.decide(game.id, ids[seat], game.version, decision.model_dump(mode="json"))
+        game = services.ledger.get_game(game.id)
+        made = [
+            d
+            for e in services.ledger.events.get(game.id, gt=before)
+            if type(e).TOPIC.endswith("decision_recorded")
+            for d in [e.public]
+        ]
+        new = told(before)
+        if 0 in game.awaiting and not awaited_before:
+            assert len(new) == 1, f"seat 0 has to act after version {game.version}: told once"
+        elif 0 not in game.awaiting:
+            assert new == [], f"versions {before + 1}-{game.version}: seat 0 was told for nothing"
+            answered += not awaited_before and any(d["seat"] == 0 and d.get("by") == "order" for d in made)
+    assert game.status == "finished"
+    assert answered, "the orders answered some turns at once"
+    # the outbox does not depend on how the events were batched (a save split across batches)
+    incremental = outbox_rows(services)
+    for batch in (2, 2000):
+        catchup = services.catchups["notifications"]
+        with view.datastore.transaction(commit=True) as c:
+            view.clear(c, services.ledger.name)
+        Catchup(services.ledger, catchup.projection, batch_size=batch).run()
+        assert outbox_rows(services) == incremental, f"batches of {batch}"

@@ -78,18 +78,13 @@ def model(title: str) -> TitleModel:
     policy = registry.bot(title)
     if policy is None:
         raise LookupError(f"{title} has no greedy bot to roll out with")
+    functions = ("determinise", "evaluate", "weight", "progress")
+    settings = ("WORLDS", "CANDIDATES", "BUDGET_MS", "STEPS_PER_ROUND", "STEPS_PER_MS")  # model.<lower case>
     return TitleModel(
-        determinise=sampling.determinise,
-        evaluate=sampling.evaluate,
-        weight=sampling.weight,
         choices=getattr(sampling, "choices", lambda _s, _seat, legal: legal),
-        progress=sampling.progress,
         policy=policy,
-        worlds=sampling.WORLDS,
-        candidates=sampling.CANDIDATES,
-        budget_ms=sampling.BUDGET_MS,
-        steps_per_round=sampling.STEPS_PER_ROUND,
-        steps_per_ms=sampling.STEPS_PER_MS,
+        **{name: getattr(sampling, name) for name in functions},
+        **{name.lower(): getattr(sampling, name) for name in settings},
     )
 
 

@@ -17,33 +17,18 @@ import time
 from typing import Any
 
 from ledger import registry
-from ledger.engine import DrawOutcome
-from ledger.rng import derive_draw
+from ledger.conformance import random_steps
 
 
 def play(title: str, players: int, seed: int) -> tuple[float, list[tuple[Any, ...]], Any]:
     eng = registry.engine(title)
     rnd = random.Random(seed)
-    key = rnd.randbytes(32)
     moves: list[tuple[Any, ...]] = []
     t0 = time.perf_counter()
     s = eng.new_game(eng.meta.options(), players)
-    draws = 0
-    while True:
-        pending = eng.pending(s)
-        if pending.finished:
-            break
-        if pending.draw is not None:
-            values = derive_draw(key, draws, pending.draw)
-            draws += 1
-            outcome = DrawOutcome(pending.draw.key, values)
-            s, _ = eng.apply_draw(s, outcome)
-            moves.append((None, outcome))
-        else:
-            seat = rnd.choice(pending.seats)
-            decision = rnd.choice(eng.legal_decisions(s, seat))
-            s, _ = eng.apply(s, seat, decision)
-            moves.append((seat, decision))
+    for seat, move, after in random_steps(eng, s, rnd):
+        moves.append((seat, move))
+        s = after
     return time.perf_counter() - t0, moves, s
 
 
