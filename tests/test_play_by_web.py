@@ -10,7 +10,7 @@ import json
 import random
 import threading
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Any
 
@@ -26,21 +26,10 @@ from ledger.export import game_export
 from ledger.games.cotton_trade import common as ct
 from ledger.verify import verify_export
 from tests.api_helpers import API
+from tests.fake_clock import FakeClock
 
 HOUR = 3600
 T0 = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
-
-
-class FakeClock:
-    def __init__(self, start: datetime = T0) -> None:
-        self.now = start
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> datetime:
-        self.now += timedelta(**delta)
-        return self.now
 
 
 @pytest.fixture
@@ -53,7 +42,7 @@ def settings(database_url: str) -> Settings:
 
 @pytest.fixture
 def clock(services: Services) -> FakeClock:
-    fake = FakeClock()
+    fake = FakeClock(T0)
     services.ledger.clock = fake
     services.webhooks.now = fake
     return fake

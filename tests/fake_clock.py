@@ -1,0 +1,17 @@
+"""A clock a test moves by hand, for the services that read the time through a ``now`` callable."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+
+class FakeClock:
+    def __init__(self, start: datetime) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> datetime:
+        self.now += timedelta(**delta)
+        return self.now
