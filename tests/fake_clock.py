@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
+
+START = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 
 
 class FakeClock:
-    def __init__(self, start: datetime) -> None:
+    def __init__(self, start: datetime = START) -> None:
         self.now = start
 
     def __call__(self) -> datetime:

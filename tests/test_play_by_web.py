@@ -10,7 +10,6 @@ import json
 import random
 import threading
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Any
 
@@ -29,7 +28,6 @@ from tests.api_helpers import API
 from tests.fake_clock import FakeClock
 
 HOUR = 3600
-T0 = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -42,7 +40,7 @@ def settings(database_url: str) -> Settings:
 
 @pytest.fixture
 def clock(services: Services) -> FakeClock:
-    fake = FakeClock(T0)
+    fake = FakeClock()
     services.ledger.clock = fake
     services.webhooks.now = fake
     return fake
