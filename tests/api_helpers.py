@@ -62,6 +62,13 @@ class Table:
         assert r.status_code == 200, r.text
         return r.json()
 
+    def play_out(self, rnd: random.Random) -> int:
+        """Random legal decisions to the end of the game: how many were made."""
+        made = 0
+        while self.step(rnd) is not None:
+            made += 1
+        return made
+
     def keeps_secrets(self, rnd: random.Random, steps: int, full_every: int, why: str) -> None:
         """Plays up to ``steps`` random decisions; before each, whatever the engine keeps face down
         (``why`` says what always is) appears in no seat's view or position, and every

@@ -12,7 +12,7 @@ import json
 import random
 import re
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from html.parser import HTMLParser
 from typing import Any
 
@@ -21,8 +21,11 @@ from fastapi.testclient import TestClient
 from api.web.table import Drawn, canonical_decision, render_board, renderer_for
 from ledger.registry import TITLES, engine
 from tests import draws
+from tests.api_helpers import API
 from tests.api_helpers import Table as Players
 
+# Cotton Trade with both advanced rules: the shares trade and reputation
+COTTON_TRADE_ADVANCED = {"shares_trade": True, "reputation": True}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 # a code where a person should read words: SCREAMING_CASE with an underscore or colon, a spec
 # id ("A-03", "U-13", "SHIP-2A"), a rulebook code ("R16", "D14"), a bare enum in capitals
@@ -105,9 +108,16 @@ class TablePage(HTMLParser):
             out.update(canonical({**template, field: v}) for v in values)
         return out
 
-    def codes(self) -> list[tuple[str, str, str]]:
-        """(where, the code, the text it is in) for every code in the page's words."""
-        return [(where, m.group(0), text) for where, text in self.words for m in CODE.finditer(text)]
+    def codes(self, title_codes: re.Pattern[str] | None = None) -> list[tuple[str, str, str]]:
+        """(where, the code, the text it is in) for every code in the page's words: the codes
+        every title must avoid, then the title's own (``title_codes``) if it has any."""
+        patterns = (CODE,) if title_codes is None else (CODE, title_codes)
+        return [
+            (where, m.group(0), text)
+            for rx in patterns
+            for where, text in self.words
+            for m in rx.finditer(text)
+        ]
 
 
 def offered(html: str) -> Counter[str]:
@@ -130,12 +140,19 @@ def page(client: TestClient, token: str, path: str) -> str:
         client.cookies.clear()
 
 
+def spectator_page(client: TestClient, title: str) -> str:
+    """A new three-seat game's page as a player without a seat at it sees it."""
+    t = Players(client, 3, title)
+    spectator = client.post(f"{API}/players", json={"name": "Eve"}).json()
+    return page(client, spectator["token"], f"/games/{t.game_id}")
+
+
 def positions(
     client: TestClient,
+    title: str,
     n: int,
     players: int,
     seed: int,
-    title: str = "water-frame",
     options: dict[str, Any] | None = None,
 ) -> Iterator[tuple[Players, int, dict[str, Any]]]:
     """Play a game over the API with random legal decisions, stopping at each position on the
@@ -196,24 +213,84 @@ def placed(where: dict[str, set[str]], decisions: list[dict[str, Any]], drawn: D
 
 
 def check_positions(
-    client: TestClient, title: str, games: list[tuple[int, int, int, dict[str, Any] | None]]
-) -> tuple[int, int, int, Counter[str]]:
+    client: TestClient,
+    title: str,
+    games: list[tuple[int, int, int, dict[str, Any] | None]],
+    checked: int,
+    on_board_over: int,
+    types_seen: set[str],
+) -> None:
     """At each position of these games (players, seed, steps, options): the awaited seat's page
     offers exactly its legal decisions; at every fourth, a seat not awaited is offered none.
-    Returns the positions checked, the choices on the board, the seats not awaited checked, and
-    the decision types seen."""
-    checked = on_board = others = 0
+    Then: exactly ``checked`` positions were checked and at least 50 seats not awaited, more
+    than ``on_board_over`` choices stood on the board, and ``types_seen`` were among the
+    decision types offered."""
+    seen = on_board = others = 0
     types: Counter[str] = Counter()
     for players, seed, steps, options in games:
-        for t, seat, mine in positions(client, steps, players, seed, title, options):
+        for t, seat, mine in positions(client, title, steps, players, seed, options):
             html = page(client, t.players[seat]["token"], f"/games/{t.game_id}")
             assert offered(html) == legal(mine["legal_decisions"]), (mine["prompt"], mine["version"])
             on_board += sum(TablePage(html, within="board").offered().values())
             types.update(d["type"] for d in mine["legal_decisions"])
-            checked += 1
-            if checked % 4 == 0:
+            seen += 1
+            if seen % 4 == 0:
                 awaited = [a["seat"] for a in t.game()["awaiting"]]
                 other = next(s for s in range(players) if s not in awaited)
                 assert offered(page(client, t.players[other]["token"], f"/games/{t.game_id}")) == Counter()
                 others += 1
-    return checked, on_board, others, types
+    assert seen == checked and others >= 50, (seen, others)
+    assert on_board > on_board_over, "the decisions are on the board, not only in the list"
+    assert types_seen <= set(types), types
+
+
+def codes_on_pages(
+    client: TestClient,
+    title: str,
+    games: Iterable[tuple[int, int, int, dict[str, Any] | None]],
+    every: int,
+    title_codes: re.Pattern[str] | None = None,
+    start_versions: tuple[int, ...] = (),
+) -> tuple[int, list[tuple[str, str, str, str]]]:
+    """Walk these games (players, seed, steps, options) and read, at every ``every``-th position,
+    the game page and its replay, after each game the replays of ``start_versions``, and at the
+    end the new-game page: returns the positions seen and (page, where, code, text) for every
+    code found in their words."""
+    found: list[tuple[str, str, str, str]] = []
+    seen = 0
+    gid = token = ""
+    for players, seed, steps, options in games:
+        for t, seat, _ in positions(client, title, steps, players, seed, options):
+            gid, token = t.game_id, t.players[seat]["token"]
+            if seen % every == 0:
+                for path in (f"/games/{gid}", f"/games/{gid}/replay"):
+                    shown = TablePage(page(client, token, path), within="main")
+                    found += [(path, *c) for c in shown.codes(title_codes)]
+            seen += 1
+        for v in start_versions:
+            shown = TablePage(page(client, token, f"/games/{gid}/replay?v={v}"), within="main")
+            found += [(f"replay {v}", *c) for c in shown.codes(title_codes)]
+    shown = TablePage(page(client, token, f"/games/new?title={title}"), within="new-game-form")
+    found += [("/games/new", *c) for c in shown.codes(title_codes)]
+    return seen, found
+
+
+def replayed(
+    client: TestClient, title: str, steps: int, options: dict[str, Any] | None = None
+) -> tuple[Players, list[dict[str, Any]]]:
+    """A three-seat game played ``steps`` random legal decisions on (seed 6), and its events."""
+    t = Players(client, 3, title, options)
+    rnd = random.Random(6)
+    for _ in range(steps):
+        t.step(rnd)
+    return t, client.get(f"{API}/games/{t.game_id}/events", headers=t.auth(0)).json()["events"]
+
+
+def replay_page(client: TestClient, t: Players, version: int) -> str:
+    """The replay at this version as the first seat sees it."""
+    return page(client, t.players[0]["token"], f"/games/{t.game_id}/replay?v={version}")
+
+
+def offered_in_replay(html: str) -> Counter[str]:
+    """What a replay page offers, read as if its board were the live one."""
+    return offered(html.replace('id="replay-live"', 'id="live"'))

@@ -10,7 +10,6 @@ import json
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -24,10 +23,9 @@ from api.settings import Settings
 from ledger.accounts import normalise_email
 from ledger.errors import InvalidRequestError
 from tests.api_helpers import API, Table
+from tests.mail_world import PUBLIC, MailWorld, mailing, served
 from tests.mailkit import SmtpServer, link_in, smtp_server, text_of
 from tests.trust_world import assert_error_shape, bearer
-
-PUBLIC = "http://play.test"
 
 
 @pytest.fixture
@@ -38,33 +36,19 @@ def smtp() -> Iterator[SmtpServer]:
 
 @pytest.fixture
 def account_settings(settings: Settings, smtp: SmtpServer) -> Settings:
-    return settings.model_copy(
-        update={"smtp_url": smtp.url, "public_url": PUBLIC, "mail_from": "gameledger <noreply@play.test>"}
-    )
+    return mailing(settings, smtp)
 
 
 @pytest.fixture
 def world(account_settings: Settings, smtp: SmtpServer) -> Iterator[World]:
-    services = Services.start(account_settings)
-    with TestClient(create_app(account_settings, services)) as client:
+    with served(account_settings) as (services, client):
         yield World(client, services, smtp)
-    services.close()
 
 
-@dataclass
-class World:
-    client: TestClient
-    services: Services
-    smtp: SmtpServer
-
+class World(MailWorld):
     @property
     def accounts(self) -> Any:
         return self.services.accounts
-
-    def mails_to(self, address: str) -> list[Any]:
-        assert self.services.mail is not None
-        self.services.mail.run_once()
-        return self.smtp.inbox.to(address)
 
     def link(self, address: str, page: str) -> str:
         """The token of the newest link to ``page`` mailed to ``address``."""
@@ -185,14 +169,10 @@ def test_any_valid_address_and_any_name_are_mailed_as_written(world: World) -> N
 
 
 def test_a_secure_cookie_under_https(account_settings: Settings, smtp: SmtpServer) -> None:
-    services = Services.start(account_settings.model_copy(update={"public_url": "https://play.example.org"}))
-    try:
-        with TestClient(create_app(services.settings, services)) as client:
-            token = client.post(f"{API}/players", json={"name": "Ann"}).json()["token"]
-            r = client.post(f"{API}/sessions", json={"token": token})
-            assert r.status_code == 201 and "secure" in r.headers["set-cookie"].lower()
-    finally:
-        services.close()
+    with served(account_settings.model_copy(update={"public_url": "https://play.example.org"})) as (_, client):
+        token = client.post(f"{API}/players", json={"name": "Ann"}).json()["token"]
+        r = client.post(f"{API}/sessions", json={"token": token})
+        assert r.status_code == 201 and "secure" in r.headers["set-cookie"].lower()
 
 
 # -- lost access ----------------------------------------------------------------------------------

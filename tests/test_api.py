@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from fastapi.testclient import TestClient
 
@@ -12,10 +13,7 @@ from tests.api_helpers import API, Table
 
 def test_three_players_play_cotton_trade_to_the_end_and_the_export_verifies(client: TestClient) -> None:
     table = Table(client)
-    rnd = random.Random(5)
-    decisions = 0
-    while table.step(rnd) is not None:
-        decisions += 1
+    decisions = table.play_out(random.Random(5))
     g = table.game()
     assert g["status"] == "finished" and decisions > 50
     assert sorted(s["rank"] for s in g["standings"])[0] == 1
@@ -69,6 +67,12 @@ def test_refused_requests_have_codes_and_change_nothing(client: TestClient) -> N
     seat = g["awaiting"][0]["seat"]
     other = next(i for i in range(3) if i != seat)
     base = f"{API}/games/{table.game_id}"
+
+    def sent_as_json(content: bytes) -> Any:
+        """The awaited seat's decision request with this body, as it is, declared JSON."""
+        json_body = table.auth(seat) | {"content-type": "application/json"}
+        return client.post(f"{base}/decisions", content=content, headers=json_body)
+
     cases = [
         (client.get(f"{API}/games"), 401, "auth/required"),
         (client.get(f"{API}/games", headers={"Authorization": "Bearer gl_nope"}), 401, "auth/invalid_token"),
@@ -99,33 +103,9 @@ def test_refused_requests_have_codes_and_change_nothing(client: TestClient) -> N
             422,
             "request/invalid",
         ),
-        (
-            client.post(
-                f"{base}/decisions",
-                content=b"{not json",
-                headers=table.auth(seat) | {"content-type": "application/json"},
-            ),
-            400,
-            "request/bad_json",
-        ),
-        (
-            client.post(
-                f"{base}/decisions",
-                content=b"[" * 5000,
-                headers=table.auth(seat) | {"content-type": "application/json"},
-            ),
-            422,
-            "request/too_deep",
-        ),
-        (
-            client.post(
-                f"{base}/decisions",
-                content=b" " * 200_000,
-                headers=table.auth(seat) | {"content-type": "application/json"},
-            ),
-            413,
-            "request/too_large",
-        ),
+        (sent_as_json(b"{not json"), 400, "request/bad_json"),
+        (sent_as_json(b"[" * 5000), 422, "request/too_deep"),
+        (sent_as_json(b" " * 200_000), 413, "request/too_large"),
         (client.post(f"{base}/join", headers=table.auth(0)), 409, "game/already_started"),
         (
             client.post(f"{API}/games", json={"title": "chess", "seats": 2}, headers=table.auth(0)),

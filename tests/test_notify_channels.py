@@ -16,31 +16,18 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
-from api.app import create_app
 from api.channels import CHANNEL_KINDS, UNSUBSCRIBE_PREFIX, check_chat_url, game_name, mask_url
 from api.services import Services
 from api.settings import Settings
 from ledger.errors import InvalidRequestError
 from tests.api_helpers import API
+from tests.fake_clock import FakeClock
+from tests.mail_world import PUBLIC, MailWorld, mailing, served
 from tests.mailkit import SmtpServer, free_port, link_in, smtp_server, text_of
 from tests.trust_world import assert_error_shape, bearer
 
-PUBLIC = "http://play.test"
 T0 = datetime(2030, 3, 4, 9, 0, tzinfo=UTC)
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.at = T0
-
-    def __call__(self) -> datetime:
-        return self.at
-
-    def advance(self, **delta: float) -> datetime:
-        self.at += timedelta(**delta)
-        return self.at
 
 
 # -- a local Discord / Slack receiver -----------------------------------------------------------
@@ -93,29 +80,20 @@ def smtp() -> Iterator[SmtpServer]:
 
 @pytest.fixture
 def world(settings: Settings, smtp: SmtpServer) -> Iterator[World]:
-    s = settings.model_copy(
-        update={
-            "smtp_url": smtp.url,
-            "public_url": PUBLIC,
-            "mail_from": "gameledger <noreply@play.test>",
-            "outbound_allow": "127.0.0.1",  # the local Discord / Slack receiver
-        }
-    )
-    services = Services.start(s)
-    clock = FakeClock()
-    services.ledger.clock = clock
-    assert services.channels is not None
-    services.channels.now = clock
-    with TestClient(create_app(s, services)) as client:
+    s = mailing(settings, smtp, outbound_allow="127.0.0.1")  # the local Discord / Slack receiver
+    clock = FakeClock(T0)
+
+    def on_the_clock(services: Services) -> None:
+        services.ledger.clock = clock
+        assert services.channels is not None
+        services.channels.now = clock
+
+    with served(s, on_the_clock) as (services, client):
         yield World(client, services, smtp, clock)
-    services.close()
 
 
 @dataclass
-class World:
-    client: TestClient
-    services: Services
-    smtp: SmtpServer
+class World(MailWorld):
     clock: FakeClock
 
     def deliver(self) -> None:
@@ -136,9 +114,7 @@ class World:
         player = dict(r.json())
         self.client.cookies.clear()
         if email:
-            assert self.services.mail is not None
-            self.services.mail.run_once()
-            message = next(m for m in self.smtp.inbox.to(email) if "/account/confirm#" in text_of(m))
+            message = next(m for m in self.mails_to(email) if "/account/confirm#" in text_of(m))
             r = self.client.post(f"{API}/players/confirm-email", json={"token": link_in(message)[2]})
             assert r.status_code == 200, r.text
             self.client.cookies.clear()

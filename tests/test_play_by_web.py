@@ -10,7 +10,6 @@ import json
 import random
 import threading
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Any
 
@@ -26,21 +25,9 @@ from ledger.export import game_export
 from ledger.games.cotton_trade import common as ct
 from ledger.verify import verify_export
 from tests.api_helpers import API
+from tests.fake_clock import FakeClock
 
 HOUR = 3600
-T0 = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
-
-
-class FakeClock:
-    def __init__(self, start: datetime = T0) -> None:
-        self.now = start
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> datetime:
-        self.now += timedelta(**delta)
-        return self.now
 
 
 @pytest.fixture

@@ -17,25 +17,50 @@ from ledger.registry import TITLES
 from tests.api_helpers import API
 from tests.api_helpers import Table as Players
 from tests.table_helpers import (
-    TablePage,
+    COTTON_TRADE_ADVANCED,
     check_positions,
+    codes_on_pages,
     drawn_positions,
     legal,
     offered,
+    offered_in_replay,
     page,
     placed,
     positions,
+    replay_page,
+    replayed,
+    spectator_page,
 )
 
+# each drawn title's random walk: its games (players, seed, steps, options), the positions
+# checked, how many choices the board holds at least, and decision types that must be seen
+WALKS = {
+    "water-frame": (
+        [(3, 1, 120, None), (4, 2, 50, None), (2, 3, 50, None)],
+        220,
+        100,
+        {"place_marker", "found_factory", "hire_workers", "take_tile"},
+    ),
+    "cotton-trade": (
+        [(3, 1, 90, None), (4, 2, 70, COTTON_TRADE_ADVANCED), (2, 3, 40, COTTON_TRADE_ADVANCED)],
+        200,
+        300,
+        {"rent_ship", "sail_ship", "buy_contract", "bid", "choose_share_to_sell"},
+    ),
+    "arkwright-card-game": (
+        [(3, 1, 110, None), (4, 2, 50, None), (2, 3, 50, None)],
+        210,
+        1000,
+        {"set_price_and_appeal", "take_development", "set_quality_card", "store_goods"},
+    ),
+}
 
-def test_each_legal_decision_is_exactly_one_element_at_200_random_water_frame_positions(
-    client: TestClient,
+
+@pytest.mark.parametrize("title", list(WALKS))
+def test_each_legal_decision_is_exactly_one_element_at_200_random_positions(
+    client: TestClient, title: str
 ) -> None:
-    games = [(3, 1, 120, None), (4, 2, 50, None), (2, 3, 50, None)]
-    checked, on_board, others, types = check_positions(client, "water-frame", games)
-    assert checked == 220 and others >= 50, (checked, others)
-    assert on_board > 100, "the decisions are on the board, not only in the list"
-    assert {"place_marker", "found_factory", "hire_workers", "take_tile"} <= set(types), types
+    check_positions(client, title, *WALKS[title])
 
 
 def test_decisions_acting_on_drawn_things_are_on_the_board() -> None:
@@ -81,9 +106,7 @@ def test_numbers_become_one_element_choosing_among_the_values_the_engine_lists()
 
 
 def test_a_spectator_and_a_waiting_seat_see_the_board_without_choices(client: TestClient) -> None:
-    t = Players(client, 3, "water-frame")
-    spectator = client.post(f"{API}/players", json={"name": "Eve"}).json()
-    html = page(client, spectator["token"], f"/games/{t.game_id}")
+    html = spectator_page(client, "water-frame")
     assert "<svg" in html and 'class="board-svg"' in html
     assert offered(html) == Counter() and 'class="act' not in html
 
@@ -91,20 +114,7 @@ def test_a_spectator_and_a_waiting_seat_see_the_board_without_choices(client: Te
 def test_water_frame_pages_show_words_where_a_person_reads(client: TestClient) -> None:
     """No code (FOOD, LIGHT:MACHINERY, SHIP-2A, EVENT_X5, an ambiguity's spec id) in the
     visible text, tooltips or accessible names of the Water Frame game, replay and create pages."""
-    found: list[tuple[str, str, str, str]] = []
-    seen = 0
-    gid = ""
-    token = ""
-    for t, seat, _ in positions(client, 160, 3, 7):
-        gid, token = t.game_id, t.players[seat]["token"]
-        if seen % 8 == 0:
-            for path in (f"/games/{gid}", f"/games/{gid}/replay"):
-                html = page(client, token, path)
-                found += [(path, *c) for c in TablePage(html, within="main").codes()]
-        seen += 1
-    html = page(client, token, "/games/new?title=water-frame")
-    options = TablePage(html, within="new-game-form")
-    found += [("/games/new", *c) for c in options.codes()]
+    seen, found = codes_on_pages(client, "water-frame", [(3, 7, 160, None)], every=8)
     assert seen >= 150
     assert not found, found[:10]
 
@@ -128,7 +138,7 @@ def _undo_shown(html: str) -> tuple[bool, bool]:
 def test_undo_alone_is_offered_only_when_the_engine_would_take_it_back_alone(client: TestClient) -> None:
     ledger = client.app.state.services.ledger  # type: ignore[attr-defined]
     alone_seen = ask_only = nothing_seen = 0
-    for t, _, _ in positions(client, 60, 3, 11):
+    for t, _, _ in positions(client, "water-frame", 60, 3, 11):
         game = ledger.get_game(t.game_id)
         for s in range(3):
             alone, ask = _undo_shown(page(client, t.players[s]["token"], f"/games/{t.game_id}"))
@@ -182,22 +192,18 @@ def test_join_is_offered_only_where_a_seat_is_free(client: TestClient) -> None:
 
 
 def test_the_replay_marks_each_decision_on_the_board_it_was_made_on(client: TestClient) -> None:
-    t = Players(client, 3, "water-frame")
-    rnd = random.Random(6)
-    for _ in range(30):
-        t.step(rnd)
-    events = client.get(f"{API}/games/{t.game_id}/events", headers=t.auth(0)).json()["events"]
+    t, events = replayed(client, "water-frame", 30)
     marked = 0
     started = next(e["version"] for e in events if e["type"].endswith(".started"))
     for e in events:
         decision = e["public"].get("decision")
-        html = page(client, t.players[0]["token"], f"/games/{t.game_id}/replay?v={e['version']}")
+        html = replay_page(client, t, e["version"])
         assert ("<svg" in html) == (e["version"] >= started), e["version"]
         if decision and decision["type"] in ("found_factory", "place_marker", "take_tile", "hire_workers"):
             assert 'class="highlight' in html, (e["version"], decision)
             assert "The board as the decision was made" in html
             marked += 1
-        assert offered(html.replace('id="replay-live"', 'id="live"')) == Counter(), "a replay offers nothing"
+        assert offered_in_replay(html) == Counter(), "a replay offers nothing"
     assert marked >= 8
 
 

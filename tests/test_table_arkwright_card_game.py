@@ -5,7 +5,7 @@ decision on the board it was made on."""
 
 from __future__ import annotations
 
-import random
+import re
 from collections import Counter
 from typing import Any
 
@@ -14,38 +14,23 @@ from fastapi.testclient import TestClient
 from api.web.table.arkwright_card_game_words import CARDS, WORDS, card_name, card_tip
 from ledger.games.arkwright_card_game import words as log_words
 from ledger.registry import engine
-from tests.api_helpers import API
 from tests.api_helpers import Table as Players
-from tests.table_helpers import CODE, TablePage, check_positions, drawn_positions, offered, page, positions
+from tests.table_helpers import (
+    TablePage,
+    codes_on_pages,
+    drawn_positions,
+    offered_in_replay,
+    page,
+    replay_page,
+    replayed,
+)
 
 TITLE = "arkwright-card-game"
 # the card game's own codes, besides those every title shares (table_helpers.CODE)
-CARD_CODES = (
+CARD_CODES = re.compile(
     r"\b(?:Q[1-3]|D[12]|S[12]|BIG|PRICE|APPEAL|ENTREPRENEUR|FOREMAN|WORKSHOP|PATENT|ENGINEER|"
     r"INVENTOR|DEVELOPER|BROKER|CONTRACT|BUILD|EMPLOY|AUTOMATE|DEV_CARDS|STOCK_EXCHANGE)\b"
 )
-
-
-def codes_in(html: str, within: str) -> list[tuple[str, str, str]]:
-    import re
-
-    extra = re.compile(CARD_CODES)
-    words = TablePage(html, within=within).words
-    return [
-        (where, m.group(0), text) for where, text in words for rx in (CODE, extra) for m in rx.finditer(text)
-    ]
-
-
-def test_each_legal_decision_is_exactly_one_element_at_200_random_card_game_positions(
-    client: TestClient,
-) -> None:
-    games = [(3, 1, 110, None), (4, 2, 50, None), (2, 3, 50, None)]
-    checked, on_board, others, types = check_positions(client, TITLE, games)
-    assert checked == 210 and others >= 50, (checked, others)
-    assert on_board > 1000, "the decisions are on the board, not only in the list"
-    assert {"set_price_and_appeal", "take_development", "set_quality_card", "store_goods"} <= set(types), (
-        types
-    )
 
 
 def test_decisions_acting_on_drawn_things_are_on_the_board() -> None:
@@ -92,18 +77,9 @@ def test_the_two_player_board_shows_the_neutral_company(client: TestClient) -> N
 def test_card_game_pages_show_words_where_a_person_reads(client: TestClient) -> None:
     """No code (FOOD, Q1, S2, DEV_CARDS, PATRON_CLOTHES_FOOD, a spec id) in the visible text,
     tooltips or accessible names of the game, replay and create pages, nor in the log."""
-    found: list[tuple[str, str, str, str]] = []
-    seen = 0
-    gid = token = ""
-    for players, seed, steps in ((3, 7, 200), (2, 8, 60)):
-        for t, seat, _ in positions(client, steps, players, seed, TITLE):
-            gid, token = t.game_id, t.players[seat]["token"]
-            if seen % 10 == 0:
-                for path in (f"/games/{gid}", f"/games/{gid}/replay"):
-                    found += [(path, *c) for c in codes_in(page(client, token, path), "main")]
-            seen += 1
-    html = page(client, token, f"/games/new?title={TITLE}")
-    found += [("/games/new", *c) for c in codes_in(html, "new-game-form")]
+    seen, found = codes_on_pages(
+        client, TITLE, [(3, 7, 200, None), (2, 8, 60, None)], every=10, title_codes=CARD_CODES
+    )
     assert seen >= 200
     assert not found, found[:10]
 
@@ -149,11 +125,7 @@ def test_the_log_says_cards_storehouses_and_the_neutral_company_in_words() -> No
 
 
 def test_the_replay_marks_each_decision_on_the_board_it_was_made_on(client: TestClient) -> None:
-    t = Players(client, 3, TITLE)
-    rnd = random.Random(6)
-    for _ in range(40):
-        t.step(rnd)
-    events = client.get(f"{API}/games/{t.game_id}/events", headers=t.auth(0)).json()["events"]
+    t, events = replayed(client, TITLE, 40)
     marked = 0
     on_board = {
         "set_price_and_appeal",
@@ -166,9 +138,9 @@ def test_the_replay_marks_each_decision_on_the_board_it_was_made_on(client: Test
         decision = e["public"].get("decision")
         if not decision or decision["type"] not in on_board:
             continue
-        html = page(client, t.players[0]["token"], f"/games/{t.game_id}/replay?v={e['version']}")
+        html = replay_page(client, t, e["version"])
         assert 'class="highlight' in html, (e["version"], decision)
         assert "The board as the decision was made" in html
-        assert offered(html.replace('id="replay-live"', 'id="live"')) == Counter(), "a replay offers nothing"
+        assert offered_in_replay(html) == Counter(), "a replay offers nothing"
         marked += 1
     assert marked >= 8, marked

@@ -57,7 +57,7 @@ from ledger.games.water_frame.decisions import (
     SellStartShares,
     StopSelling,
 )
-from ledger.games.water_frame.state import Phase, Row, State
+from ledger.games.water_frame.state import Factory, Phase, Row, State
 from tests.wf_positions import (
     CLOTHES,
     CUTLERY,
@@ -426,9 +426,15 @@ def test_ex23_distribution_costs_the_new_level_so_food_0_to_4_costs_10_and_cloth
 # --- 8.5 stock exchange, price adjustment ----------------------------------------------------------------
 
 
-def test_ex25_on_space_22_a_share_costs_16_and_buying_does_not_move_the_indicator() -> None:
-    s = with_player(new_1770(3), 0, share_space=22)
+def _at_the_stock_exchange(share_space: int) -> State:
+    """The first player, her share value on ``share_space``, at the stock exchange with 2 actions."""
+    s = with_player(new_1770(3), 0, share_space=share_space)
     s, _ = start_turn(s, 0, "STOCK_EXCHANGE", 2)
+    return s
+
+
+def test_ex25_on_space_22_a_share_costs_16_and_buying_does_not_move_the_indicator() -> None:
+    s = _at_the_stock_exchange(22)
     c0, shares0 = cash(s, 0), s.players[0].shares
     s, fx = play(s, 0, BuyShares(count=2))
     assert one(fx, "shares_changed").price == 16
@@ -437,8 +443,7 @@ def test_ex25_on_space_22_a_share_costs_16_and_buying_does_not_move_the_indicato
 
 
 def test_ex26_on_space_9_a_share_sells_for_9_and_costs_10() -> None:
-    s = with_player(new_1770(3), 0, share_space=9)
-    s, _ = start_turn(s, 0, "STOCK_EXCHANGE", 2)
+    s = _at_the_stock_exchange(9)
     c0, shares0 = cash(s, 0), s.players[0].shares
     s, fx = play(s, 0, SellShares(count=1))
     assert one(fx, "shares_changed").price == 9
@@ -656,13 +661,21 @@ def test_ex54_five_workers_for_four_obsolete_factories_go_one_per_factory_in_tur
     assert (s.fired, s.jm_empty, s.decade) == (0, C.jm_cells, entering)
 
 
+def payday(
+    scene: State, good: int, built: Factory, wage: int, **player: Any
+) -> tuple[State, tuple[Effect, ...]]:
+    """The first player owns only ``built`` (her money as ``player`` says) when ``good`` is
+    produced at this wage: the production and what it made her pay and sell."""
+    s = with_factory(scene, 0, good, built)
+    s = with_player(s, 0, **player)
+    s = replace(s, jm_empty=jm_empty_for(good, wage=wage))
+    return produce(s, good)
+
+
 def test_ex55_an_emergency_sale_of_two_shares_on_space_28_raises_38_and_drops_to_24() -> None:
     """The £30 are the wages of 10 food workers at £3 ([uses DEFAULT] wage rows, C.jm_wage_of_row)."""
-    s = sale_scene()
-    s = with_factory(s, 0, FOOD, factory(FOOD, rows=full_rows_food()))  # 10 workers, appeal 0
-    s = with_player(s, 0, share_space=28, cash=0, shares=5, bank_shares=25)
-    s = replace(s, jm_empty=jm_empty_for(FOOD, wage=3))
-    s, fx = produce(s, FOOD)
+    ten = factory(FOOD, rows=full_rows_food())  # 10 workers, appeal 0
+    s, fx = payday(sale_scene(), FOOD, ten, 3, share_space=28, cash=0, shares=5, bank_shares=25)
     assert one(fx, "wages_paid", seat=0).amount == 30
     sale = one(fx, "shares_changed", seat=0, reason="emergency_sale")
     assert (sale.delta, sale.price) == (-2, 19)
@@ -746,11 +759,9 @@ def test_dt05_higher_quality_breaks_an_appeal_tie() -> None:
 def test_dt07_an_emergency_sale_on_space_9_drops_nine_spaces_to_the_bottom(mode: str, space: int) -> None:
     """[uses DEFAULT] track bounds (C.share_min) and the literal first-digit rule (A-11);
     the "tens" switch loses nothing on single-digit spaces."""
-    s = sale_scene(emergency_digit_mode=mode)
-    s = with_factory(s, 0, FOOD, factory(FOOD, rows=[(1, 1), 1]))  # 2 workers + 1 machine, appeal 0
-    s = with_player(s, 0, share_space=9, shares=3, bank_shares=27, cash=0)
-    s = replace(s, jm_empty=jm_empty_for(FOOD, wage=2))
-    s, fx = produce(s, FOOD)
+    scene = sale_scene(emergency_digit_mode=mode)
+    two = factory(FOOD, rows=[(1, 1), 1])  # 2 workers + 1 machine, appeal 0
+    s, fx = payday(scene, FOOD, two, 2, share_space=9, shares=3, bank_shares=27, cash=0)
     assert one(fx, "wages_paid", seat=0).amount == 5
     sale = one(fx, "shares_changed", seat=0, reason="emergency_sale")
     assert (sale.delta, sale.price) == (-1, 9)
@@ -762,11 +773,8 @@ def test_dt07_an_emergency_sale_on_space_9_drops_nine_spaces_to_the_bottom(mode:
 
 def test_dt08_without_shares_a_shortfall_is_met_by_loans_repaid_at_13_before_buying() -> None:
     """The £15 are the wages of 5 cutlery workers at £3 ([uses DEFAULT] wage rows, C.jm_wage_of_row)."""
-    s = sale_scene()
-    s = with_factory(s, 0, CUTLERY, factory(CUTLERY))  # 5 workers, appeal 0
-    s = with_player(s, 0, share_space=10, shares=0, bank_shares=30, cash=3)
-    s = replace(s, jm_empty=jm_empty_for(CUTLERY, wage=3))
-    s, fx = produce(s, CUTLERY)
+    five = factory(CUTLERY)  # 5 workers, appeal 0
+    s, fx = payday(sale_scene(), CUTLERY, five, 3, share_space=10, shares=0, bank_shares=30, cash=3)
     assert one(fx, "wages_paid", seat=0).amount == 15
     assert one(fx, "loans_changed", seat=0).delta == 2
     p = s.players[0]

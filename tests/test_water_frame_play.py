@@ -47,10 +47,7 @@ def test_the_greedy_bot_plays_four_player_games_with_a_working_economy(seed: int
 
 def test_two_people_play_water_frame_over_http_to_the_final_standings(client: TestClient) -> None:
     table = Table(client, n=2, title="water-frame")
-    rnd = random.Random(8)
-    steps = 0
-    while table.step(rnd) is not None:
-        steps += 1
+    steps = table.play_out(random.Random(8))
     g = table.game()
     assert g["status"] == "finished" and steps > 100
     assert {s["seat"] for s in g["standings"]} == {0, 1}
