@@ -222,7 +222,7 @@ def check_positions(
 ) -> None:
     """At each position of these games (players, seed, steps, options): the awaited seat's page
     offers exactly its legal decisions; at every fourth, a seat not awaited is offered none.
-    Then: exactly ``checked`` positions were checked and at least 50 seats not awaited, more
+    Then: exactly ``checked`` positions were checked and a quarter as many seats not awaited, more
     than ``on_board_over`` choices stood on the board, and ``types_seen`` were among the
     decision types offered."""
     seen = on_board = others = 0
@@ -239,7 +239,7 @@ def check_positions(
                 other = next(s for s in range(players) if s not in awaited)
                 assert offered(page(client, t.players[other]["token"], f"/games/{t.game_id}")) == Counter()
                 others += 1
-    assert seen == checked and others >= 50, (seen, others)
+    assert seen == checked and others == checked // 4, (seen, others)
     assert on_board > on_board_over, "the decisions are on the board, not only in the list"
     assert types_seen <= set(types), types
 

@@ -33,21 +33,32 @@ from tests.table_helpers import (
 )
 
 # each drawn title's random walk: its games (players, seed, steps, options), the positions
-# checked, how many choices the board holds at least, and decision types that must be seen
+# checked, how many choices the board holds at least, and decision types that must be seen.
+# The README's test command walks the short games (80 positions a title, the same shapes);
+# ``-m slow`` (run by .ci/run) the full ones.
 WALKS = {
     "water-frame": (
+        [(3, 1, 40, None), (4, 2, 20, None), (2, 3, 20, None)],
+        80,
+        40,
         [(3, 1, 120, None), (4, 2, 50, None), (2, 3, 50, None)],
         220,
         100,
         {"place_marker", "found_factory", "hire_workers", "take_tile"},
     ),
     "cotton-trade": (
+        [(3, 1, 30, None), (4, 2, 35, COTTON_TRADE_ADVANCED), (2, 3, 15, COTTON_TRADE_ADVANCED)],
+        80,
+        120,
         [(3, 1, 90, None), (4, 2, 70, COTTON_TRADE_ADVANCED), (2, 3, 40, COTTON_TRADE_ADVANCED)],
         200,
         300,
         {"rent_ship", "sail_ship", "buy_contract", "bid", "choose_share_to_sell"},
     ),
     "arkwright-card-game": (
+        [(3, 1, 40, None), (4, 2, 20, None), (2, 3, 20, None)],
+        80,
+        380,
         [(3, 1, 110, None), (4, 2, 50, None), (2, 3, 50, None)],
         210,
         1000,
@@ -56,11 +67,19 @@ WALKS = {
 }
 
 
-@pytest.mark.parametrize("title", list(WALKS))
+@pytest.mark.parametrize(
+    "title, full",
+    [pytest.param(t, False, id=f"{t}-80") for t in WALKS]
+    + [pytest.param(t, True, id=f"{t}-full", marks=pytest.mark.slow) for t in WALKS],
+)
 def test_each_legal_decision_is_exactly_one_element_at_200_random_positions(
-    client: TestClient, title: str
+    client: TestClient, title: str, full: bool
 ) -> None:
-    check_positions(client, title, *WALKS[title])
+    short, size, board, games, full_size, full_board, types = WALKS[title]
+    if full:
+        check_positions(client, title, games, full_size, full_board, types)
+    else:
+        check_positions(client, title, short, size, board, types)
 
 
 def test_decisions_acting_on_drawn_things_are_on_the_board() -> None:

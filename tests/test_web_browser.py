@@ -5,6 +5,10 @@ confirming each after its preview, take a decision back alone and with consent, 
 game, and run a members-only league. axe-core checks every kind of page for serious and
 critical accessibility problems, and the table is played by keyboard too.
 
+The two whole games through the pages take minutes, so they are marked slow (``.ci/run`` runs
+them after the README's test command); the tests that need a finished game in the lobby get
+one of their own, played through the HTTP API in seconds (``finished_water_frame``).
+
 Runs the real server (``gameledger serve``, SQLite in a temporary directory) and Debian's
 Chromium through Python Playwright; axe-core comes from the npm registry (``npm ci --prefix
 tests``, as .ci/run does). Screenshots of each page go to test-artifacts/screenshots/.
@@ -13,6 +17,7 @@ tests``, as .ci/run does). Screenshots of each page go to test-artifacts/screens
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import random
 import re
@@ -157,6 +162,7 @@ class Person:
         self.context.add_init_script(NOTE_KEEPER)
         self.page: Page = self.context.new_page()
         self.page.set_default_timeout(20_000)
+        self.token = ""  # the API token shown once at sign-up
         self.problems: list[str] = []
         self.stalls = 0  # confirmations whose outcome the page did not show (then reloaded)
         self.page.on("pageerror", lambda e: self.problems.append(f"{name}: page error {e}"))
@@ -205,7 +211,8 @@ def signed_up(
         page.fill("#signup-name", person.name)
         page.click("#signup-form button[type=submit]")
         page.wait_for_selector("#signup-done:not([hidden])")
-        assert page.input_value("#signup-token").startswith("gl_")
+        person.token = page.input_value("#signup-token")
+        assert person.token.startswith("gl_")
         page.click("[data-continue]")
         page.wait_for_url("**/lobby")
         assert f"Signed in as {person.name}" in page.inner_text("header")
@@ -253,6 +260,51 @@ def create_and_fill(
     for person in people:
         person.page.wait_for_selector("#live[data-status='active']", state="attached")
     return game_id
+
+
+def call(person: Person, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    """The person's request to the HTTP API, by the token they were shown at sign-up."""
+    request = urllib.request.Request(  # noqa: S310 - our own server
+        f"{person.base}/api/v1{path}",
+        method=method,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Authorization": f"Bearer {person.token}", "Content-Type": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:  # noqa: S310 - our own server
+            return json.loads(answer.read())
+    except urllib.error.HTTPError as e:
+        raise AssertionError(f"{method} {path} as {person.name}: {e.code} {e.read().decode()[:500]}") from e
+
+
+def played_through_the_api(people: list[Person], title: str, seed: int) -> str:
+    """A game of ``title`` that the first person creates and the others join through the HTTP
+    API, played to the end there by random legal decisions (no page involved: a few seconds);
+    returns its id. For the tests that need a finished game in everyone's lobby, so that the
+    whole games played through the pages can be marked slow."""
+    rnd = random.Random(seed)
+    game_id = str(call(people[0], "POST", "/games", {"title": title, "seats": len(people)})["game_id"])
+    for person in people[1:]:
+        call(person, "POST", f"/games/{game_id}/join")
+    person = people[0]
+    for _ in range(5_000):
+        game = call(person, "GET", f"/games/{game_id}")
+        if game["status"] == "finished":
+            return game_id
+        if not game["legal_decisions"]:  # someone else is awaited: ask as them
+            name = rnd.choice(game["awaiting"])["name"]
+            person = next(p for p in people if p.name == name)
+            continue
+        decision = rnd.choice(game["legal_decisions"])
+        body = {"expected_version": game["version"], "decision": decision}
+        call(person, "POST", f"/games/{game_id}/decisions", body)
+    raise AssertionError(f"the {title} game through the API did not end in 5,000 decisions")
+
+
+@pytest.fixture(scope="module")
+def finished_water_frame(people: list[Person]) -> str:
+    """A Water Frame game of Ann, Bob and Cid, played to the end through the API."""
+    return played_through_the_api(people, "water-frame", 1769)
 
 
 def awaited(people: list[Person]) -> Person | None:
@@ -434,6 +486,7 @@ def check_accessibility(person: Person, name: str) -> int:
     return len(result.get("passes", []))
 
 
+@pytest.mark.slow  # about a minute: .ci/run runs it after the README's test command
 def test_three_people_play_cotton_trade_to_the_end_and_replay_it(people: list[Person]) -> None:
     started = time.monotonic()
     game_id = create_and_fill(people, "cotton-trade")
@@ -511,6 +564,7 @@ def test_three_people_play_cotton_trade_to_the_end_and_replay_it(people: list[Pe
     print(f"cotton trade: {made} decisions through the pages, {time.monotonic() - started:.0f} s")  # noqa: T201
 
 
+@pytest.mark.slow  # about two minutes: .ci/run runs it after the README's test command
 def test_three_people_play_water_frame_to_the_end_on_its_board(people: list[Person]) -> None:
     """Undo alone and with consent on the way; the table checked by axe-core at the start, in the
     middle and at the end, with screenshots of each moment; every decision only by clicking (or
@@ -624,7 +678,9 @@ def replay_marks_the_decision(person: Person, game_id: str, versions: range, sho
     raise AssertionError("no replayed decision is marked on the board")
 
 
-def test_every_kind_of_page_passes_the_accessibility_check(people: list[Person]) -> None:
+def test_every_kind_of_page_passes_the_accessibility_check(
+    people: list[Person], finished_water_frame: str
+) -> None:
     ann = people[0]
     checked = 0
     for path in ("/lobby", "/games/new?title=water-frame", "/leagues", "/settings"):
@@ -639,7 +695,7 @@ def test_every_kind_of_page_passes_the_accessibility_check(people: list[Person])
 
 
 def test_the_game_page_and_the_settings_on_a_phone(
-    browser: Browser, server: str, people: list[Person]
+    browser: Browser, server: str, people: list[Person], finished_water_frame: str
 ) -> None:
     state = people[0].context.storage_state()
     phone = Person(
