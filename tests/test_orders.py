@@ -186,9 +186,9 @@ ORDERS: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {
 }
 
 
-def play_with_orders(services: Services, title: str, limit: int = 4000) -> tuple[Game, list[dict[str, Any]]]:
-    """A 2-player game: seat 0's player sets ORDERS[title] and then does nothing until awaited
-    (then plays greedily); seat 1 plays the greedy bot."""
+def ordered_game(services: Services, title: str) -> tuple[Game, list[str], Any]:
+    """A 2-player game of ``title`` in which seat 0's player has set ORDERS[title]; with the
+    title's greedy bot, which plays the other decisions."""
     from ledger import registry
 
     options, rules = ORDERS[title]
@@ -197,6 +197,13 @@ def play_with_orders(services: Services, title: str, limit: int = 4000) -> tuple
     services.ledger.set_orders(game.id, ids[0], rules)
     greedy = registry.bot(title)
     assert greedy is not None
+    return game, ids, greedy
+
+
+def play_with_orders(services: Services, title: str, limit: int = 4000) -> tuple[Game, list[dict[str, Any]]]:
+    """A 2-player game: seat 0's player sets ORDERS[title] and then does nothing until awaited
+    (then plays greedily); seat 1 plays the greedy bot."""
+    game, ids, greedy = ordered_game(services, title)
     for _ in range(limit):
         game = services.ledger.get_game(game.id)
         if game.status != "active":
@@ -447,15 +454,8 @@ def test_a_seat_its_orders_answer_at_once_is_not_told_it_is_its_turn(services: S
     """Cotton Trade, seat 0's standing orders (ORDERS) decide whatever they cover as soon as the seat is
     awaited: no "your turn" then (by webhook, mail or chat: all are fed by the outbox); a
     decision they do not cover is still the player's to make, and the player is told."""
-    from ledger import registry
-
-    title = "cotton-trade"  # the orders answer whole turns there (share auctions, renting)
-    options, rules = ORDERS[title]
-    ids = people(services, 2)
-    game = services.ledger.create_game(creator=ids[0], title=title, players=ids, options=options)
-    services.ledger.set_orders(game.id, ids[0], rules)
-    greedy = registry.bot(title)
-    assert greedy is not None
+    # Cotton Trade: the orders answer whole turns there (share auctions, renting)
+    game, ids, greedy = ordered_game(services, "cotton-trade")
     view = services.view("notifications")
 
     def told(after: int) -> list[int]:

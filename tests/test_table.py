@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -32,54 +33,42 @@ from tests.table_helpers import (
     spectator_page,
 )
 
-# each drawn title's random walk: its games (players, seed, steps, options), the positions
-# checked, how many choices the board holds at least, and decision types that must be seen.
-# The README's test command walks the short games (80 positions a title, the same shapes);
-# ``-m slow`` (run by .ci/run) the full ones.
-WALKS = {
-    "water-frame": (
-        [(3, 1, 40, None), (4, 2, 20, None), (2, 3, 20, None)],
-        80,
-        40,
-        [(3, 1, 120, None), (4, 2, 50, None), (2, 3, 50, None)],
-        220,
-        100,
-        {"place_marker", "found_factory", "hire_workers", "take_tile"},
-    ),
-    "cotton-trade": (
-        [(3, 1, 30, None), (4, 2, 35, COTTON_TRADE_ADVANCED), (2, 3, 15, COTTON_TRADE_ADVANCED)],
-        80,
-        120,
-        [(3, 1, 90, None), (4, 2, 70, COTTON_TRADE_ADVANCED), (2, 3, 40, COTTON_TRADE_ADVANCED)],
-        200,
-        300,
-        {"rent_ship", "sail_ship", "buy_contract", "bid", "choose_share_to_sell"},
-    ),
-    "arkwright-card-game": (
-        [(3, 1, 40, None), (4, 2, 20, None), (2, 3, 20, None)],
-        80,
-        380,
-        [(3, 1, 110, None), (4, 2, 50, None), (2, 3, 50, None)],
-        210,
-        1000,
-        {"set_price_and_appeal", "take_development", "set_quality_card", "store_goods"},
-    ),
+# The random walks: per title and sample, the games (players, seed, steps, options), the
+# positions checked and how many choices the board holds at least. The README's test command
+# walks the short games (80 positions a title, the same shapes); ``-m slow`` (run by .ci/run)
+# the full ones. ADV: Cotton Trade's advanced game.
+ADV = COTTON_TRADE_ADVANCED
+WALKS = [
+    ("water-frame", [(3, 1, 40, None), (4, 2, 20, None), (2, 3, 20, None)], 80, 40),
+    ("cotton-trade", [(3, 1, 30, None), (4, 2, 35, ADV), (2, 3, 15, ADV)], 80, 120),
+    ("arkwright-card-game", [(3, 1, 40, None), (4, 2, 20, None), (2, 3, 20, None)], 80, 380),
+    ("water-frame", [(3, 1, 120, None), (4, 2, 50, None), (2, 3, 50, None)], 220, 100),
+    ("cotton-trade", [(3, 1, 90, None), (4, 2, 70, ADV), (2, 3, 40, ADV)], 200, 300),
+    ("arkwright-card-game", [(3, 1, 110, None), (4, 2, 50, None), (2, 3, 50, None)], 210, 1000),
+]
+# decision types each walk must have seen
+SEEN = {
+    "water-frame": {"place_marker", "found_factory", "hire_workers", "take_tile"},
+    "cotton-trade": {"rent_ship", "sail_ship", "buy_contract", "bid", "choose_share_to_sell"},
+    "arkwright-card-game": {"set_price_and_appeal", "take_development", "set_quality_card", "store_goods"},
 }
 
 
 @pytest.mark.parametrize(
-    "title, full",
-    [pytest.param(t, False, id=f"{t}-80") for t in WALKS]
-    + [pytest.param(t, True, id=f"{t}-full", marks=pytest.mark.slow) for t in WALKS],
+    "title, games, size, board",
+    [
+        pytest.param(*walk, id=f"{walk[0]}-{walk[2]}", marks=[pytest.mark.slow] if walk[2] > 80 else [])
+        for walk in WALKS
+    ],
 )
 def test_each_legal_decision_is_exactly_one_element_at_200_random_positions(
-    client: TestClient, title: str, full: bool
+    client: TestClient,
+    title: str,
+    games: list[tuple[int, int, int, dict[str, Any] | None]],
+    size: int,
+    board: int,
 ) -> None:
-    short, size, board, games, full_size, full_board, types = WALKS[title]
-    if full:
-        check_positions(client, title, games, full_size, full_board, types)
-    else:
-        check_positions(client, title, short, size, board, types)
+    check_positions(client, title, games, size, board, SEEN[title])
 
 
 def test_decisions_acting_on_drawn_things_are_on_the_board() -> None:
