@@ -8,8 +8,8 @@ import pytest
 
 from ledger.games.arkwright_card_game.words import describe as card_game
 from ledger.games.cotton_trade.words import describe as cotton_trade
+from ledger.games.vocabulary import counted
 from ledger.games.water_frame.words import describe as water_frame
-from ledger.games.words import counted
 
 NAMES = {0: "Ann"}
 

@@ -174,8 +174,24 @@ Who = Callable[[int | None], str]
 
 Words = str | Callable[[Mapping[str, Any], Who], str]
 """The words of one kind of effect: a template of its payload's fields (``{seat:who}`` names a
-seat, ``{reason:spelt}`` spells a word out, ``{good:lower}`` says a good), or, where the words
-depend on the values, a function of the payload and the namer of seats."""
+seat, ``{reason:spelt}`` spells a word out, ``{good:lower}`` says a good, ``{count:# workers}``
+says a number of things in the right number, ``{lost:?, {lost} lost}`` says its text only when
+the field is set), or, where the words depend otherwise on the values, a function of the
+payload and the namer of seats."""
+
+SINGULAR = {"pence": "penny", "clothes": "clothes"}
+"""Plural nouns whose singular is not the noun without its final "s"."""
+
+
+def counted(n: int, things: str) -> str:
+    """``n`` and ``things`` (a plural noun, or words ending in one) in the right number:
+    ``counted(1, "stored lamps")`` -> ``1 stored lamp``; a noun without a plural "s" (food,
+    cutlery, cotton, VIP) stays as it is."""
+    if n != 1:
+        return f"{n} {things}"
+    *before, noun = things.split(" ")
+    one = SINGULAR.get(noun, noun.removesuffix("s"))
+    return " ".join([str(n), *before, one])
 
 
 class _Template(string.Formatter):
@@ -191,6 +207,10 @@ class _Template(string.Formatter):
             return spelt(value)
         if format_spec == "lower":
             return str(value or "").lower()
+        if format_spec.startswith("# "):
+            return counted(value, format_spec[2:])
+        if format_spec.startswith("?"):
+            return format_spec[1:] if value else ""
         return str(super().format_field(value, format_spec))
 
 
@@ -230,7 +250,7 @@ def money_changed(purse: str) -> Words:
 
 WORDS: dict[str, Words] = {
     "start_player_drawn": "{seat:who} was drawn to start.",
-    "goods_produced": "{seat:who} produced {count} {good:lower}.",
+    "goods_produced": "{seat:who} produced {count:# {good:lower}}.",
     "game_scored": lambda e, who: (
         "Final scores: " + ", ".join(f"{who(i)} £{v}" for i, v in enumerate(e["scores"])) + "."
     ),

@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ledger.games import vocabulary, words
-from ledger.games.vocabulary import Words, good, spelt, tell
-from ledger.games.words import counted
+from ledger.games import vocabulary
+from ledger.games.vocabulary import Words, counted, good, spelt, tell
 
 ROMAN = {1: "I", 2: "II", 3: "III"}
 ACTIONS = {
@@ -54,7 +53,6 @@ def _storehouse(sh: str) -> str:
 
 WORDS: dict[str, Words] = {
     **vocabulary.WORDS,
-    **words.WORDS,
     "money_changed": vocabulary.money_changed("money"),
     "development_supply_built": lambda e, who: (
         f"The development supply: {len(e['cards'])} cards ({e['flipped']} flipped, {e['rejected']} replaced)."
@@ -108,12 +106,12 @@ WORDS: dict[str, Words] = {
         f"{who(e['seat'])} stored {counted(e['count'], good(e))} in {_storehouse(e['storehouse'])}."
     ),
     "goods_shipped": lambda e, who: f"{who(e['seat'])} shipped goods for £{e['income'] + e['contract']}.",
-    "goods_wasted": lambda e, who: f"{who(e['seat'])} wasted {counted(e['count'], good(e))}.",
+    "goods_wasted": "{seat:who} wasted {count:# {good:lower}}.",
     "production_costs_paid": "{seat:who} paid £{total} production costs for {good:lower}.",
     "emergency_fund_used": "{seat:who} used the emergency fund: {tokens} token(s) for £{amount}.",
     "player_eliminated": "{seat:who} went bankrupt and is out of the game.",
     "distribution_decayed": "{seat:who}'s {good:lower} distribution fell to {distribution}.",
-    "cards_reactivated": lambda e, who: "Rotated development cards were reactivated.",
+    "cards_reactivated": "Rotated development cards were reactivated.",
     "final_score": "{seat:who} scored £{score}.",
 }
 

@@ -5,12 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ledger.games.vocabulary import Words, spelt, tell
-from ledger.games.words import counted
-
-
-def _opt(value: Any, template: str) -> str:
-    return template.format(value) if value else ""
+from ledger.games.vocabulary import Words, counted, spelt, tell
 
 
 def _money(e: Mapping[str, Any], field: str) -> str:
@@ -43,51 +38,35 @@ WORDS: dict[str, Words] = {
         f"Contracts drawn in {e['region']}: " + ", ".join(c or "face down" for c in e["cards"]) + "."
     ),
     "ship_rented": "{seat:who} rented ship {card} (capacity {capacity}) for {fee}.",
-    "renting_passed": lambda e, who: (
-        f"{who(e['seat'])} passed{' (no ship available)' if e['automatic'] else ''}."
-    ),
+    "renting_passed": "{seat:who} passed{automatic:? (no ship available)}.",
     "contract_revealed": "Contract {card} turned face up in {region}.",
-    "harbour_tokens_placed": lambda e, who: (
-        f"{e['region']} harbour received {counted(e['coins'], 'coins')}, "
-        f"{counted(e['passengers'], 'passengers')}, {e['vip']} VIP."
-    ),
+    "harbour_tokens_placed": "{region} harbour received {coins:# coins}, {passengers:# passengers}, {vip} VIP.",
     "war_broke": "War broke out in {region} (unrest {unrest} >= {threshold}).",
-    "ship_sailed": lambda e, who: (
-        f"{who(e['seat'])} sailed the capacity-{e['capacity']} ship to {e['region']}, position {e['position']}{' by overtaking' if e['overtook'] else ''}."
+    "ship_sailed": (
+        "{seat:who} sailed the capacity-{capacity} ship to {region}, position {position}{overtook:? by overtaking}."
     ),
-    "bonus_coins_taken": lambda e, who: (
-        f"{who(e['seat'])} took {counted(e['coins'], 'bonus coins')} in {e['region']}."
+    "bonus_coins_taken": "{seat:who} took {coins:# bonus coins} in {region}.",
+    "passengers_carried": "{seat:who} carried {vip} VIP and {regular:# passengers} for {income}.",
+    "contract_bought": (
+        "{seat:who} bought contract {card} for {cost}: {cargo} cotton loaded{discarded:?, {discarded} discarded}."
     ),
-    "passengers_carried": lambda e, who: (
-        f"{who(e['seat'])} carried {e['vip']} VIP and {counted(e['regular'], 'passengers')} for {e['income']}."
+    "contract_declined": (
+        "{seat:who}'s capacity-{capacity} ship bought nothing in {region}{automatic:? (nothing affordable)}."
     ),
-    "contract_bought": lambda e, who: (
-        f"{who(e['seat'])} bought contract {e['card']} for {e['cost']}: {e['cargo']} cotton loaded{_opt(e['discarded'], ', {} discarded')}."
-    ),
-    "contract_declined": lambda e, who: (
-        f"{who(e['seat'])}'s capacity-{e['capacity']} ship bought nothing in {e['region']}{' (nothing affordable)' if e['automatic'] else ''}."
-    ),
-    "ship_returned": lambda e, who: (
-        f"{who(e['seat'])}'s capacity-{e['capacity']} ship returned from {e['region']}{' (war)' if e['forced_by_war'] else ''}."
-    ),
+    "ship_returned": "{seat:who}'s capacity-{capacity} ship returned from {region}{forced_by_war:? (war)}.",
     "cotton_sold": "{seat:who} sold {tokens} cotton for {income}.",
     "ship_stayed": "{seat:who}'s capacity-{capacity} ship stayed in {region}.",
-    "maintenance_paid": lambda e, who: (
-        f"{who(e['seat'])} paid {e['amount']} maintenance{_opt(e['waived'], ' ({} waived)')}."
-    ),
+    "maintenance_paid": "{seat:who} paid {amount} maintenance{waived:? ({waived} waived)}.",
     "share_sold": lambda e, who: (
         f"{who(e['seat'])} sold share {e['number']} of {who(e['company'])} to the {e['buyer']} for {_money(e, 'price')}."
     ),
-    "board_cleared": lambda e, who: (
-        f"Board cleared: {counted(e['ship_cards'], 'ship cards')}, "
-        f"{counted(e['contract_cards'], 'contracts')} discarded."
-    ),
+    "board_cleared": "Board cleared: {ship_cards:# ship cards}, {contract_cards:# contracts} discarded.",
     "war_ended": "The war in {region} ended.",
     "demand_reduced": "Cotton demand row: {before} -> {after} tokens.",
     "stage_ended": "Stage {stage} ended.",
     "new_ship_kept": "{seat:who} kept NEW ship {card} as a Good ol' Ship.",
     "ship_refunded": lambda e, who: f"{who(e['seat'])} returned ship {e['card']} for {_money(e, 'value')}.",
-    "demand_reset": lambda e, who: f"Cotton demand row reset to {counted(e['tokens'], 'tokens')}.",
+    "demand_reset": "Cotton demand row reset to {tokens:# tokens}.",
     "currency_exchanged": "{seat:who} exchanged money: {before} -> {after} (pence, shillings, pounds).",
     "share_bought_back": "{seat:who} bought back share {number} from the {seller} for {price}.",
     "round_started": "Round {round} (stage {stage}) began.",
@@ -99,7 +78,7 @@ WORDS: dict[str, Words] = {
         f"{'The bank' if e['seller'] < 0 else who(e['seller'])} auctions share {e['number']} of {who(e['company'])}'s company, starting at {_money(e, 'start')}."
     ),
     "bid_made": lambda e, who: f"{who(e['seat'])} bid {_coins_text(e['coins'])} (worth {e['value']} pence).",
-    "bid_passed": lambda e, who: f"{who(e['seat'])} passed{' (cannot outbid)' if e['automatic'] else ''}.",
+    "bid_passed": "{seat:who} passed{automatic:? (cannot outbid)}.",
     "share_auctioned": lambda e, who: (
         f"Share {e['number']} of {who(e['company'])}'s company went to "
         + (
@@ -120,10 +99,7 @@ WORDS: dict[str, Words] = {
     "top_contract_revealed": "{seat:who} turned up contract {card} in {region}.",
     "revealed_card_discarded": "{seat:who} discarded the card turned up, {card}.",
     "contract_peeked": "{seat:who} peeked at contract {card} in {region} (slot {slot}).",
-    "passengers_created": lambda e, who: (
-        f"{who(e['seat'])} created {e['vip']} VIP and {counted(e['regular'], 'passengers')} to {e['region']} "
-        f"for {e['income']}."
-    ),
+    "passengers_created": "{seat:who} created {vip} VIP and {regular:# passengers} to {region} for {income}.",
 }
 
 

@@ -6,10 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ledger.games import vocabulary, words
-from ledger.games.vocabulary import Words, good, spelt, tell
+from ledger.games import vocabulary
+from ledger.games.vocabulary import Words, counted, good, spelt, tell
 from ledger.games.water_frame.components import GOODS
-from ledger.games.words import counted
 
 
 def _goods_list(counts: Any) -> str:
@@ -18,7 +17,6 @@ def _goods_list(counts: Any) -> str:
 
 WORDS: dict[str, Words] = {
     **vocabulary.WORDS,
-    **words.WORDS,
     "money_changed": vocabulary.money_changed("cash"),
     "deck_shuffled": "The {deck} were shuffled.",
     "shares_changed": lambda e, who: (
@@ -31,9 +29,7 @@ WORDS: dict[str, Words] = {
     "factory_founded": "{seat:who} founded a {good:lower} factory at £{price} (appeal {appeal}).",
     "factory_built": "{seat:who} built a level-{level} {good:lower} factory for £{cost} at price £{price}.",
     "factory_modernized": "{seat:who} modernised the {good:lower} factory to level {level} for £{cost}.",
-    "factory_closed": lambda e, who: (
-        f"{who(e['seat'])} closed the {good(e)} factory ({counted(e['workers_fired'], 'workers')} fired)."
-    ),
+    "factory_closed": "{seat:who} closed the {good:lower} factory ({workers_fired:# workers} fired).",
     "workers_hired": "{seat:who} hired {count} worker(s) into {good:lower} row {row}.",
     "warehouse_worker_hired": "{seat:who} hired a warehouse worker at {edge}.",
     "warehouse_worker_moved": "{seat:who} moved a warehouse worker from {from_edge} to {to_edge}.",
@@ -59,37 +55,24 @@ WORDS: dict[str, Words] = {
     "goods_sold": lambda e, who: (
         f"{who(e['seat'])} sold {counted(e['from_production'] + e['from_stock'], good(e))} at £{e['price']} (£{e['income']})."
     ),
-    "importer_sold": lambda e, who: f"The importer sold {counted(e['count'], good(e))}.",
-    "goods_stored": lambda e, who: (
-        f"{who(e['seat'])} stored {counted(e['stored'], good(e))}"
-        + (f", {e['lost']} lost." if e["lost"] else ".")
-    ),
-    "goods_discarded": lambda e, who: (
-        f"{who(e['seat'])} returned {counted(e['count'], 'stored ' + good(e))} to the supply to make room."
-    ),
+    "importer_sold": "The importer sold {count:# {good:lower}}.",
+    "goods_stored": "{seat:who} stored {stored:# {good:lower}}{lost:?, {lost} lost}.",
+    "goods_discarded": "{seat:who} returned {count:# stored {good:lower}} to the supply to make room.",
     "warehouse_arranged": lambda e, who: (
         f"{who(e['seat'])}'s warehouses: large {_goods_list(e['large'])}; small {_goods_list(e['small'])}."
     ),
-    "wages_paid": lambda e, who: (
-        f"{who(e['seat'])} paid £{e['amount']} for {counted(e['workers'], 'workers')} at £{e['wage']} "
-        f"and {counted(e['machines'], 'machines')}."
+    "wages_paid": "{seat:who} paid £{amount} for {workers:# workers} at £{wage} and {machines:# machines}.",
+    "distribution_decayed": (
+        "{seat:who}'s {good:lower} distribution fell to +{level}{forced_price_drop:? and the price dropped by £1}."
     ),
-    "distribution_decayed": lambda e, who: (
-        f"{who(e['seat'])}'s {good(e)} distribution fell to +{e['level']}"
-        + (" and the price dropped by £1." if e["forced_price_drop"] else ".")
-    ),
-    "stored_goods_sold": lambda e, who: (
-        f"{who(e['seat'])} sold {counted(e['count'], 'stored ' + good(e))} for £{e['income']}."
-    ),
-    "markers_returned": lambda e, who: "Action markers returned to their owners.",
-    "harbour_wages_paid": lambda e, who: (
-        f"{who(e['seat'])} paid £{e['amount']} to {counted(e['workers'], 'harbour workers')}."
-    ),
+    "stored_goods_sold": "{seat:who} sold {count:# stored {good:lower}} for £{income}.",
+    "markers_returned": "Action markers returned to their owners.",
+    "harbour_wages_paid": "{seat:who} paid £{amount} to {workers:# harbour workers}.",
     "event_revealed": lambda e, who: f"Event of the {e['decade']}s: {spelt(e['event']).title()}.",
     "start_player_changed": "{seat:who} is the start player.",
-    "factory_obsolete": lambda e, who: (
-        f"{who(e['seat'])}'s level-{e['level']} {good(e)} factory became obsolete: {counted(e['workers'], 'workers')}"
-        + (f", £{e['fee']} for {e['missing']} missing." if e["missing"] else ".")
+    "factory_obsolete": (
+        "{seat:who}'s level-{level} {good:lower} factory became obsolete: {workers:# workers}"
+        "{missing:?, £{fee} for {missing} missing}."
     ),
     "player_eliminated": "{seat:who} has {loans} loan(s) and loses.",
     "end_penalty": "{seat:who}: end penalty ({reason:spelt}).",
