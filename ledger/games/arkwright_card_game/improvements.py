@@ -33,7 +33,7 @@ from ledger.games.shared import replace
 
 @dataclass(frozen=True)
 class _Kind:
-    """Adding quality or adding distribution: the same step with its own cards, track and words."""
+    """Adding quality or adding distribution: the same step with its own action, track and words."""
 
     action: str  # the turn's action, whose rule a refusal cites
     track: int  # the development track that sets the allowance
