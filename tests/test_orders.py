@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.services import Services
+from ledger.bots.play import Policy
 from ledger.domain import Game
 from ledger.errors import ConflictError
 from projections.base import Catchup
@@ -186,9 +187,8 @@ ORDERS: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {
 }
 
 
-def play_with_orders(services: Services, title: str, limit: int = 4000) -> tuple[Game, list[dict[str, Any]]]:
-    """A 2-player game: seat 0's player sets ORDERS[title] and then does nothing until awaited
-    (then plays greedily); seat 1 plays the greedy bot."""
+def with_orders(services: Services, title: str) -> tuple[Game, list[str], Policy]:
+    """A new 2-player game in which seat 0's player has set ORDERS[title]; the greedy bot."""
     from ledger import registry
 
     options, rules = ORDERS[title]
@@ -197,6 +197,13 @@ def play_with_orders(services: Services, title: str, limit: int = 4000) -> tuple
     services.ledger.set_orders(game.id, ids[0], rules)
     greedy = registry.bot(title)
     assert greedy is not None
+    return services.ledger.get_game(game.id), ids, greedy
+
+
+def play_with_orders(services: Services, title: str, limit: int = 4000) -> tuple[Game, list[dict[str, Any]]]:
+    """A 2-player game: seat 0's player sets ORDERS[title] and then does nothing until awaited
+    (then plays greedily); seat 1 plays the greedy bot."""
+    game, ids, greedy = with_orders(services, title)
     for _ in range(limit):
         game = services.ledger.get_game(game.id)
         if game.status != "active":
@@ -444,18 +451,11 @@ def outbox_rows(services: Services) -> list[tuple[Any, ...]]:
 
 
 def test_a_seat_its_orders_answer_at_once_is_not_told_it_is_its_turn(services: Services) -> None:
-    """Cotton Trade, seat 0's standing orders (ORDERS) decide whatever they cover as soon as the seat is
-    awaited: no "your turn" then (by webhook, mail or chat: all are fed by the outbox); a
-    decision they do not cover is still the player's to make, and the player is told."""
-    from ledger import registry
-
-    title = "cotton-trade"  # the orders answer whole turns there (share auctions, renting)
-    options, rules = ORDERS[title]
-    ids = people(services, 2)
-    game = services.ledger.create_game(creator=ids[0], title=title, players=ids, options=options)
-    services.ledger.set_orders(game.id, ids[0], rules)
-    greedy = registry.bot(title)
-    assert greedy is not None
+    """Seat 0's standing orders (ORDERS; in Cotton Trade they answer whole turns: share auctions,
+    renting) decide whatever they cover as soon as the seat is awaited: no "your turn" then (by
+    webhook, mail or chat: all are fed by the outbox); a decision they do not cover is still the
+    player's to make, and the player is told."""
+    game, ids, greedy = with_orders(services, "cotton-trade")
     view = services.view("notifications")
 
     def told(after: int) -> list[int]:
@@ -464,7 +464,6 @@ def test_a_seat_its_orders_answer_at_once_is_not_told_it_is_its_turn(services: S
         return [n["version"] for n in rows if n["game_id"] == str(game.id) and n["version"] > after]
 
     answered = 0  # saves in which the orders answered a turn the seat was newly awaited for
-    game = services.ledger.get_game(game.id)
     for _ in range(4000):
         if game.status != "active":
             break
