@@ -236,9 +236,11 @@ def preview_out(services: Services, game: Game, preview: Preview) -> dict[str, A
                 "name": s.get("name"),
                 "before": values_before.get(s["seat"]),
                 "after": s.get("share_value"),
+                "currency": s.get("share_currency"),  # Cotton Trade's stage coins; else pounds
             }
             for s in sorted(after["seats"], key=lambda s: s["seat"])
         ],
         "scoreboard": after["seats"],
+        "currency": after.get("currency"),  # the scoreboard's money: Cotton Trade's stage coins
         "state": view,
     }

@@ -187,6 +187,7 @@ class ShareValueOut(BaseModel):
     name: str | None = None
     before: int | None
     after: int | None
+    currency: str | None = Field(None, description="Cotton Trade: the coins it is counted in; else pounds")
 
 
 class CostOut(BaseModel):
@@ -218,6 +219,9 @@ class PreviewOut(BaseModel):
     finished: bool
     share_values: list[ShareValueOut] = Field(description="Every company's share value before and after")
     scoreboard: list[dict[str, Any]] = Field(description="The scoreboard after the decision")
+    currency: str | None = Field(
+        None, description="Cotton Trade: the coins the scoreboard's money is counted in (the stage's); else pounds"
+    )
     state: dict[str, Any] = Field(description="The position afterwards, as you would see it")
 
 

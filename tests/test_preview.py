@@ -140,6 +140,19 @@ def _to_a_draw(t: Table, rnd: random.Random) -> tuple[int, dict[str, Any], dict[
     raise AssertionError("no decision led to a draw")
 
 
+def test_cotton_trade_previews_say_money_in_the_stages_coins(client: TestClient) -> None:
+    """In its first stage Cotton Trade counts in pence: the preview's scoreboard and share values
+    say which coins they are in (the page writes 7d, not £7); Water Frame's are pounds."""
+    for title, coins in (("cotton-trade", "pence"), ("water-frame", None)):
+        t = Table(client, 3, title)
+        seat = t.game()["awaiting"][0]["seat"]
+        mine = t.game(seat)
+        seen = preview(t, seat, mine["legal_decisions"][0], mine["version"]).json()
+        board = client.get(f"{API}/games/{t.game_id}/scoreboard", headers=t.auth(0)).json()
+        assert seen["currency"] == board.get("currency") == coins
+        assert {v["currency"] for v in seen["share_values"]} == {coins}
+
+
 def test_a_decision_that_leads_to_a_draw_is_previewed_up_to_the_draw(client: TestClient) -> None:
     t = Table(client, 3, "cotton-trade")
     seat, mine, decision = _to_a_draw(t, random.Random(5))

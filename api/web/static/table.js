@@ -184,7 +184,7 @@
     var moved = d.share_values.filter(function (s) { return s.before !== s.after; });
     if (moved.length) {
       body.appendChild(el("p", "", "Share values: " + moved.map(function (s) {
-        return (s.name || "seat " + s.seat) + " £" + s.before + " → £" + s.after;
+        return (s.name || "seat " + s.seat) + " " + money(s.before, s.currency) + " → " + money(s.after, s.currency);
       }).join(", ") + "."));
     }
     if (d.scoreboard && d.scoreboard.length && !d.reveal) {
@@ -199,8 +199,9 @@
         var tr = el("tr");
         tr.appendChild(el("td", "", String(s.rank)));
         var th = el("th", "", s.name || "seat " + s.seat); th.scope = "row"; tr.appendChild(th);
-        tr.appendChild(el("td", "", s.cash !== undefined ? money(s.cash) : ""));
-        tr.appendChild(el("td", "", s.portfolio_value !== undefined ? money(s.portfolio_value) : ""));
+        var cash = s.cash !== undefined ? s.cash : s.money;  // Cotton Trade: money in the stage's coins
+        tr.appendChild(el("td", "", cash !== undefined ? money(cash, d.currency) : ""));
+        tr.appendChild(el("td", "", s.portfolio_value !== undefined ? money(s.portfolio_value, s.share_currency || d.currency) : ""));
         tbody.appendChild(tr);
       });
       table.appendChild(tbody);
