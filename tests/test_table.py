@@ -225,3 +225,12 @@ def test_every_title_offers_its_decisions_on_the_table(client: TestClient, title
         html = page(client, t.players[seat]["token"], f"/games/{t.game_id}")
         assert offered(html) == legal(mine["legal_decisions"])
         t.decide(seat, rnd.choice(mine["legal_decisions"]), mine["version"])
+
+
+def test_water_frame_grey_markers_are_labelled_light_and_dark_so_a_person_reads_them() -> None:
+    """A grey marker's chip says Lt. or Dk. (lower-case "lt" read as "It Produce" on the board)."""
+    from api.web.table.water_frame import _short_marker
+
+    assert _short_marker("LIGHT:PRODUCTION") == "Lt. Produce"
+    assert _short_marker("DARK:QUALITY") == "Dk. Quality"
+    assert _short_marker("OWN:FACTORY") == "Factory"

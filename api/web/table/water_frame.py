@@ -718,7 +718,8 @@ def _short_marker(marker: str) -> str:
     if shade == "SHIP":
         return f"ship ({ship_name(action).split('-')[0]})"
     word = SHORT.get(action, action.lower())
-    return {"LIGHT": "lt ", "DARK": "dk "}.get(shade, "") + word
+    # light and dark grey markers: "Lt." with a capital, as "lt" read as "It" on the board
+    return {"LIGHT": "Lt. ", "DARK": "Dk. "}.get(shade, "") + word
 
 
 RENDERER = WaterFrameBoard()
