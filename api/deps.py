@@ -6,9 +6,10 @@ import hmac
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Header, Path, Query, Request
 
 from api.accounts import SESSION_PREFIX
+from api.schemas import MAX_INDEX
 from api.services import Services
 from ledger.errors import AuthError, ForbiddenError
 
@@ -30,6 +31,11 @@ def get_services(request: Request) -> Services:
 
 
 ServicesDep = Annotated[Services, Depends(get_services)]
+# the path and query parameters the routers share
+PathId = Annotated[str, Path(min_length=1, max_length=64)]  # a player's id (or "me"), a title's id
+Position = Annotated[
+    int | None, Query(ge=0, le=MAX_INDEX, description="Wait until the read model includes this position")
+]
 
 
 SESSION_COOKIE = "gl_session"  # HttpOnly: the web pages' sign-in

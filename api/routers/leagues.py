@@ -5,9 +5,9 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, status
 
-from api.deps import CallerDep, ServicesDep
+from api.deps import CallerDep, PathId, Position, ServicesDep
 from api.routers.keyed import OnceDep
-from api.schemas import MAX_INDEX, ErrorOut, LeagueAdmissionIn, LeagueGameIn, LeagueIn, LeagueMemberIn
+from api.schemas import ErrorOut, LeagueAdmissionIn, LeagueGameIn, LeagueIn, LeagueMemberIn
 from ledger.application import ADMIN
 from ledger.domain import League
 from ledger.errors import NotFoundError
@@ -15,9 +15,6 @@ from ledger.errors import NotFoundError
 router = APIRouter(prefix="/leagues", tags=["leagues"])
 ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorOut} for code in (401, 403, 404, 409, 422)}
 LeagueRef = Annotated[str, Path(description="League id or name", min_length=1, max_length=80)]
-Position = Annotated[
-    int | None, Query(ge=0, le=MAX_INDEX, description="Wait until the read model includes this position")
-]
 
 
 def organiser_name(created_by: str, names: dict[str, str]) -> str:
@@ -152,7 +149,7 @@ def add_member(
 @router.delete("/{league}/members/{player_id}", responses=ERRORS)
 def remove_member(
     league: LeagueRef,
-    player_id: Annotated[str, Path(min_length=1, max_length=64)],
+    player_id: PathId,
     caller: CallerDep,
     services: ServicesDep,
 ) -> dict[str, Any]:

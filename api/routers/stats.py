@@ -1,23 +1,20 @@
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter
 
-from api.deps import CallerDep, ServicesDep
-from api.schemas import MAX_INDEX, ErrorOut
+from api.deps import CallerDep, PathId, Position, ServicesDep
+from api.schemas import ErrorOut
 from ledger import registry
 
 router = APIRouter(tags=["statistics"])
 ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": ErrorOut} for code in (401, 404, 422)}
-Position = Annotated[
-    int | None, Query(ge=0, le=MAX_INDEX, description="Wait until the read model includes this position")
-]
 
 
 @router.get("/players/{player_id}/stats", responses=ERRORS)
 def player_stats(
-    player_id: Annotated[str, Path(min_length=1, max_length=64)],
+    player_id: PathId,
     caller: CallerDep,
     services: ServicesDep,
     position: Position = None,
@@ -42,7 +39,7 @@ def player_stats(
 
 @router.get("/titles/{title}/stats", responses=ERRORS)
 def title_stats(
-    title: Annotated[str, Path(min_length=1, max_length=64)],
+    title: PathId,
     _: CallerDep,
     services: ServicesDep,
     position: Position = None,
