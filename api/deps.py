@@ -52,15 +52,8 @@ def bearer_token(authorization: str) -> str:
 
 
 def _session_caller(session: Any) -> Caller:
-    return Caller(
-        player_id=session.player_id,
-        name=session.name,
-        is_admin=session.is_operator,
-        bot=session.bot,
-        session_id=session.session_id,
-        opened_with=session.opened_with,
-        csrf=session.csrf,
-    )
+    same = ("player_id", "name", "bot", "session_id", "opened_with", "csrf")  # named alike on both
+    return Caller(is_admin=session.is_operator, **{name: getattr(session, name) for name in same})
 
 
 def caller_for_token(services: Services, token: str) -> Caller:

@@ -63,15 +63,8 @@ def create_league(
     takes games and seats only from its organiser and its members."""
 
     def answer() -> dict[str, Any]:
-        league = services.ledger.create_league(
-            creator=caller.player_id,
-            name=body.name,
-            title=body.title,
-            members_only=body.members_only,
-            members=body.members,
-            for_bots=body.for_bots,
-        )
-        return _admission_out(league)
+        # LeagueIn's fields are create_league's keywords, one for one
+        return _admission_out(services.ledger.create_league(creator=caller.player_id, **body.model_dump()))
 
     return once(body, answer)
 
