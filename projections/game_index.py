@@ -13,30 +13,21 @@ from ledger.domain import GAME_TOPICS
 from projections.base import BatchProjection, Fact, SqlView, chunks
 from projections.topics import ABANDONED, ANNULLED, CREATED, FINISHED, PLAYER_CREATED, SEAT_CLAIMED, STARTED
 
-GAME_COLUMNS = (
-    "game_id",
-    "title",
-    "status",
-    "seat_count",
-    "created_by",
-    "options",
-    "created_at",
-    "updated_at",
-    "version",
-    "standings",
-    "league_id",
+# the games table's columns, declared once: its DDL, and the order save_games writes them in
+GAME_TABLE = (
+    "game_id TEXT PRIMARY KEY, title TEXT NOT NULL, status TEXT NOT NULL,"
+    " seat_count INTEGER NOT NULL, created_by TEXT NOT NULL, options TEXT NOT NULL,"
+    " created_at TEXT NOT NULL, updated_at TEXT NOT NULL, version INTEGER NOT NULL,"
+    " standings TEXT, league_id TEXT"
 )
+GAME_COLUMNS = tuple(column.split()[0] for column in GAME_TABLE.split(","))
 
 
 class GameIndexView(SqlView):
     view_name = "gameindex"
     TABLE_NAMES = ("games", "seats", "players", "timed", "heads")
     TABLES = (
-        "CREATE TABLE IF NOT EXISTS {games} ("
-        " game_id TEXT PRIMARY KEY, title TEXT NOT NULL, status TEXT NOT NULL,"
-        " seat_count INTEGER NOT NULL, created_by TEXT NOT NULL, options TEXT NOT NULL,"
-        " created_at TEXT NOT NULL, updated_at TEXT NOT NULL, version INTEGER NOT NULL,"
-        " standings TEXT, league_id TEXT)",
+        "CREATE TABLE IF NOT EXISTS {games} (" + GAME_TABLE + ")",
         "CREATE INDEX IF NOT EXISTS gameindex_games_updated ON {games} (updated_at)",
         "CREATE INDEX IF NOT EXISTS gameindex_games_status ON {games} (status, updated_at)",  # migration 3
         "CREATE TABLE IF NOT EXISTS {seats} ("

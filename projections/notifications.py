@@ -38,7 +38,12 @@ from projections.topics import (
     UNDONE,
 )
 
-OUTBOX_COLUMNS = ("position", "player_id", "kind", "game_id", "version", "payload", "created_at")
+# the outbox's columns, declared once: its DDL, and the order the projection writes them in
+OUTBOX_TABLE = (
+    "position BIGINT NOT NULL, player_id TEXT NOT NULL, kind TEXT NOT NULL, game_id TEXT NOT NULL,"
+    " version INTEGER NOT NULL, payload TEXT NOT NULL, created_at TEXT NOT NULL"
+)
+OUTBOX_COLUMNS = tuple(column.split()[0] for column in OUTBOX_TABLE.split(","))
 
 
 class NotificationsView(SqlView):
@@ -46,9 +51,8 @@ class NotificationsView(SqlView):
     TABLE_NAMES = ("outbox", "context", "deliveries", "attempts", "cursor")
     TABLES = (
         "CREATE TABLE IF NOT EXISTS {outbox} ("
-        " position BIGINT NOT NULL, player_id TEXT NOT NULL, kind TEXT NOT NULL, game_id TEXT NOT NULL,"
-        " version INTEGER NOT NULL, payload TEXT NOT NULL, created_at TEXT NOT NULL,"
-        " PRIMARY KEY (game_id, version, player_id, kind))",
+        + OUTBOX_TABLE
+        + ", PRIMARY KEY (game_id, version, player_id, kind))",
         "CREATE INDEX IF NOT EXISTS notifications_outbox_player ON {outbox} (player_id, position)",
         "CREATE INDEX IF NOT EXISTS notifications_outbox_position ON {outbox} (position)",
         "CREATE TABLE IF NOT EXISTS {context} (game_id TEXT PRIMARY KEY, doc TEXT NOT NULL)",
