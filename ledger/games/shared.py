@@ -8,10 +8,20 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ledger.engine import Decision, DrawOutcome, DrawRequest, Effect, Pending, Standing
+from ledger.engine import (
+    Decision,
+    DrawOutcome,
+    DrawRequest,
+    Effect,
+    Pending,
+    Standing,
+    TitleMeta,
+    TitleOptions,
+)
 from ledger.errors import RuleViolationError
 
 T = TypeVar("T")
+OptionsT = TypeVar("OptionsT", bound=TitleOptions)
 
 
 def set_at(t: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
@@ -79,6 +89,25 @@ class PhaseTable:
         if seat not in s.awaiting or options is None:
             return ()
         return options(s, seat)
+
+
+def new_game_options(
+    options: TitleOptions,
+    seats: int,
+    model: type[OptionsT],
+    meta: TitleMeta,
+    title: str,
+    violation: Callable[[str, str, str], RuleViolationError],
+) -> OptionsT:
+    """A new game's options as the title's own ``model``, once ``seats`` is a number of players
+    the title (``meta``; ``title`` in the refusal) is played by."""
+    if not isinstance(options, model):
+        options = model.model_validate(options.model_dump())
+    if not meta.min_players <= seats <= meta.max_players:
+        raise violation(
+            "player_count", f"{title} is for {meta.min_players} to {meta.max_players} players.", "Cover"
+        )
+    return options
 
 
 def due_draw(

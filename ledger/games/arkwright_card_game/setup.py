@@ -33,18 +33,15 @@ from ledger.games.arkwright_card_game.economy import (
     set_player,
     violation,
 )
-from ledger.games.arkwright_card_game.meta import CardGameOptions
+from ledger.games.arkwright_card_game.meta import META, CardGameOptions
 from ledger.games.arkwright_card_game.state import Card, Phase, Player, State, Storehouse
-from ledger.games.shared import clockwise_from, replace
+from ledger.games.shared import clockwise_from, new_game_options, replace
 
 # --- a new game (§5.2) --------------------------------------------------------------------
 
 
 def new_game(options: TitleOptions, seats: int) -> State:
-    if not isinstance(options, CardGameOptions):
-        options = CardGameOptions.model_validate(options.model_dump())
-    if not C.min_players <= seats <= C.max_players:
-        raise violation("player_count", "Arkwright: The Card Game is for 2 to 4 players.", "Cover")
+    options = new_game_options(options, seats, CardGameOptions, META, "Arkwright: The Card Game", violation)
     n = seats
     players = tuple(new_player(i, options) for i in range(n))
     draws = [DrawRequest("start_player", "pick", tuple(str(i) for i in range(n)), False, "start player")]

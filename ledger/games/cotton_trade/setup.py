@@ -25,15 +25,12 @@ from ledger.games.cotton_trade.common import (
 from ledger.games.cotton_trade.components import REGIONS, STAGE_NAMES
 from ledger.games.cotton_trade.meta import META, CottonTradeOptions
 from ledger.games.cotton_trade.state import Harbour, Phase, Player, State
-from ledger.games.shared import replace
+from ledger.games.shared import new_game_options, replace
 
 
 def new_game(options: TitleOptions, seats: int) -> State:
     """Game setup (rulebook 'Game setup'; spec §5.1). The draws come first."""
-    if not isinstance(options, CottonTradeOptions):
-        options = CottonTradeOptions.model_validate(options.model_dump())
-    if not META.min_players <= seats <= META.max_players:
-        raise violation("player_count", "Cotton Trade is for 2 to 6 players.", "Cover")
+    options = new_game_options(options, seats, CottonTradeOptions, META, "Cotton Trade", violation)
     n = seats
     draws = [
         DrawRequest(

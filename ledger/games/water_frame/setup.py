@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ledger.engine import DrawRequest, TitleOptions
 from ledger.games import vocabulary
-from ledger.games.shared import replace
+from ledger.games.shared import new_game_options, replace
 from ledger.games.water_frame import effects as fx
 from ledger.games.water_frame.components import GOODS, GREY_ACTIONS, PATRONS
 from ledger.games.water_frame.economy import C, Effects, violation
@@ -28,10 +28,7 @@ def economy_pool(s_or_n: int, predetermined: bool, good: int) -> tuple[str, ...]
 
 
 def new_game(options: TitleOptions, seats: int) -> State:
-    if not isinstance(options, WaterFrameOptions):
-        options = WaterFrameOptions.model_validate(options.model_dump())
-    if not META.min_players <= seats <= META.max_players:
-        raise violation("player_count", "Water Frame is for 2 to 4 players.", "Cover")
+    options = new_game_options(options, seats, WaterFrameOptions, META, "Water Frame", violation)
     if options.predetermined_events_shuffled and not options.predetermined_setup:
         raise violation(
             "option_needs_predetermined",
