@@ -356,7 +356,7 @@ class WaterFrameBoard(Renderer):
             mine = table.claim(_is("take_tile", tile=tile))
             name = tile_name(tile) + (TIMES + str(count) if count > 1 else "")
             chip = rect(tx, ty, cw - 4, 22, "chip tile")
-            if len(name) > 15:  # two lines
+            if len(name) > 14:  # two lines ("Small warehouse" was cut on one)
                 words = name.split(" ")
                 half = max(1, len(words) // 2)
                 first, second = " ".join(words[:half]), " ".join(words[half:])
