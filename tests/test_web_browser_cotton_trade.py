@@ -22,6 +22,7 @@ from tests.test_web_browser import (  # noqa: F401 - fixtures used by name
     Person,
     browser,
     check_accessibility,
+    choose,
     create_and_fill,
     next_to_move,
     people,
@@ -60,6 +61,14 @@ def test_three_people_play_an_advanced_cotton_trade_game_on_its_board(people: li
     board = first.page.inner_text("#live .board")
     for words in ("Turn order and share value", "Cotton demand", "Ships for rent", "Regions", "Harbour"):
         assert words in board, words
+    # round 1 counts in pence: the preview's scoreboard says 10d, never £10
+    while choose(first, random.Random(1800)) is None:
+        first = next_to_move(people)
+    after = first.page.inner_text("#preview table.after")
+    assert "£" not in after and re.search(r"\b\d+d\b", after), after
+    first.shot("cotton-trade-preview", full_page=False)
+    first.page.keyboard.press("Escape")
+    first.page.wait_for_selector("#preview", state="hidden")
 
     made = to_the_middle_and_the_end(
         people, rnd, lambda: game_round(ann) >= 5, times, "cotton-trade", "round 5"
