@@ -54,25 +54,31 @@ def public_digest(public_view: Any) -> str:
     return sha256_hex(canonical(public_view))
 
 
-def event_body(
-    *,
-    game: str,
-    version: int,
-    kind: str,
-    timestamp: str,
-    public: dict[str, Any],
-    commitments: dict[str, str],
-    prev_hash: str,
-) -> dict[str, Any]:
-    return {
-        "game": game,
-        "version": version,
-        "type": kind,
-        "timestamp": timestamp,
-        "public": public,
-        "commitments": commitments,
-        "prev_hash": prev_hash,
-    }
+@dataclass(frozen=True)
+class Header:
+    """Where an event stands in its chain: its game, version, type (topic), time (as text)
+    and the hash of the event before it. With the public part and the commitments it is the
+    body that the event's hash covers, the same for game events, table talk and ``verify``."""
+
+    game: str
+    version: int
+    kind: str
+    timestamp: str
+    prev_hash: str
+
+    def body(self, public: dict[str, Any], commitments: dict[str, str]) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "version": self.version,
+            "type": self.kind,
+            "timestamp": self.timestamp,
+            "public": public,
+            "commitments": commitments,
+            "prev_hash": self.prev_hash,
+        }
+
+    def hash(self, public: dict[str, Any], commitments: dict[str, str]) -> str:
+        return event_hash(self.body(public, commitments))
 
 
 def event_hash(body: dict[str, Any]) -> str:
@@ -90,28 +96,15 @@ class Sealed:
     hash: str
 
 
-def seal(
-    *,
-    seed: bytes,
-    game: str,
-    version: int,
-    kind: str,
-    timestamp: datetime,
-    public: dict[str, Any],
-    private: dict[str, Any],
-    prev_hash: str,
-) -> Sealed:
+def seal(seed: bytes, header: Header, public: dict[str, Any], private: dict[str, Any]) -> Sealed:
     private = {aud: part for aud, part in private.items() if part}
-    commitments = {aud: commitment(salt(seed, version, aud), part) for aud, part in sorted(private.items())}
-    body = event_body(
-        game=game,
-        version=version,
-        kind=kind,
-        timestamp=timestamp_text(timestamp),
-        public=public,
-        commitments=commitments,
-        prev_hash=prev_hash,
-    )
+    commitments = {
+        aud: commitment(salt(seed, header.version, aud), part) for aud, part in sorted(private.items())
+    }
     return Sealed(
-        public=public, private=private, commitments=commitments, prev_hash=prev_hash, hash=event_hash(body)
+        public=public,
+        private=private,
+        commitments=commitments,
+        prev_hash=header.prev_hash,
+        hash=header.hash(public, commitments),
     )

@@ -96,15 +96,8 @@ def check_talk(report: Report, header: dict[str, Any], talk: list[dict[str, Any]
 
 
 def _body(e: dict[str, Any]) -> dict[str, Any]:
-    return records.event_body(
-        game=e["game"],
-        version=e["version"],
-        kind=e["type"],
-        timestamp=e["timestamp"],
-        public=e["public"],
-        commitments=e["commitments"],
-        prev_hash=e["prev_hash"],
-    )
+    header = records.Header(e["game"], e["version"], e["type"], e["timestamp"], e["prev_hash"])
+    return header.body(e["public"], e["commitments"])
 
 
 def check_chain(events: list[dict[str, Any]]) -> tuple[bool, str, int | None]:

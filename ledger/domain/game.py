@@ -523,16 +523,10 @@ class Game(Aggregate):
         if origin is not None:  # a what-if fork: a sandbox never counted in leagues or ratings
             public["origin"] = origin
             public["sandbox"] = True
-        sealed = records.seal(
-            seed=seed,
-            game=str(game_id),
-            version=1,
-            kind=cls.Created.TOPIC,
-            timestamp=timestamp,
-            public=public,
-            private={},
-            prev_hash=records.GENESIS,
+        header = records.Header(
+            str(game_id), 1, cls.Created.TOPIC, records.timestamp_text(timestamp), records.GENESIS
         )
+        sealed = records.seal(seed, header, public, {})
         return cast(
             Game,
             cls._create(
@@ -557,16 +551,10 @@ class Game(Aggregate):
         state: Any = None,
     ) -> None:
         version = self.version + 1
-        sealed = records.seal(
-            seed=self.seed_bytes,
-            game=str(self.id),
-            version=version,
-            kind=event_class.TOPIC,
-            timestamp=timestamp,
-            public=public,
-            private=private or {},
-            prev_hash=self.head_hash,
+        header = records.Header(
+            str(self.id), version, event_class.TOPIC, records.timestamp_text(timestamp), self.head_hash
         )
+        sealed = records.seal(self.seed_bytes, header, public, private or {})
         if state is not None:
             self._precomputed = _Precomputed(version, state)
         self.trigger_event(
@@ -737,7 +725,9 @@ class Game(Aggregate):
 
     def drop_reply(self, seat: int, reply: str, note: str, timestamp: datetime) -> None:
         public = {"seat": seat, "player": self.seats[seat]}
-        self._record(self.ReplyDropped, timestamp, public, self._private_to(seat, {"reply": reply, "note": note}))
+        self._record(
+            self.ReplyDropped, timestamp, public, self._private_to(seat, {"reply": reply, "note": note})
+        )
 
     def player_returned(self, seat: int, timestamp: datetime) -> None:
         self._record(self.PlayerReturned, timestamp, {"seat": seat, "player": self.seats[seat]})

@@ -96,14 +96,8 @@ class Conversation(Aggregate):
     def start(cls, game_id: UUID | str, timestamp: datetime) -> Conversation:
         public = {"game": str(game_id), "spectators": False}
         cid = conversation_id(game_id)
-        body = records.event_body(
-            game=str(game_id),
-            version=1,
-            kind=cls.Created.TOPIC,
-            timestamp=records.timestamp_text(timestamp),
-            public=public,
-            commitments={},
-            prev_hash=records.GENESIS,
+        header = records.Header(
+            str(game_id), 1, cls.Created.TOPIC, records.timestamp_text(timestamp), records.GENESIS
         )
         return cast(
             Conversation,
@@ -113,26 +107,20 @@ class Conversation(Aggregate):
                 timestamp=timestamp,
                 public=public,
                 prev_hash=records.GENESIS,
-                hash=records.event_hash(body),
+                hash=header.hash(public, {}),
             ),
         )
 
     def _record(self, event_class: Any, timestamp: datetime, public: dict[str, Any]) -> None:
-        body = records.event_body(
-            game=self.game,
-            version=self.version + 1,
-            kind=event_class.TOPIC,
-            timestamp=records.timestamp_text(timestamp),
-            public=public,
-            commitments={},
-            prev_hash=self.head_hash,
+        header = records.Header(
+            self.game, self.version + 1, event_class.TOPIC, records.timestamp_text(timestamp), self.head_hash
         )
         self.trigger_event(
             event_class,
             timestamp=timestamp,
             public=public,
             prev_hash=self.head_hash,
-            hash=records.event_hash(body),
+            hash=header.hash(public, {}),
         )
 
     def post(
