@@ -19,14 +19,37 @@ from ledger.engine import (
     TitleOptions,
 )
 from ledger.errors import RuleViolationError
+from ledger.games.vocabulary import MoneyChanged
 
 T = TypeVar("T")
+StateT = TypeVar("StateT")
 OptionsT = TypeVar("OptionsT", bound=TitleOptions)
 
 
 def set_at(t: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
     """A copy of the tuple with item ``i`` replaced."""
     return (*t[:i], value, *t[i + 1 :])
+
+
+def set_player(s: StateT, p: Any) -> StateT:
+    """A copy of the state with the player in ``p``'s seat replaced by ``p``."""
+    return replace(s, players=set_at(s.players, p.seat, p))  # type: ignore[attr-defined]
+
+
+def purse_gain(purse: str) -> Callable[[StateT, int, int, str, list[Effect]], StateT]:
+    """A title's ``gain``: money from (amount > 0) or to (amount < 0) the bank, kept in the
+    player's field ``purse`` (``money`` or ``cash``), told as a ``MoneyChanged`` effect."""
+
+    def gain(s: StateT, seat: int, amount: int, reason: str, out: list[Effect]) -> StateT:
+        if amount == 0:
+            return s
+        p = s.players[seat]  # type: ignore[attr-defined]
+        balance = getattr(p, purse) + amount
+        out.append(MoneyChanged(seat=seat, amount=amount, balance=balance, reason=reason))
+        players = set_at(s.players, seat, replace(p, **{purse: balance}))  # type: ignore[attr-defined]
+        return replace(s, players=players, bank=s.bank - amount)  # type: ignore[attr-defined]
+
+    return gain
 
 
 @functools.cache

@@ -29,7 +29,7 @@ from ledger.games.arkwright_card_game.state import (
     Turn,
     Worker,
 )
-from ledger.games.shared import clockwise_from, replace, set_at
+from ledger.games.shared import clockwise_from, purse_gain, replace, set_at, set_player
 
 C: Components = load()
 GOODS = C.goods
@@ -47,10 +47,6 @@ def good_index(name: str) -> int:
 
 
 # --- players and order --------------------------------------------------------------------
-
-
-def set_player(s: State, p: Player) -> State:
-    return replace(s, players=set_at(s.players, p.seat, p))
 
 
 def turn_order(s: State) -> tuple[int, ...]:
@@ -342,14 +338,7 @@ def place_factory(p: Player, g: int, side: int, with_worker: bool) -> Player:
 # --- money, shares, loans -----------------------------------------------------------------
 
 
-def gain(s: State, seat: int, amount: int, reason: str, out: Effects) -> State:
-    """Money from (amount > 0) or to (amount < 0) the bank."""
-    if amount == 0:
-        return s
-    p = s.players[seat]
-    p = replace(p, money=p.money + amount)
-    out.append(vocabulary.MoneyChanged(seat=seat, amount=amount, balance=p.money, reason=reason))
-    return replace(set_player(s, p), bank=s.bank - amount)
+gain: Callable[[State, int, int, str, Effects], State] = purse_gain("money")
 
 
 def change_shares(s: State, seat: int, delta: int, price: int, reason: str, out: Effects) -> State:

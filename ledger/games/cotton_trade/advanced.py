@@ -27,15 +27,13 @@ from ledger.games.cotton_trade.common import (
     Effects,
     gain,
     region_index,
-    set_player,
-    set_tuple,
     share_price,
     value,
     violation,
 )
 from ledger.games.cotton_trade.components import CURRENCIES, REGIONS
 from ledger.games.cotton_trade.state import Auction, Payment, Phase, Purpose, State
-from ledger.games.shared import replace
+from ledger.games.shared import replace, set_at, set_player
 
 UK_REP = "UK"
 
@@ -52,7 +50,7 @@ def _set_level(s: State, seat: int, region: str, new: int) -> State:
     if region == UK_REP:  # passenger tokens come from, and go back to, the supply
         s = replace(s, supply_passengers=s.supply_passengers - (new - p.uk_reputation))
         return set_player(s, replace(p, uk_reputation=new))
-    rep = set_tuple(p.reputation, region_index(region), new)
+    rep = set_at(p.reputation, region_index(region), new)
     return set_player(s, replace(p, reputation=rep))
 
 
@@ -300,7 +298,7 @@ def _resolve(s: State, out: Effects) -> State:
         )
     elif a.seller >= 0:
         s = _move_share(s, share, a.seller, -1)
-        coins = set_tuple((0, 0, 0), a.currency, a.base)
+        coins = set_at((0, 0, 0), a.currency, a.base)
         out.append(
             fx.ShareAuctioned(
                 company=a.company,

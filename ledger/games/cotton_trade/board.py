@@ -14,13 +14,12 @@ from ledger.games.cotton_trade.common import (
     currency,
     region_index,
     region_open,
-    set_tuple,
     shuffle_request,
     wealth,
 )
 from ledger.games.cotton_trade.components import REGIONS, STAGE_NAMES
 from ledger.games.cotton_trade.state import Harbour, Phase, Slot, State, War
-from ledger.games.shared import replace
+from ledger.games.shared import replace, set_at
 
 
 def order_players(s: State, out: Effects) -> State:
@@ -32,7 +31,9 @@ def order_players(s: State, out: Effects) -> State:
         if spaces[seat] != s.track_space[seat]:
             worth = partial(C.share_value, s.stage)
             out.append(
-                vocabulary.share_moved(seat, s.track_space[seat], spaces[seat], "turn_order", worth, currency(s))
+                vocabulary.share_moved(
+                    seat, s.track_space[seat], spaces[seat], "turn_order", worth, currency(s)
+                )
             )
     out.append(fx.TurnOrderDetermined(turn_order=order, wealth=w))
     return replace(s, turn_order=order, track_space=spaces, phase=Phase.DRAW)
@@ -72,8 +73,8 @@ def draw_cards(s: State, out: Effects) -> State:
                 new.append(slot.card if slot.face_up else None)
                 s = replace(
                     s,
-                    contract_deck=set_tuple(s.contract_deck, r, deck[1:]),
-                    contract_row=set_tuple(s.contract_row, r, row),
+                    contract_deck=set_at(s.contract_deck, r, deck[1:]),
+                    contract_row=set_at(s.contract_row, r, row),
                 )
             elif s.contract_discard[r]:
                 if new:
@@ -106,7 +107,7 @@ def turn_up(s: State, seat: int, r: int | None, out: Effects) -> State:
         )
         return replace(s, revealed="?", draws=(req,))
     out.append(fx.TopContractRevealed(seat=seat, region=region.value, card=deck[0]))
-    return replace(s, contract_deck=set_tuple(s.contract_deck, r, deck[1:]), revealed=deck[0])
+    return replace(s, contract_deck=set_at(s.contract_deck, r, deck[1:]), revealed=deck[0])
 
 
 def reveal_contracts(s: State, out: Effects) -> State:
@@ -187,7 +188,7 @@ def clear_up(s: State, out: Effects) -> State:
         out.append(fx.WarEnded(region=s.war.region.value, coins=h.coins, passengers=h.passengers, vip=h.vip))
         s = replace(
             s,
-            harbours=set_tuple(s.harbours, r, Harbour()),
+            harbours=set_at(s.harbours, r, Harbour()),
             supply_coins=s.supply_coins + h.coins,
             supply_passengers=s.supply_passengers + h.passengers,
             supply_vip=s.supply_vip + h.vip,

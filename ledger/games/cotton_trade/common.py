@@ -15,7 +15,7 @@ from ledger.errors import RuleViolationError
 from ledger.games.cotton_trade import effects as fx
 from ledger.games.cotton_trade.components import CURRENCIES, REGIONS, Components, Region, load
 from ledger.games.cotton_trade.state import UK, Player, Ship, State
-from ledger.games.shared import replace
+from ledger.games.shared import replace, set_at, set_player
 
 C: Components = load()
 Effects = list[Effect]
@@ -27,14 +27,6 @@ def violation(code: str, message: str, rule: str) -> RuleViolationError:
 
 
 # --- players, money and shares ------------------------------------------------------------
-
-
-def set_tuple(t: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
-    return (*t[:i], value, *t[i + 1 :])
-
-
-def set_player(s: State, p: Player) -> State:
-    return replace(s, players=set_tuple(s.players, p.seat, p))
 
 
 def money(s: State, seat: int) -> int:
@@ -67,13 +59,13 @@ def gain(
         return s
     stage = s.stage if stage is None else stage
     p = s.players[seat]
-    coins = set_tuple(p.coins, stage, p.coins[stage] + amount)
+    coins = set_at(p.coins, stage, p.coins[stage] + amount)
     out.append(
         fx.MoneyChanged(
             seat=seat, amount=amount, currency=CURRENCIES[stage], balance=coins[stage], reason=reason
         )
     )
-    players = set_tuple(s.players, seat, replace(p, coins=coins))
+    players = set_at(s.players, seat, replace(p, coins=coins))
     if bank:  # one copy of the state for both changes
         return replace(s, players=players, bank=s.bank - amount * UNIT[stage])
     return replace(s, players=players)

@@ -16,7 +16,6 @@ from ledger.games.cotton_trade.common import (
     current_ship,
     gain,
     replace_ship,
-    set_tuple,
     ship_of,
     violation,
     war_locked,
@@ -33,7 +32,7 @@ from ledger.games.cotton_trade.decisions import (
 )
 from ledger.games.cotton_trade.payments import can_pay, charge
 from ledger.games.cotton_trade.state import UK, ContractPurchase, Phase, State
-from ledger.games.shared import replace
+from ledger.games.shared import replace, set_at
 
 # --- 6. Buy cotton ------------------------------------------------------------------------
 
@@ -146,7 +145,7 @@ def take_revealed_contract(s: State, seat: int, d: TakeRevealedContract, out: Ef
 def discard_revealed_contract(s: State, seat: int, d: DiscardRevealedContract, out: Effects) -> State:
     r, _, _ = current_ship(s)
     out.append(fx.RevealedCardDiscarded(seat=seat, card=s.revealed, region=REGIONS[r].value))
-    discard = set_tuple(s.contract_discard, r, (*s.contract_discard[r], s.revealed))
+    discard = set_at(s.contract_discard, r, (*s.contract_discard[r], s.revealed))
     return replace(s, contract_discard=discard, revealed="")
 
 
@@ -225,7 +224,7 @@ def return_ship(s: State, r: int, pos: int, out: Effects, *, forced_by_war: bool
     out.append(
         fx.ShipReturned(seat=seat, capacity=capacity, region=REGIONS[r].value, forced_by_war=forced_by_war)
     )
-    s = replace(s, tracks=set_tuple(s.tracks, r, s.tracks[r][:pos] + s.tracks[r][pos + 1 :]))
+    s = replace(s, tracks=set_at(s.tracks, r, s.tracks[r][:pos] + s.tracks[r][pos + 1 :]))
     s = replace_ship(s, seat, capacity, location=UK, cargo=0, stayed=False)
     if ship.cargo:
         s = sell_cotton(s, seat, ship.cargo, out)

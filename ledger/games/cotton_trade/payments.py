@@ -17,14 +17,12 @@ from ledger.games.cotton_trade.common import (
     own_shares,
     replace_ship,
     sell_to_bank,
-    set_player,
-    set_tuple,
     share_price,
     violation,
 )
 from ledger.games.cotton_trade.components import REGIONS
 from ledger.games.cotton_trade.state import UK, ContractPurchase, Purpose, Ship, ShipRental, State
-from ledger.games.shared import replace
+from ledger.games.shared import replace, set_at, set_player
 
 
 def can_pay(s: State, seat: int, amount: int) -> bool:
@@ -100,8 +98,8 @@ def complete_purchase(s: State, seat: int, purpose: Purpose, amount: int, waived
         row = tuple(slot for slot in s.contract_row[r] if slot.card != card)
         s = replace(
             s,
-            contract_row=set_tuple(s.contract_row, r, row),
-            contract_discard=set_tuple(s.contract_discard, r, (*s.contract_discard[r], card)),
+            contract_row=set_at(s.contract_row, r, row),
+            contract_discard=set_at(s.contract_discard, r, (*s.contract_discard[r], card)),
             revealed="" if s.revealed == card else s.revealed,
             cursor=s.cursor + 1,
         )

@@ -17,7 +17,6 @@ from ledger.games.cotton_trade.common import (
     currency,
     gain,
     region_index,
-    set_tuple,
     shuffle_request,
     stage_region_active,
     violation,
@@ -25,7 +24,7 @@ from ledger.games.cotton_trade.common import (
 from ledger.games.cotton_trade.components import REGIONS, STAGE_NAMES
 from ledger.games.cotton_trade.meta import META, CottonTradeOptions
 from ledger.games.cotton_trade.state import Harbour, Phase, Player, State
-from ledger.games.shared import new_game_options, replace
+from ledger.games.shared import new_game_options, replace, set_at
 
 
 def new_game(options: TitleOptions, seats: int) -> State:
@@ -111,8 +110,8 @@ def drawn(s: State, req: DrawRequest, values: tuple[int, ...], out: Effects) -> 
             discard = tuple(c for c in s.contract_discard[r] if c not in cards)
             s = replace(
                 s,
-                contract_deck=set_tuple(s.contract_deck, r, cards),
-                contract_discard=set_tuple(s.contract_discard, r, discard),
+                contract_deck=set_at(s.contract_deck, r, cards),
+                contract_discard=set_at(s.contract_discard, r, discard),
             )
         out.append(vocabulary.DeckShuffled(deck=req.label, cards=len(cards)))
     return s

@@ -19,7 +19,6 @@ from ledger.games.cotton_trade.common import (
     region_index,
     region_open,
     replace_ship,
-    set_tuple,
     ship_of,
     ships_in_uk,
     violation,
@@ -37,7 +36,7 @@ from ledger.games.cotton_trade.decisions import (
 )
 from ledger.games.cotton_trade.payments import can_pay, charge
 from ledger.games.cotton_trade.state import UK, Maintenance, Phase, Ship, ShipRental, State
-from ledger.games.shared import replace
+from ledger.games.shared import replace, set_at
 
 # --- 3. Rent ships ------------------------------------------------------------------------
 
@@ -303,7 +302,7 @@ def do_sail(s: State, seat: int, d: SailShip, out: Effects) -> State:
     ref = (seat, d.capacity)
     track = (*track[:-1], ref, track[-1]) if d.overtake else (*track, ref)
     pos = track.index(ref) + 1
-    s = replace(s, tracks=set_tuple(s.tracks, r, track))
+    s = replace(s, tracks=set_at(s.tracks, r, track))
     s = replace_ship(s, seat, d.capacity, location=d.region.value, stayed=False, cargo=0)
     out.append(
         fx.ShipSailed(
@@ -322,14 +321,14 @@ def do_sail(s: State, seat: int, d: SailShip, out: Effects) -> State:
         s = replace(s, supply_coins=s.supply_coins + bonus)
         out.append(fx.BonusCoinsTaken(seat=seat, region=d.region.value, coins=bonus))
         s = gain(s, seat, bonus, "bonus_coins", out)
-    s = replace(s, harbours=set_tuple(s.harbours, r, h))
+    s = replace(s, harbours=set_at(s.harbours, r, h))
     vip, regular = boarding(s, ship_of(s, seat, d.capacity), r)
     if vip or regular:
         income = vip * C.vip_ticket.get(d.region, 0) + regular * C.ticket[d.region]
         h = replace(h, vip=h.vip - vip, passengers=h.passengers - regular)
         s = replace(
             s,
-            harbours=set_tuple(s.harbours, r, h),
+            harbours=set_at(s.harbours, r, h),
             supply_vip=s.supply_vip + vip,
             supply_passengers=s.supply_passengers + regular,
         )

@@ -19,7 +19,6 @@ from ledger.games.cotton_trade.common import (
     money,
     own_shares,
     sell_to_bank,
-    set_player,
     share_price,
     shuffle_request,
     stage_region_active,
@@ -28,7 +27,7 @@ from ledger.games.cotton_trade.common import (
 from ledger.games.cotton_trade.components import REGIONS, STAGE_NAMES
 from ledger.games.cotton_trade.decisions import KeepNewShip, ReturnAllShips
 from ledger.games.cotton_trade.state import UK, Harbour, Phase, Ship, State
-from ledger.games.shared import replace
+from ledger.games.shared import replace, set_player
 
 # --- End of the stage ---------------------------------------------------------------------
 

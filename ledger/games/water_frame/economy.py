@@ -10,7 +10,7 @@ from collections.abc import Callable
 from ledger.engine import Decision
 from ledger.errors import RuleViolationError
 from ledger.games import vocabulary
-from ledger.games.shared import ceil_div, clockwise_from, replace, set_at
+from ledger.games.shared import ceil_div, clockwise_from, purse_gain, replace, set_at, set_player
 from ledger.games.water_frame import effects as fx
 from ledger.games.water_frame.components import GOODS, Components, load
 from ledger.games.water_frame.state import Factory, Phase, Player, State, Turn
@@ -26,10 +26,6 @@ def violation(code: str, message: str, rule: str) -> RuleViolationError:
 
 
 # --- players and order --------------------------------------------------------------------
-
-
-def set_player(s: State, p: Player) -> State:
-    return replace(s, players=set_at(s.players, p.seat, p))
 
 
 def turn_order(s: State) -> tuple[int, ...]:
@@ -283,13 +279,7 @@ def demand(s: State, good: int) -> int:
 # --- money, shares, loans (§5.2) ----------------------------------------------------------
 
 
-def gain(s: State, seat: int, amount: int, reason: str, out: Effects) -> State:
-    if amount == 0:
-        return s
-    p = s.players[seat]
-    p = replace(p, cash=p.cash + amount)
-    out.append(vocabulary.MoneyChanged(seat=seat, amount=amount, balance=p.cash, reason=reason))
-    return replace(set_player(s, p), bank=s.bank - amount)
+gain: Callable[[State, int, int, str, Effects], State] = purse_gain("cash")
 
 
 def move_share(s: State, seat: int, delta: int, cause: str, out: Effects) -> State:
