@@ -230,6 +230,18 @@ def tell(words: Mapping[str, Words], effect: Mapping[str, Any], names: Mapping[i
     return render(effect, who)
 
 
+Describe = Callable[[Mapping[str, Any], "Mapping[int, str] | None"], str]
+
+
+def teller(words: Mapping[str, Words]) -> Describe:
+    """A title's ``describe``: its effects in the words of its log, with the players' names."""
+
+    def describe(effect: Mapping[str, Any], names: Mapping[int, str] | None = None) -> str:
+        return tell(words, effect, names)
+
+    return describe
+
+
 def good(e: Mapping[str, Any]) -> str:
     """The effect's good as the log says it (lower case; empty without one)."""
     return str(e.get("good", "") or "").lower()

@@ -3,11 +3,8 @@ payload (the words of the effects every title says alike are ``ledger.games.voca
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from ledger.games import vocabulary
-from ledger.games.vocabulary import Words, counted, good, spelt, tell
+from ledger.games.vocabulary import Words, counted, good, spelt, teller
 
 ROMAN = {1: "I", 2: "II", 3: "III"}
 ACTIONS = {
@@ -116,5 +113,4 @@ WORDS: dict[str, Words] = {
 }
 
 
-def describe(effect: Mapping[str, Any], names: Mapping[int, str] | None = None) -> str:
-    return tell(WORDS, effect, names)
+describe = teller(WORDS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ledger.games.vocabulary import Words, counted, spelt, tell
+from ledger.games.vocabulary import Words, counted, spelt, teller
 
 
 def _money(e: Mapping[str, Any], field: str) -> str:
@@ -103,5 +103,4 @@ WORDS: dict[str, Words] = {
 }
 
 
-def describe(effect: Mapping[str, Any], names: Mapping[int, str] | None = None) -> str:
-    return tell(WORDS, effect, names)
+describe = teller(WORDS)

@@ -3,11 +3,10 @@ words of the effects every title says alike are ``ledger.games.vocabulary``'s)."
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from ledger.games import vocabulary
-from ledger.games.vocabulary import Words, counted, good, spelt, tell
+from ledger.games.vocabulary import Words, counted, good, spelt, teller
 from ledger.games.water_frame.components import GOODS
 
 
@@ -79,5 +78,4 @@ WORDS: dict[str, Words] = {
 }
 
 
-def describe(effect: Mapping[str, Any], names: Mapping[int, str] | None = None) -> str:
-    return tell(WORDS, effect, names)
+describe = teller(WORDS)
