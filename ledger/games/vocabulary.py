@@ -176,7 +176,8 @@ Words = str | Callable[[Mapping[str, Any], Who], str]
 """The words of one kind of effect: a template of its payload's fields (``{seat:who}`` names a
 seat, ``{reason:spelt}`` spells a word out, ``{good:lower}`` says a good, ``{count:# workers}``
 says a number of things in the right number, ``{lost:?, {lost} lost}`` says its text only when
-the field is set), or, where the words depend otherwise on the values, a function of the
+the field is set, ``{delta:+took|repaid}`` says the first word for a positive number and the
+second otherwise, and ``{delta:abs}`` the number without its sign), or, where the words depend otherwise on the values, a function of the
 payload and the namer of seats."""
 
 SINGULAR = {"pence": "penny", "clothes": "clothes"}
@@ -211,6 +212,11 @@ class _Template(string.Formatter):
             return counted(value, format_spec[2:])
         if format_spec.startswith("?"):
             return format_spec[1:] if value else ""
+        if format_spec.startswith("+"):
+            gained, lost = format_spec[1:].split("|")
+            return gained if value > 0 else lost
+        if format_spec == "abs":
+            return str(abs(value))
         return str(super().format_field(value, format_spec))
 
 
@@ -254,10 +260,7 @@ def spelt(word: str) -> str:
 
 def money_changed(purse: str) -> Words:
     """Pounds received or paid, and what the seat holds after (its ``purse``: cash, money)."""
-    return lambda e, who: (
-        f"{who(e['seat'])} {'received' if e['amount'] > 0 else 'paid'} £{abs(e['amount'])} "
-        f"({spelt(e['reason'])}); {purse} £{e['balance']}."
-    )
+    return "{seat:who} {amount:+received|paid} £{amount:abs} ({reason:spelt}); " + purse + " £{balance}."
 
 
 WORDS: dict[str, Words] = {

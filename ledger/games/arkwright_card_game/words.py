@@ -54,10 +54,7 @@ WORDS: dict[str, Words] = {
     "development_supply_built": lambda e, who: (
         f"The development supply: {len(e['cards'])} cards ({e['flipped']} flipped, {e['rejected']} replaced)."
     ),
-    "shares_changed": lambda e, who: (
-        f"{who(e['seat'])} {'bought' if e['delta'] > 0 else 'lost'} {abs(e['delta'])} share(s) "
-        f"({spelt(e['reason'])}); holds {e['held']}."
-    ),
+    "shares_changed": "{seat:who} {delta:+bought|lost} {delta:abs} share(s) ({reason:spelt}); holds {held}.",
     "loans_changed": "{seat:who} took {delta} loan(s) ({reason:spelt}).",
     "share_price_changed": "{company:who}'s share value: £{value_to} ({cause:spelt}).",
     "cycle_started": "Round {cycle} of the {decade}s: {good:lower} is the active good.",

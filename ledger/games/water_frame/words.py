@@ -18,12 +18,8 @@ WORDS: dict[str, Words] = {
     **vocabulary.WORDS,
     "money_changed": vocabulary.money_changed("cash"),
     "deck_shuffled": "The {deck} were shuffled.",
-    "shares_changed": lambda e, who: (
-        f"{who(e['seat'])} {'bought' if e['delta'] > 0 else 'sold'} {abs(e['delta'])} share(s) at £{e['price']} ({spelt(e['reason'])}); holds {e['held']}."
-    ),
-    "loans_changed": lambda e, who: (
-        f"{who(e['seat'])} {'took' if e['delta'] > 0 else 'repaid'} {abs(e['delta'])} loan(s); {e['loans']} outstanding."
-    ),
+    "shares_changed": "{seat:who} {delta:+bought|sold} {delta:abs} share(s) at £{price} ({reason:spelt}); holds {held}.",
+    "loans_changed": "{seat:who} {delta:+took|repaid} {delta:abs} loan(s); {loans} outstanding.",
     "share_price_changed": "{company:who}'s share value: space {space_to} (£{value_to}), {cause:spelt}.",
     "factory_founded": "{seat:who} founded a {good:lower} factory at £{price} (appeal {appeal}).",
     "factory_built": "{seat:who} built a level-{level} {good:lower} factory for £{cost} at price £{price}.",
