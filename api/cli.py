@@ -901,12 +901,21 @@ def build_parser() -> Parser:
     )
 
     def command(
-        parent: Any, name: str, func: Callable[[argparse.Namespace], int], help: str, **kw: Any
+        parent: Any,
+        name: str,
+        func: Callable[[argparse.Namespace], int],
+        help: str,
+        actions: dict[str, str] | None = None,
+        **kw: Any,
     ) -> Parser:
+        """A sub-command; with ``actions`` (each action's meaning), its first argument names one."""
         p: Parser = parent.add_parser(name, help=help, description=help, **kw)
         p.add_argument(
             "--debug", action="store_true", default=argparse.SUPPRESS, help="show the traceback of a failure"
         )
+        if actions:
+            meanings = "; ".join(f"{action}: {meaning}" for action, meaning in actions.items())
+            p.add_argument("action", choices=list(actions), help=meanings)
         p.set_defaults(func=func)
         return p
 
@@ -961,11 +970,16 @@ def build_parser() -> Parser:
     dbs.add_argument("--check", action="store_true", help="exit 1 when a migration is pending")
     storage_args(dbs)
 
-    cfg = command(sub, "config", cmd_config, "the settings: show (secrets masked), env, or the reference")
-    cfg.add_argument(
-        "action",
-        choices=["show", "env", "reference"],
-        help="show: the effective settings as JSON; env: as environment variables; reference: deploy/CONFIG.md",
+    cfg = command(
+        sub,
+        "config",
+        cmd_config,
+        "the settings: show (secrets masked), env, or the reference",
+        actions={
+            "show": "the effective settings as JSON",
+            "env": "as environment variables",
+            "reference": "deploy/CONFIG.md",
+        },
     )
     storage_args(cfg)
 
@@ -1006,11 +1020,16 @@ def build_parser() -> Parser:
     sim.add_argument("--in-memory", action="store_true", help="a throwaway in-memory database")
     storage_args(sim)
 
-    proj = command(sub, "projections", cmd_projections, "read models: status, rebuild, or run as a worker")
-    proj.add_argument(
-        "action",
-        choices=["status", "rebuild", "run"],
-        help="status: each read model's position and lag; rebuild: recompute from the log; run: a worker process",
+    proj = command(
+        sub,
+        "projections",
+        cmd_projections,
+        "read models: status, rebuild, or run as a worker",
+        actions={
+            "status": "each read model's position and lag",
+            "rebuild": "recompute from the log",
+            "run": "a worker process",
+        },
     )
     proj.add_argument("names", nargs="*", help="projections (default: all)")
     proj.add_argument("--once", action="store_true", help="run: catch up once and exit")
