@@ -11,6 +11,7 @@ from __future__ import annotations
 from ledger.engine import Decision
 from ledger.games.arkwright_card_game import decisions
 from ledger.games.arkwright_card_game.components import (
+    DEV_CARDS,
     MACHINERY,
     QUALITY,
     RESERVE,
@@ -23,13 +24,13 @@ from ledger.games.arkwright_card_game.economy import (
     C,
     allowed_sales,
     arrows_passed,
-    card_limit,
     costs,
     good_index,
     has,
     price_appeal,
     stored_at,
     total_at,
+    track_allows,
     values,
 )
 from ledger.games.arkwright_card_game.rules import legal_decisions
@@ -179,8 +180,7 @@ def _early_ship_worth(p: Player) -> bool:
         and stored >= 2
         and any(
             st.good != RESERVE
-            and values(p, st.good).ship_price * min(st.goods, C.track_value(SHIP, p.levels[SHIP]))
-            >= SHIP_MINIMUM
+            and values(p, st.good).ship_price * min(st.goods, track_allows(p, SHIP)) >= SHIP_MINIMUM
             for st in p.storehouses
         )
     )
@@ -347,7 +347,7 @@ def _track_worth(s: State, p: Player, track: int) -> int:
     if track == SHIP:
         return 2
     if TRACKS[track] == "DEV_CARDS":
-        return 5 if len(p.cards) >= card_limit(p) else 2
+        return 5 if len(p.cards) >= track_allows(p, DEV_CARDS) else 2
     return 4 - level
 
 

@@ -3,17 +3,17 @@ and the players, and every factory, card and track within its limits."""
 
 from __future__ import annotations
 
-from ledger.games.arkwright_card_game.components import RESERVE
+from ledger.games.arkwright_card_game.components import DEV_CARDS, RESERVE
 from ledger.games.arkwright_card_game.economy import (
     GOODS,
     C,
-    card_limit,
     card_range,
     card_type,
     half_machine_cards,
     held,
     quality_cap,
     total_at,
+    track_allows,
 )
 from ledger.games.arkwright_card_game.state import Phase, Player, State
 
@@ -49,7 +49,7 @@ def _player_laws(s: State, p: Player) -> list[str]:
         out.append("money never negative")
     if len(set(kinds)) != len(kinds):
         out.append("no two development cards of the same type")
-    if len(kinds) > card_limit(p):
+    if len(kinds) > track_allows(p, DEV_CARDS):
         out.append("development cards within the limit")
     expect_q = [f"Q{i + 1}" for i in range(C.quality_cards)] + (["ENGINEER"] if "ENGINEER" in kinds else [])
     expect_d = [f"D{i + 1}" for i in range(C.distribution_cards)] + (["PATENT"] if "PATENT" in kinds else [])

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ledger.engine import Decision
 from ledger.games.arkwright_card_game import effects as fx
-from ledger.games.arkwright_card_game.components import RESERVE, TRACKS
+from ledger.games.arkwright_card_game.components import DEV_CARDS, RESERVE, TRACKS
 from ledger.games.arkwright_card_game.decisions import (
     DiscardDevelopmentCard,
     FinishReplacement,
@@ -23,7 +23,6 @@ from ledger.games.arkwright_card_game.economy import (
     Effects,
     buy_shares,
     can_hold_shares,
-    card_limit,
     card_range,
     card_type,
     discard_card,
@@ -34,6 +33,7 @@ from ledger.games.arkwright_card_game.economy import (
     set_card,
     set_player,
     total_at,
+    track_allows,
     violation,
 )
 from ledger.games.arkwright_card_game.state import Card, Held, Player, State, Storehouse
@@ -79,10 +79,10 @@ def take_card(
     instance = supply_instance(s, d.card)
     if instance is None:
         raise violation("not_in_supply", f"No {d.card.title()} lies in the general supply.", rule)
-    if len(p.cards) >= card_limit(p):
+    if len(p.cards) >= track_allows(p, DEV_CARDS):
         raise violation(
             "card_limit",
-            f"Your development allows {card_limit(p)} development cards: discard one first.",
+            f"Your development allows {track_allows(p, DEV_CARDS)} development cards: discard one first.",
             "Development cards",
         )
     if has(p, d.card):
@@ -164,7 +164,7 @@ def discard(s: State, seat: int, d: DiscardDevelopmentCard, out: Effects) -> Sta
     p = s.players[seat]
     if not has(p, d.card):
         raise violation("not_held", f"You hold no {d.card.title()}.", "Development cards")
-    if len(p.cards) < card_limit(p):
+    if len(p.cards) < track_allows(p, DEV_CARDS):
         raise violation(
             "discard_without_need",
             "Discard a card only to take a new one within your limit.",
@@ -305,7 +305,7 @@ def options(s: State, seat: int, *, start: bool) -> list[Decision]:
         else:
             out.append(TakeDevelopmentCard(card=kind))  # type: ignore[arg-type]
     if not start:
-        if len(p.cards) >= card_limit(p):
+        if len(p.cards) >= track_allows(p, DEV_CARDS):
             out += [DiscardDevelopmentCard(card=card_type(h)) for h in p.cards]  # type: ignore[arg-type]
         if has(p, "BROKER"):
             out += [UseBroker(count=n) for n in range(C.broker_shares + 1)]

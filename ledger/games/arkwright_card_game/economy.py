@@ -14,7 +14,6 @@ from ledger.errors import RuleViolationError
 from ledger.games import vocabulary
 from ledger.games.arkwright_card_game import effects as fx
 from ledger.games.arkwright_card_game.components import (
-    DEV_CARDS,
     RESERVE,
     Components,
     load,
@@ -127,8 +126,10 @@ def has(p: Player, kind: str) -> bool:
     return held(p, kind) is not None
 
 
-def card_limit(p: Player) -> int:
-    return C.track_value(DEV_CARDS, p.levels[DEV_CARDS])
+def track_allows(p: Player, track: int) -> int:
+    """What the player's level on a development track allows: development cards held (DEV_CARDS),
+    goods per ship (SHIP), discounted shares (STOCK_EXCHANGE), machines (MACHINERY) ..."""
+    return C.track_value(track, p.levels[track])
 
 
 def lifted(p: Player, track: int) -> bool:

@@ -30,6 +30,7 @@ from ledger.games.arkwright_card_game.economy import (
     opened,
     set_player,
     step_done,
+    track_allows,
     turn_of,
     violation,
     will_produce,
@@ -171,7 +172,7 @@ def add_machine(s: State, seat: int, d: AddMachine, out: Effects) -> State:
     w = f.workers[d.position - 1]
     if w.machines >= card_workers(w.position):
         raise violation("card_automated", "That worker card has no worker left to replace.", RULE["AUTOMATE"])
-    limit = C.track_value(MACHINERY, p.levels[MACHINERY])
+    limit = track_allows(p, MACHINERY)
     if t.machines >= limit:
         raise violation(
             "machinery_limit",

@@ -25,6 +25,7 @@ from ledger.games.arkwright_card_game.economy import (
     step_done,
     total_at,
     totals,
+    track_allows,
     violation,
 )
 from ledger.games.arkwright_card_game.state import Card, Player, State, Turn
@@ -83,7 +84,7 @@ def _moved(
     after = set_card(cards, new)
     if g != RESERVE and total_at(after, g) > cap:
         raise violation(f"{kind.word}_cap", f"The {kind.word} of a factory is at most {cap}.", rule)
-    _allowance(t, after, C.track_value(kind.track, p.levels[kind.track]), kind.word)
+    _allowance(t, after, track_allows(p, kind.track), kind.word)
     return new, after
 
 
@@ -128,7 +129,7 @@ def card_options(s: State, p: Player, opened: list[int], *, quality: bool) -> li
     t = s.turn
     start = t.start_totals if t is not None and t.step == "action" and t.start_totals else now
     track = QUALITY if quality else DISTRIBUTION
-    allowed = C.track_value(track, p.levels[track])
+    allowance = track_allows(p, track)
     cap = quality_cap(p) if quality else C.distribution_cap
     out: list[Decision] = []
     for c in cards:
@@ -145,7 +146,10 @@ def card_options(s: State, p: Player, opened: list[int], *, quality: bool) -> li
                 if c.good != RESERVE:
                     after[c.good] -= c.value
                 after[g] += v
-                if after[g] > cap or sum(max(0, a - b) for a, b in zip(after, start, strict=True)) > allowed:
+                if (
+                    after[g] > cap
+                    or sum(max(0, a - b) for a, b in zip(after, start, strict=True)) > allowance
+                ):
                     continue
                 if quality:
                     for mode in ("APPEAL", "PRICE"):

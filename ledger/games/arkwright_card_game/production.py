@@ -10,6 +10,7 @@ from typing import Any
 
 from ledger.engine import Decision
 from ledger.games.arkwright_card_game import effects as fx
+from ledger.games.arkwright_card_game.components import SHIP
 from ledger.games.arkwright_card_game.decisions import (
     BreakTieWithEntrepreneur,
     FinishProduction,
@@ -38,12 +39,13 @@ from ledger.games.arkwright_card_game.economy import (
     set_player,
     stored_at,
     take_stored,
+    track_allows,
     turn_order,
     values,
     violation,
 )
 from ledger.games.arkwright_card_game.extra_production import store, storehouse_room
-from ledger.games.arkwright_card_game.shipping import check_ship, ship_capacity, shipped
+from ledger.games.arkwright_card_game.shipping import check_ship, shipped
 from ledger.games.arkwright_card_game.state import Phase, Player, Production, State
 from ledger.games.shared import replace, set_at
 
@@ -199,7 +201,7 @@ def _leftover_options(s: State, seat: int) -> list[Decision]:
                     out.append(StoreGoods(storehouse=st.id, count=n))  # type: ignore[arg-type]
     stored = stored_at(p, g)
     if p.ships and left + stored:
-        cap = ship_capacity(p)
+        cap = track_allows(p, SHIP)
         loads = {
             (min(left, cap), min(stored, cap - min(left, cap))),
             (min(left, cap), 0),

@@ -19,6 +19,7 @@ from ledger.games.arkwright_card_game.economy import (
     set_held,
     set_player,
     step_done,
+    track_allows,
     values,
     violation,
 )
@@ -26,16 +27,14 @@ from ledger.games.arkwright_card_game.state import Player, State, Storehouse
 from ledger.games.shared import replace
 
 
-def ship_capacity(p: Player) -> int:
-    return C.track_value(SHIP, p.levels[SHIP])
-
-
 def check_ship(s: State, p: Player, goods: int, customs: bool, rule: str) -> int:
     """One ship with ``goods``: returns the shipping tokens it adds."""
     if p.ships < 1:
         raise violation("no_ship", "You have no available ship: regain them with the stock exchange.", rule)
-    if not 1 <= goods <= ship_capacity(p):
-        raise violation("ship_capacity", f"Each of your ships carries 1 to {ship_capacity(p)} goods.", rule)
+    if not 1 <= goods <= track_allows(p, SHIP):
+        raise violation(
+            "ship_capacity", f"Each of your ships carries 1 to {track_allows(p, SHIP)} goods.", rule
+        )
     if customs:
         h = held(p, "CUSTOMS_OFFICE")
         if h is None or h.rotated:
@@ -126,7 +125,7 @@ def ship_stored(s: State, seat: int, d: ShipStoredGoods, out: Effects) -> State:
 
 def ship_load_options(s: State, p: Player) -> list[Decision]:
     """Representative ship loads: each storehouse alone (1 or as much as fits), and a full ship."""
-    cap = ship_capacity(p)
+    cap = track_allows(p, SHIP)
     full = [x for x in p.storehouses if x.good != RESERVE]
     out: list[Decision] = []
     customs = [False, True] if (h := held(p, "CUSTOMS_OFFICE")) is not None and not h.rotated else [False]

@@ -18,14 +18,11 @@ from ledger.games.arkwright_card_game.economy import (
     in_action,
     set_player,
     step_done,
+    track_allows,
     violation,
 )
 from ledger.games.arkwright_card_game.state import Player, State
 from ledger.games.shared import replace
-
-
-def discount_limit(p: Player) -> int:
-    return C.track_value(STOCK_EXCHANGE, p.levels[STOCK_EXCHANGE])
 
 
 def share_cost(p: Player, discounted: int, full: int) -> int:
@@ -43,10 +40,10 @@ def buy(s: State, seat: int, d: BuyShares, out: Effects) -> State:
     p = s.players[seat]
     if d.discounted + d.full < 1:
         raise violation("no_shares", "Buy at least one share.", RULE["STOCK_EXCHANGE"])
-    if d.discounted > discount_limit(p):
+    if d.discounted > track_allows(p, STOCK_EXCHANGE):
         raise violation(
             "discount_limit",
-            f"Your stock exchange development allows {discount_limit(p)} discounted share(s) per turn.",
+            f"Your stock exchange development allows {track_allows(p, STOCK_EXCHANGE)} discounted share(s) per turn.",
             RULE["STOCK_EXCHANGE"],
         )
     cost = share_cost(p, d.discounted, d.full)
@@ -94,7 +91,7 @@ SHARE_COUNTS = 12  # share counts listed one by one; beyond, only the most affor
 
 def exchange_options(s: State, p: Player) -> list[Decision]:
     out: list[Decision] = []
-    for disc in range(discount_limit(p) + 1):
+    for disc in range(track_allows(p, STOCK_EXCHANGE) + 1):
         rest = p.money - disc * C.half(p.share_value)
         most = rest // p.share_value if p.share_value > 0 and rest >= 0 else 0
         for full in sorted({*range(min(most, SHARE_COUNTS) + 1), most}):

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.games.arkwright_card_game.components import RESERVE, TRACKS
+from ledger.games.arkwright_card_game.components import DEV_CARDS, RESERVE, TRACKS
 from ledger.games.arkwright_card_game.economy import (
     GOODS,
     C,
-    card_limit,
     card_type,
     half_machine_cards,
     held,
     lifted,
     quality_cap,
+    track_allows,
     turn_order,
     values,
     year,
@@ -67,7 +67,7 @@ def _player_view(s: State, p: Player) -> dict[str, Any]:
         "restrictions_lifted": [TRACKS[i] for i in range(len(TRACKS)) if lifted(p, i)]
         if s.options.decade_restrictions
         else [],
-        "card_limit": card_limit(p),
+        "card_limit": track_allows(p, DEV_CARDS),
         "engineer_token_max6": p.engineer_token,
         "quality_cap": quality_cap(p),
         "factories": [_factory_view(p, g) for g in range(len(GOODS))],
