@@ -11,6 +11,7 @@ import threading
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Any
+from uuid import UUID
 
 import psycopg
 import pytest
@@ -338,6 +339,10 @@ def test_a_changed_snapshot_is_thrown_away_and_the_true_position_served(
             game = fresh.ledger.get_game(gid)
             assert game.engine.state_adapter.dump_python(game.state, mode="json") == true_state
             assert game.awaiting == truth.awaiting and game.version == truth.version
+            assert discarded() == before + 1
+            for _ in range(2):  # loaded again from the store: the snapshot is passed over, not recounted
+                again = fresh.ledger.repository.get(UUID(gid), version=truth.version)
+                assert again.engine.state_adapter.dump_python(again.state, mode="json") == true_state
             assert discarded() == before + 1
             health = client.get("/health").json()
             assert any("snapshot discarded at load" in r and gid in r for r in health["reasons"]), health

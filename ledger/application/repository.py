@@ -29,12 +29,15 @@ class CopyOnReadRepository(Repository[UUID]):
 
     A game's snapshot is checked against its record before it is used; one that disagrees is
     thrown away (the game is replayed from its events), logged, kept in ``discarded`` (the
-    latest ones, for /health) and told to ``on_discarded`` (the metric)."""
+    latest ones, for /health) and told to ``on_discarded`` (the metric), once: a later load of
+    the game (the cache evicted it, or an earlier version is asked for) passes over that
+    snapshot without checking, logging or counting it again."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.discarded: deque[dict[str, Any]] = deque(maxlen=100)
         self.on_discarded: list[Callable[[dict[str, Any]], None]] = []
+        self._thrown: set[tuple[UUID, int | None]] = set()  # (game, version; None: undecodable)
 
     def _reconstruct_aggregate(self, aggregate_id: UUID, version: int | None, projector_func: Any) -> Any:
         aggregate = None
@@ -44,9 +47,10 @@ class CopyOnReadRepository(Repository[UUID]):
                     self.snapshot_store.get(originator_id=aggregate_id, desc=True, limit=1, lte=version)
                 )
             except ValueError as exc:  # its stored row no longer decodes
-                self.discard(aggregate_id, None, f"it does not decode ({type(exc).__name__})")
+                if (aggregate_id, None) not in self._thrown:
+                    self.discard(aggregate_id, None, f"it does not decode ({type(exc).__name__})")
                 snapshots = []
-            if snapshots:
+            if snapshots and (aggregate_id, snapshots[0].originator_version) not in self._thrown:
                 aggregate = self.restore(snapshots[0])
         gt = aggregate.version if aggregate is not None else None
         events = self.event_store.get(originator_id=aggregate_id, gt=gt, lte=version)
@@ -64,6 +68,7 @@ class CopyOnReadRepository(Repository[UUID]):
         return None
 
     def discard(self, aggregate_id: UUID, version: int | None, problem: str) -> None:
+        self._thrown.add((aggregate_id, version))
         found = {
             "game_id": str(aggregate_id),
             "version": version,
