@@ -96,7 +96,7 @@ def test_a_count_of_things_is_said_in_the_right_number(n: int, things: str, said
                 "reason": "bonus_coins",
                 "balance": 2,
             },
-            "Ann gained 1 penny (bonus coins); now 2.",
+            "Ann gained 1 penny (bonus coins); now 2 pence.",
         ),
         (
             cotton_trade,

@@ -27,7 +27,7 @@ WORDS: dict[str, Words] = {
     "first_player_drawn": "{seat:who} was drawn to start.",
     "deck_shuffled": "The {deck} was shuffled ({cards} cards).",
     "money_changed": lambda e, who: (
-        f"{who(e['seat'])} {'gained' if e['amount'] > 0 else 'paid'} {counted(abs(e['amount']), str(e.get('currency', '')))} ({spelt(e['reason'])}); now {e['balance']}."
+        f"{who(e['seat'])} {'gained' if e['amount'] > 0 else 'paid'} {counted(abs(e['amount']), str(e.get('currency', '')))} ({spelt(e['reason'])}); now {_money(e, 'balance')}."
     ),
     "turn_order_determined": lambda e, who: "Turn order: " + ", ".join(who(x) for x in e["turn_order"]) + ".",
     "share_price_changed": lambda e, who: (
