@@ -24,6 +24,10 @@ from api.storage import build_ledger
 from ledger.application import Ledger
 from ledger.storage import parse_database_url
 
+# The browser tests' fixtures (Chromium, the real server, the people at the table), by name
+# in every test module that asks for them.
+pytest_plugins = ["tests.browser_kit"]
+
 PG_URL = os.environ.get("GAMELEDGER_TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 

@@ -12,44 +12,17 @@ session) and signs out. Screenshots go to test-artifacts/screenshots/.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.mailkit import SmtpServer, link_in, smtp_server, text_of
-from tests.test_web_browser import (  # noqa: F401 - browser: the module's Chromium fixture
-    Person,
-    browser,
-    create_and_fill,
-    next_to_move,
-    play_one,
-    serving,
-)
+from tests.browser_kit import Person, create_and_fill, next_to_move, play_one
+from tests.mailkit import SmtpServer, link_in, text_of
 
 pytestmark = pytest.mark.browser
 
 PASSWORD = "ann's long password"
 BOB = "Bob <img src=x onerror=alert(1)>"
-
-
-@pytest.fixture(scope="module")
-def smtp() -> Iterator[SmtpServer]:
-    with smtp_server() as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def mail_server(tmp_path_factory: pytest.TempPathFactory, smtp: SmtpServer) -> Iterator[str]:
-    """The server, mailing through the test's SMTP server, its links pointing at itself."""
-    with serving(
-        tmp_path_factory.mktemp("web-accounts"),
-        GAMELEDGER_SMTP_URL=smtp.url,
-        GAMELEDGER_PUBLIC_URL="http://127.0.0.1:{port}",
-        GAMELEDGER_MAIL_FROM="gameledger <noreply@play.test>",
-        GAMELEDGER_MAIL_INTERVAL="0.2",
-    ) as base:
-        yield base
 
 
 def open_link(person: Person, smtp: SmtpServer, address: str, count: int, base: str) -> str:
@@ -62,7 +35,7 @@ def open_link(person: Person, smtp: SmtpServer, address: str, count: int, base: 
     return token
 
 
-def test_an_account_survives_a_lost_browser(browser: Any, mail_server: str, smtp: SmtpServer) -> None:  # noqa: F811
+def test_an_account_survives_a_lost_browser(browser: Any, mail_server: str, smtp: SmtpServer) -> None:
     base = mail_server
     ann = Person(browser, base, "Ann", viewport={"width": 1280, "height": 900})
     bob = Person(browser, base, "Bob", viewport={"width": 1280, "height": 900})
@@ -122,22 +95,10 @@ def test_an_account_survives_a_lost_browser(browser: Any, mail_server: str, smtp
         # everything lost: a fresh browser, and 'Lost access?'
         fresh = Person(browser, base, "Ann, fresh browser", viewport={"width": 1280, "height": 900})
         people.append(fresh)
-        page = fresh.go("/signup")
-        page.click("#recover summary")
-        page.fill("#recover-email", "ann@example.org")
-        page.click("#recover-form button[type=submit]")
-        said = page.wait_for_selector("#recover-form [data-ok]:not(:empty)")
-        assert said is not None and "sign-in link is on its way" in said.inner_text()
+        assert "sign-in link is on its way" in fresh.ask_for_a_sign_in_link("ann@example.org")
         fresh.shot("account-recover-asked", full_page=False)
         open_link(fresh, smtp, "ann@example.org", 2, base)
-        fresh.page.click("#account-link [data-redeem]")
-        fresh.page.wait_for_selector("#account-link [data-ok]:not(:empty)")
-        fresh.shot("account-recovered", full_page=False)
-        fresh.page.click("#account-link [data-lobby]")
-        fresh.page.wait_for_url("**/lobby")
-        fresh.page.wait_for_selector("html[data-ready]", state="attached")
-        assert "Signed in as Ann" in fresh.page.inner_text("header")
-        assert fresh.page.query_selector(f"#lobby a[href='/games/{game_id}']") is not None, "her games"
+        fresh.redeem_to_the_lobby("Ann", game_id, shot="account-recovered")
 
         # the used link does not sign anyone in again
         again = Person(browser, base, "Someone with the old mail")

@@ -20,14 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_web_browser import (  # the module's fixture ``browser`` serves here too
-    Person,
-    browser,  # noqa: F401
-    check_accessibility,
-    create_and_fill,
-    serving,
-    signed_up,
-)
+from tests.browser_kit import Person, check_accessibility, create_and_fill, serving, signed_up
 
 try:
     from playwright.sync_api import Browser
@@ -45,7 +38,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")
-def people(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Person]]:  # noqa: F811
+def people(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Person]]:
     with serving(tmp_path_factory.mktemp("card-game-browser")) as base, signed_up(
         browser, base, ("Ann", "Bob", "Cid"), width=1366
     ) as folks:

@@ -18,16 +18,13 @@ import time
 
 import pytest
 
-from tests.test_web_browser import (  # noqa: F401 - fixtures used by name
+from tests.browser_kit import (
     Person,
-    browser,
     check_accessibility,
     choose,
     create_and_fill,
     next_to_move,
-    people,
     replay_marks_the_decision,
-    server,
     to_the_middle_and_the_end,
     told,
 )
@@ -42,7 +39,7 @@ def game_round(person: Person) -> int:
     return int(found.group(1))
 
 
-def test_three_people_play_an_advanced_cotton_trade_game_on_its_board(people: list[Person]) -> None:  # noqa: F811
+def test_three_people_play_an_advanced_cotton_trade_game_on_its_board(people: list[Person]) -> None:
     ann = people[0]
     for person in people:
         person.page.set_viewport_size({"width": 1366, "height": 900})

@@ -17,16 +17,8 @@ from typing import Any
 
 import pytest
 
+from tests.browser_kit import Person, create_and_fill, next_to_move, play_one
 from tests.mailkit import SmtpServer, link_in, text_of
-from tests.test_web_accounts import mail_server, smtp  # noqa: F401 - the server mailing to aiosmtpd
-from tests.test_web_browser import (  # noqa: F401 - browser: the module's Chromium fixture
-    Person,
-    browser,
-    create_and_fill,
-    next_to_move,
-    play_one,
-    serving,
-)
 
 pytestmark = pytest.mark.browser
 
@@ -62,9 +54,9 @@ def wait_until(check: Any, seconds: float = 20) -> None:
 
 
 def test_players_are_mailed_their_turns_recover_by_mail_and_unsubscribe_in_one_click(
-    browser: Any,  # noqa: F811
-    mail_server: str,  # noqa: F811
-    smtp: SmtpServer,  # noqa: F811
+    browser: Any,
+    mail_server: str,
+    smtp: SmtpServer,
 ) -> None:
     base = mail_server
     ann = Person(browser, base, "Ann", viewport={"width": 1280, "height": 900})
@@ -96,22 +88,12 @@ def test_players_are_mailed_their_turns_recover_by_mail_and_unsubscribe_in_one_c
         # Bob, in a fresh browser with nothing kept, gets back in from a mailed link
         fresh = Person(browser, base, "Bob, fresh browser", viewport={"width": 1280, "height": 900})
         people.append(fresh)
-        page = fresh.go("/signup")
-        page.click("#recover summary")
-        page.fill("#recover-email", "bob@example.org")
-        page.click("#recover-form button[type=submit]")
-        page.wait_for_selector("#recover-form [data-ok]:not(:empty)")
+        fresh.ask_for_a_sign_in_link("bob@example.org")
         wait_until(lambda: any("/account/recover#" in text_of(m) for m in smtp.inbox.to("bob@example.org")))
         recover = [m for m in smtp.inbox.to("bob@example.org") if "/account/recover#" in text_of(m)][-1]
         _, path, token = link_in(recover)
         fresh.go(f"{path}#token={token}")
-        fresh.page.click("#account-link [data-redeem]")
-        fresh.page.wait_for_selector("#account-link [data-ok]:not(:empty)")
-        fresh.page.click("#account-link [data-lobby]")
-        fresh.page.wait_for_url("**/lobby")
-        fresh.page.wait_for_selector("html[data-ready]", state="attached")
-        assert "Signed in as Bob" in fresh.page.inner_text("header")
-        assert fresh.page.query_selector(f"#lobby a[href='/games/{game_id}']") is not None, "his game"
+        fresh.redeem_to_the_lobby("Bob", game_id)
         fresh.go(f"/games/{game_id}")
         players = [ann, fresh]
 

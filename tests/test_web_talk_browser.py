@@ -13,14 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.test_web_browser import (  # noqa: F401 - fixtures
-    GAME_URL,
-    Person,
-    browser,
-    check_accessibility,
-    server,
-    signed_up,
-)
+from tests.browser_kit import GAME_URL, Person, check_accessibility, signed_up
 
 pytestmark = pytest.mark.browser
 
@@ -28,7 +21,7 @@ PAYLOAD = "<script>window.pwned = 1</script><img src=x onerror=\"window.pwned = 
 
 
 @pytest.fixture(scope="module")
-def two(browser, server: str) -> Iterator[list[Person]]:  # type: ignore[no-untyped-def]  # noqa: F811
+def two(browser, server: str) -> Iterator[list[Person]]:  # type: ignore[no-untyped-def]
     with signed_up(browser, server, ("Tia", "Uri", "Vic")) as folks:
         yield folks
 
