@@ -63,6 +63,16 @@ def timed_game(services: Services, ids: list[str], on_expiry: str = "default", *
     )
 
 
+def run_out(services: Services, clock: FakeClock, ids: list[str], on_expiry: str) -> tuple[Game, int]:
+    """A timed game (1 h on each clock) whose first awaited seat lets its clock run out: the game
+    after the clocks are ticked two hours later, and that seat."""
+    g = timed_game(services, ids, on_expiry, initial=1)
+    seat = g.awaiting[0]
+    clock.advance(hours=2)
+    services.tick_clocks()
+    return services.ledger.get_game(g.id), seat
+
+
 def play_one(services: Services, game: Game, ids: list[str], rnd: random.Random) -> Game:
     seat = game.awaiting[0]
     legal = game.engine.legal_decisions(game.state, seat)
@@ -154,11 +164,7 @@ def test_skip_passes_and_forfeit_hands_the_seat_to_its_default_and_ranks_it_last
     services: Services, clock: FakeClock
 ) -> None:
     ids = players(services, 2)
-    g = timed_game(services, ids, "forfeit", initial=1)
-    loser = g.awaiting[0]
-    clock.advance(hours=2)
-    services.tick_clocks()
-    g = services.ledger.get_game(g.id)
+    g, loser = run_out(services, clock, ids, "forfeit")
     assert g.forfeited == [loser]
     rnd = random.Random(3)
     while g.status == "active":
@@ -172,10 +178,7 @@ def test_skip_passes_and_forfeit_hands_the_seat_to_its_default_and_ranks_it_last
     assert forced.count("forfeit") >= 5, "every later decision of the seat was made for it"
     assert verifies(services, g), "the record verifies, forfeit standings included"
 
-    g = timed_game(services, ids, "skip", initial=1)
-    seat = g.awaiting[0]
-    clock.advance(hours=2)
-    services.tick_clocks()
+    g, seat = run_out(services, clock, ids, "skip")
     last_decision = [e for e in services.ledger.events.get(g.id) if type(e).TOPIC.endswith("decision_recorded")][-1]
     assert last_decision.public["decision"]["type"] == "pass_renting" and last_decision.public["seat"] == seat
 
@@ -223,6 +226,13 @@ def verifies_after_finish(services: Services, g: Game) -> bool:
 # --- undo -------------------------------------------------------------------------------------
 
 
+def pass_renting(services: Services, g: Game, ids: list[str]) -> tuple[Game, int]:
+    """The awaited seat rents no ship: the game after, and that seat."""
+    seat = g.awaiting[0]
+    services.ledger.decide(g.id, ids[seat], g.version, {"type": "pass_renting"})
+    return services.ledger.get_game(g.id), seat
+
+
 def undo_table(services: Services) -> tuple[list[str], Game]:
     ids = players(services, 3)
     g = services.ledger.create_game(creator=ids[0], title="cotton-trade", players=ids)
@@ -256,21 +266,15 @@ def test_a_player_takes_back_a_decision_nobody_followed_and_that_revealed_nothin
 
 def test_an_abusive_undo_is_refused_and_needs_everyones_consent(services: Services) -> None:
     ids, g = undo_table(services)
-    first = g.awaiting[0]
-    services.ledger.decide(g.id, ids[first], g.version, {"type": "pass_renting"})
-    g = services.ledger.get_game(g.id)
-    second = g.awaiting[0]
-    services.ledger.decide(g.id, ids[second], g.version, {"type": "pass_renting"})
-    g = services.ledger.get_game(g.id)
+    g, first = pass_renting(services, g, ids)
+    g, _ = pass_renting(services, g, ids)
     with pytest.raises(ConflictError) as err:
         services.ledger.undo(g.id, ids[first], g.version)
     assert err.value.code == "undo/needs_consent" and "another player" in str(err.value)
-    third = g.awaiting[0]
     v = g.version
     # the last pass ends the round (no one has a ship): face-down contracts turn up and the next
     # round's ship and contract cards come off the hidden decks, all inside this one decision
-    services.ledger.decide(g.id, ids[third], g.version, {"type": "pass_renting"})
-    g = services.ledger.get_game(g.id)
+    g, third = pass_renting(services, g, ids)
     assert g.version == v + 1 and g.state.round == 2
     with pytest.raises(ConflictError) as err:
         services.ledger.undo(g.id, ids[third], g.version)
@@ -283,12 +287,8 @@ def test_undo_with_consent_rewinds_what_followed_and_a_refusal_closes_the_reques
 ) -> None:
     ids, g = undo_table(services)
     start_state = g.state
-    first = g.awaiting[0]
-    services.ledger.decide(g.id, ids[first], g.version, {"type": "pass_renting"})
-    g = services.ledger.get_game(g.id)
-    second = g.awaiting[0]
-    services.ledger.decide(g.id, ids[second], g.version, {"type": "pass_renting"})
-    g = services.ledger.get_game(g.id)
+    g, first = pass_renting(services, g, ids)
+    g, _ = pass_renting(services, g, ids)
     g = services.ledger.request_undo(g.id, ids[first], g.version)
     assert g.undo_request is not None and g.undo_request["seat"] == first
     with pytest.raises(ConflictError):
@@ -304,8 +304,7 @@ def test_undo_with_consent_rewinds_what_followed_and_a_refusal_closes_the_reques
     disputes = services.view("notifications").outbox(ids[others[0]], kinds=["dispute_opened"])
     assert len(disputes) == 1 and disputes[0]["dispute"] == "undo"
     # a refusal closes the request and changes nothing
-    services.ledger.decide(g.id, ids[first], g.version, {"type": "pass_renting"})
-    g = services.ledger.get_game(g.id)
+    g, _ = pass_renting(services, g, ids)  # the first seat again
     g = services.ledger.request_undo(g.id, ids[first], g.version)
     state = g.state
     g = services.ledger.answer_undo(g.id, ids[others[0]], False)
