@@ -119,25 +119,7 @@ class WaterFrameBoard(Renderer):
                 f"budget £{turn['budget']}, spent £{turn['spent']}"
             )
             out.append(txt(8, 29, note, "s"))
-        x = 600
-        out.append(txt(x, 14, "Turn order", "s b"))
-        order = v.get("turn_order", [])
-        choosing = table.claim(
-            lambda d: (
-                d.get("type") == "choose_start_player"
-                or (d.get("type") == "use_charisma" and d.get("seat") is not None)
-            )
-        )
-        for k, seat in enumerate(order):
-            tx = x + 72 + k * 82
-            mine = [d for d in choosing if d.get("seat") == seat]
-            start = " (start)" if seat == v.get("start_player") else ""
-            shape = token(seat, tx, 10, 4.5) + txt(tx + 8, 14, table.who(seat)[:9] + start, "s")
-            label = f"{table.who(seat)}{start}, {k + 1}. in turn order"
-            out.append(table.target(mine, hit(mine, tx - 7, 2, 80, 15) + shape, label))
-        awaiting = ", ".join(table.who(s) for s in table.awaiting)
-        if awaiting:
-            out.append(txt(x, 29, f"Waiting for {awaiting}", "s"))
+        out.append(turn_order(table, 600, _start_named, first=72, widest=82, gap=2))
         return "".join(out)
 
     # --- English demand, importers, this decade's economy markers --------------------------
@@ -649,6 +631,45 @@ def _track(y: float, per_row: int = 40) -> str:
 def hit(decisions: Sequence[Decision], x: float, y: float, w: float, h: float) -> str:
     """The clickable area of a thing that decisions act on (nothing when none does)."""
     return rect(x, y, w, h, "hit") if decisions else ""
+
+
+def turn_order(
+    table: Table,
+    x: float,
+    names: Callable[[Decision], Any],
+    *,
+    first: float,
+    widest: float,
+    gap: float,
+    right: float = W,
+    mark: Callable[[int, float, float, float], str] = token,
+) -> str:
+    """The header's turn order from ``x``: each seat's ``mark`` (its token) and name, the start
+    player's marked, the first ``first`` on from ``x`` and each an equal share of the room up to
+    ``right`` (at most ``widest``, its clickable area ``gap`` narrower); below, who is awaited.
+    A decision naming the next start player (``names(d)``: the seat it names, None for any other
+    decision) stands on that seat's name."""
+    v = table.view
+    out = [txt(x, 14, "Turn order", "s b")]
+    order = v.get("turn_order", [])
+    choosing = table.claim(lambda d: names(d) is not None)
+    step = min(widest, (right - x - first) / max(1, len(order)))
+    for k, seat in enumerate(order):
+        tx = x + first + k * step
+        mine = [d for d in choosing if names(d) == seat]
+        start = " (start)" if seat == v.get("start_player") else ""
+        shape = mark(seat, tx, 10, 4.5) + txt(tx + 8, 14, table.who(seat)[:9] + start, "s")
+        label = f"{table.who(seat)}{start}, {k + 1}. in turn order"
+        out.append(table.target(mine, hit(mine, tx - 7, 2, step - gap, 15) + shape, label))
+    awaiting = ", ".join(table.who(s) for s in table.awaiting)
+    if awaiting:
+        out.append(txt(x, 29, f"Waiting for {awaiting}", "s"))
+    return "".join(out)
+
+
+def _start_named(d: Decision) -> Any:
+    """The seat a decision names the next start player (the charisma tile's, or the choice)."""
+    return d.get("seat") if d.get("type") in ("choose_start_player", "use_charisma") else None
 
 
 def _ship_taken(ids: set[str]) -> Callable[[Decision], bool]:
