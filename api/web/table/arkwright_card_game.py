@@ -40,7 +40,7 @@ from api.web.table.arkwright_card_game_words import (
     track_name,
     track_tip,
 )
-from api.web.table.base import Decision, Renderer, Seat, Table, text
+from api.web.table.base import Board, Decision, Seat, Table, text
 from api.web.table.water_frame import GOOD_FILL, SEAT_FILL, hit, rect, turn_order, txt
 from api.web.table.water_frame import token as _token
 from ledger.games.arkwright_card_game.components import TRACKS
@@ -71,30 +71,16 @@ def neutral(x: float, y: float, r: float = 5.5) -> str:
     return f'<polygon points="{pts}" fill="{NEUTRAL_FILL}" class="tok"/>'
 
 
-class CardGameBoard(Renderer):
+class CardGameBoard(Board):
     words = WORDS
+    width = W
 
-    def draw(self, table: Table) -> str:
-        v = table.view
-        out = [self._header(table, v)]
-        out.append(self._market(table, v, 0, 40))
+    def _shared(self, table: Table, v: Mapping[str, Any]) -> tuple[str, float]:
+        out = [self._market(table, v, 0, 40)]
         out.append(self._tracks(table, v, 560, 40))
         supply, top = self._supply(table, v, 0, 172)
         out.append(supply)
-        players = v.get("players", [])
-        n = max(1, len(players))
-        gap = 8
-        width = (W - gap * (n - 1)) / n
-        heights = []
-        for i, p in enumerate(players):
-            svg, height = self._player(table, v, p, i * (width + gap), top + 6, width)
-            out.append(svg)
-            heights.append(height)
-        height = top + 6 + max(heights or [0]) + 4
-        return (
-            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {int(height)}" class="board-svg" '
-            f'role="group" aria-label="The board">{"".join(out)}</svg>'
-        )
+        return "".join(out), top + 6
 
     # --- the decade, round, step and turn order -------------------------------------------
 

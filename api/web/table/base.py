@@ -439,6 +439,36 @@ class Renderer:
         )
 
 
+class Board(Renderer):
+    """A board drawn as every title lays its board out, ``width`` wide: the header band
+    (``_header``), the parts the players share (``_shared``: their drawing, and where the
+    players' boards begin), then each player's board (``_player``), side by side. The parts
+    are drawn (and claim their decisions) in that order."""
+
+    width: float = 1000
+    css: str = ""
+
+    def draw(self, table: Table) -> str:
+        v = table.view
+        header = self._header(table, v)
+        shared, top = self._shared(table, v)
+        players, height = self.side_by_side(
+            v.get("players", []), self.width, lambda p, x, w: self._player(table, v, p, x, top, w)
+        )
+        return self.svg(self.width, top + height + 4, header + shared + players, self.css)
+
+    def _header(self, table: Table, v: Mapping[str, Any]) -> str:
+        raise NotImplementedError
+
+    def _shared(self, table: Table, v: Mapping[str, Any]) -> tuple[str, float]:
+        raise NotImplementedError
+
+    def _player(
+        self, table: Table, v: Mapping[str, Any], p: Mapping[str, Any], x: float, y: float, w: float
+    ) -> tuple[str, float]:
+        raise NotImplementedError
+
+
 def render_board(
     renderer: Renderer,
     *,

@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from api.web.table.base import Decision, Renderer, Seat, Table, text
+from api.web.table.base import Board, Decision, Seat, Table, text
 from api.web.table.water_frame_words import (
     GOODS,
     ROMAN,
@@ -83,22 +83,18 @@ def _is(*types: str, **fields: Any) -> Any:
     return lambda d: d.get("type") in types and all(d.get(k) == v for k, v in fields.items())
 
 
-class WaterFrameBoard(Renderer):
+class WaterFrameBoard(Board):
     words = WORDS
+    width = W
 
-    def draw(self, table: Table) -> str:
-        v = table.view
-        out = [self._header(table, v)]
-        out.append(self._market(table, v, 40))
+    def _shared(self, table: Table, v: Mapping[str, Any]) -> tuple[str, float]:
+        out = [self._market(table, v, 40)]
         out.append(self._job_market(v, 344, 40))
         out.append(self._decades(v, 470, 40))
         out.append(self._share_track(table, v, 200))
         out.append(self._mat(table, v, 0, 282))
         out.append(self._display(table, v, 556, 282))
-        players, height = self.side_by_side(
-            v.get("players", []), W, lambda p, x, w: self._player(table, v, p, x, PLAYERS_TOP, w)
-        )
-        return self.svg(W, PLAYERS_TOP + height + 4, "".join(out) + players)
+        return "".join(out), PLAYERS_TOP
 
     # --- the decade, cycle, phase and turn order ----------------------------------------
 
