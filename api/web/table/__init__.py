@@ -3,15 +3,17 @@ legal decisions on it (see ``base``).
 
 To give a title its board: write ``api/web/table/<title>.py`` with a ``Renderer`` subclass
 (``draw(table) -> "<svg ...>"``, calling ``table.claim(...)`` and ``table.target(...)`` for
-every thing a decision acts on) and a ``Words`` subclass (its decisions and codes in players'
-words), and add one line to ``RENDERERS``. A title without one gets the generic table: its
-HTML board template and every decision in the list in words.
+every thing a decision acts on; a ``Board`` draws the titles' layout from its ``_header``,
+``_shared`` and ``_player``) and a ``Words`` subclass made with the title's tables (its
+decisions and codes in players' words), and add one line to ``RENDERERS``. A title without
+one gets the generic table: its HTML board template and every decision in the list in words.
 """
 
 from __future__ import annotations
 
 from api.web.table import arkwright_card_game, cotton_trade, options, water_frame
 from api.web.table.base import (
+    Board,
     Choice,
     Drawn,
     Menu,
@@ -40,6 +42,7 @@ def renderer_for(title: str) -> Renderer:
 __all__ = [
     "GENERIC",
     "RENDERERS",
+    "Board",
     "Choice",
     "Drawn",
     "Menu",

@@ -40,8 +40,8 @@ from api.web.table.arkwright_card_game_words import (
     track_name,
     track_tip,
 )
-from api.web.table.base import Decision, Renderer, Seat, Table, text
-from api.web.table.water_frame import GOOD_FILL, SEAT_FILL, hit, rect, txt
+from api.web.table.base import Board, Decision, Seat, Table, text
+from api.web.table.water_frame import GOOD_FILL, SEAT_FILL, hit, rect, turn_order, txt
 from api.web.table.water_frame import token as _token
 from ledger.games.arkwright_card_game.components import TRACKS
 
@@ -71,30 +71,16 @@ def neutral(x: float, y: float, r: float = 5.5) -> str:
     return f'<polygon points="{pts}" fill="{NEUTRAL_FILL}" class="tok"/>'
 
 
-class CardGameBoard(Renderer):
+class CardGameBoard(Board):
     words = WORDS
+    width = W
 
-    def draw(self, table: Table) -> str:
-        v = table.view
-        out = [self._header(table, v)]
-        out.append(self._market(table, v, 0, 40))
+    def _shared(self, table: Table, v: Mapping[str, Any]) -> tuple[str, float]:
+        out = [self._market(table, v, 0, 40)]
         out.append(self._tracks(table, v, 560, 40))
         supply, top = self._supply(table, v, 0, 172)
         out.append(supply)
-        players = v.get("players", [])
-        n = max(1, len(players))
-        gap = 8
-        width = (W - gap * (n - 1)) / n
-        heights = []
-        for i, p in enumerate(players):
-            svg, height = self._player(table, v, p, i * (width + gap), top + 6, width)
-            out.append(svg)
-            heights.append(height)
-        height = top + 6 + max(heights or [0]) + 4
-        return (
-            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {int(height)}" class="board-svg" '
-            f'role="group" aria-label="The board">{"".join(out)}</svg>'
-        )
+        return "".join(out), top + 6
 
     # --- the decade, round, step and turn order -------------------------------------------
 
@@ -107,26 +93,7 @@ class CardGameBoard(Renderer):
         out.append(txt(8, 14, " · ".join(bits), "h"))
         now = self._now(table, v)
         out.append(txt(8, 29, now or phase_name(v.get("phase")).capitalize(), "s"))
-        x = 560
-        out.append(txt(x, 14, "Turn order", "s b"))
-        order = v.get("turn_order", [])
-        choosing = table.claim(
-            lambda d: (
-                d.get("type") == "choose_start_player"
-                or (d.get("type") == "discard_entrepreneur" and d.get("start_player") is not None)
-            )
-        )
-        step = min(100.0, (W - x - 70) / max(1, len(order)))
-        for k, seat in enumerate(order):
-            tx = x + 70 + k * step
-            mine = [d for d in choosing if seat in (d.get("seat"), d.get("start_player"))]
-            start = " (start)" if seat == v.get("start_player") else ""
-            shape = token(seat, tx, 10, 4.5) + txt(tx + 8, 14, table.who(seat)[:9] + start, "s")
-            label = f"{table.who(seat)}{start}, {k + 1}. in turn order"
-            out.append(table.target(mine, hit(mine, tx - 7, 2, step - 4, 15) + shape, label))
-        awaiting = ", ".join(table.who(s) for s in table.awaiting)
-        if awaiting:
-            out.append(txt(x, 29, f"Waiting for {awaiting}", "s"))
+        out.append(turn_order(table, 560, _start_named, first=70, widest=100, gap=4, mark=token))
         return "".join(out)
 
     def _now(self, table: Table, v: Mapping[str, Any]) -> str:
@@ -634,6 +601,13 @@ class CardGameBoard(Renderer):
             out.append(self._stores(s, stores, None, x, top, w))
             return "".join(out), top - y + 16
         return "".join(out), top - y + 4
+
+
+def _start_named(d: Decision) -> Any:
+    """The seat a decision names the next start player (the choice, or the Entrepreneur's)."""
+    if d.get("type") == "choose_start_player":
+        return d.get("seat")
+    return d.get("start_player") if d.get("type") == "discard_entrepreneur" else None
 
 
 def _uses(d: Decision, card: str) -> bool:

@@ -9,10 +9,10 @@ the card table); the numbers come from the title's data file.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from api.web.table.base import Table, Words
+from api.web.table.base import Label, Table, When, Words
 from ledger.games.arkwright_card_game.components import TRACKS, load
 
 C = load()
@@ -235,116 +235,6 @@ class CardGameWords(Words):
     def known(self, code: str) -> bool:
         return code in CODES or code in ACTION or super().known(code)
 
-    def label(self, d: Mapping[str, Any], table: Table) -> str:
-        t = str(d.get("type"))
-        if t in SAID:
-            return SAID[t]
-        g = good(d.get("good"))
-        if t == "choose_starting_factory":
-            return f"Take the {g} factory to start with"
-        if t == "place_foreman":
-            return f"Place the Foreman beside your {g} factory"
-        if t == "buy_starting_shares":
-            return f"Buy {plural(d['count'], 'starting share')} at £10 each"
-        if t == "choose_action":
-            return f"Action: {action_name(d['action'])}"
-        if t == "build_factory":
-            return f"Open your {g} factory"
-        if t == "upgrade_factory":
-            return f"Upgrade your {g} factory to the next decade"
-        if t == "upgrade_with_inventor":
-            return f"Discard the Inventor to upgrade {' and '.join(good(x) for x in d['goods'])}"
-        if t == "hire_worker":
-            return f"Add the next worker card to the {g} factory"
-        if t == "add_machine":
-            return f"Add a machine to worker card {d['position']} of the {g} factory"
-        if t == "set_quality_card":
-            if d.get("good") is None:
-                return f"Put {quality_card(d['card'])} back in your reserve"
-            return f"Put {quality_card(d['card'])} at {g}, value {d['value']} on its {MODE[d['mode']]} side"
-        if t == "set_distribution_card":
-            if d.get("good") is None:
-                return f"Put {distribution_card(d['card'])} back in your reserve"
-            return f"Put {distribution_card(d['card'])} at {g}, value {d['value']}"
-        if t == "buy_shares":
-            return _shares(int(d.get("discounted", 0)), int(d.get("full", 0)))
-        if t == "take_loans":
-            return f"Take {plural(d['count'], 'loan')}"
-        if t == "produce_extra":
-            shift = ", discarding the Extra shift for one more good" if d.get("extra_shift") else ""
-            return f"Extra production of {g} with {plural(d['worker_cards'], 'worker card')}{shift}"
-        if t == "store_goods":
-            return f"Store {plural(d['count'], 'good')} in {storehouse(d['storehouse'])}"
-        if t == "ship_stored_goods":
-            loads = ", ".join(f"{n} from {storehouse(sh)}" for sh, n in d["loads"])
-            return f"Ship stored goods ({loads}){_customs(d)}"
-        if t == "use_developer":
-            return f"Rotate the Developer to reactivate the {card_name(d['card'])}"
-        if t == "set_price_and_appeal":
-            turned = d.get("appeal_cards") or []
-            cards = f", {' and '.join(quality_card(c) for c in turned)} on appeal" if turned else ""
-            return f"Factory token on spot {d['spot']}, office card on {MODE[d['office']]}{cards}"
-        if t == "take_development":
-            return f"Develop {track_name(d['track'])}"
-        if t == "take_development_card":
-            where = f", beside your {good(d['foreman_good'])} factory" if d.get("foreman_good") else ""
-            return f"Take the {card_name(d['card'])}{where}"
-        if t == "discard_development_card":
-            return f"Return the {card_name(d['card'])} to the supply"
-        if t == "use_broker":
-            return f"Discard the Broker and buy {plural(d['count'], 'share')} at half value"
-        if t == "use_inventor":
-            return f"Discard the Inventor: develop {' and '.join(track_name(x) for x in d['tracks'])}"
-        if t == "place_replacement_quality":
-            return f"Put {quality_card(d['card'])} in the Engineer's place, value {d['value']} on {MODE[d['mode']]}"
-        if t == "use_patron":
-            return f"Rotate the {card_name(d['card'])}: sell one more"
-        if t == "sell_goods":
-            stored = d.get("from_storage", 0)
-            return "Sell at home" + (f", {plural(stored, 'stored good')} too" if stored else "")
-        if t == "ship_goods":
-            parts = [
-                f"{d[k]} from {w}"
-                for k, w in (("from_production", "production"), ("from_storage", "storage"))
-                if d.get(k)
-            ]
-            return f"Ship one ship: {', '.join(parts) or 'nothing'}{_customs(d)}"
-        if t == "break_tie_with_entrepreneur":
-            return "Rotate the Entrepreneur to win the tie" if d.get("use") else "Let the tie stand"
-        if t == "discard_entrepreneur":
-            if d.get("start_player") is None:
-                return "Keep the Entrepreneur"
-            return f"Discard the Entrepreneur: {table.who(d['start_player'])} starts"
-        if t == "choose_start_player":
-            return f"{table.who(d['seat'])} starts the next decade"
-        return super().label(d, table)
-
-    def template_label(self, d: Mapping[str, Any], field: str, table: Table) -> str:
-        t = str(d.get("type"))
-        if t == "set_quality_card":
-            return f"Put {quality_card(d['card'])} at {good(d['good'])} on its {MODE[d['mode']]} side"
-        if t == "set_distribution_card":
-            return f"Put {distribution_card(d['card'])} at {good(d['good'])}"
-        if t == "place_replacement_quality":
-            return f"Put {quality_card(d['card'])} in the Engineer's place on {MODE[d['mode']]}"
-        if t == "buy_shares" and field == "full":
-            n = int(d.get("discounted", 0))
-            return f"Buy shares{f', {n} at the discount,' if n else ''} at full value"
-        if t == "buy_shares":
-            return f"Buy shares at the discount{', and ' + str(d['full']) + ' at full value' if d.get('full') else ''}"
-        if t == "sell_goods":
-            return "Sell at home, with stored goods"
-        if t == "ship_goods":
-            rest = f", {d['from_production']} from production" if d.get("from_production") else ""
-            return f"Ship one ship with stored goods{rest}{_customs(d)}"
-        words = {
-            "buy_starting_shares": "Buy starting shares at £10 each",
-            "take_loans": "Take loans",
-            "store_goods": f"Store goods in {storehouse(d.get('storehouse'))}",
-            "use_broker": "Discard the Broker and buy shares at half value",
-        }
-        return words.get(t) or self.label(d, table)
-
     def amount(self, d: Mapping[str, Any], field: str) -> str:
         t = str(d.get("type"))
         if field == "value":
@@ -376,14 +266,108 @@ class CardGameWords(Words):
         return "Decide"
 
 
-def _shares(discounted: int, full: int) -> str:
+def _shares(d: Mapping[str, Any], table: Table) -> str:
+    discounted, full = int(d.get("discounted", 0)), int(d.get("full", 0))
     parts = [f"{discounted} at the discount"] if discounted else []
     parts += [f"{full} at full value"] if full else []
     return f"Buy {plural(discounted + full, 'share')}" + (f" ({', '.join(parts)})" if parts else "")
 
 
-def _customs(d: Mapping[str, Any]) -> str:
-    return ", rotating the Customs office (one token fewer)" if d.get("customs_office") else ""
+def _customs(on: Any) -> str:
+    return ", rotating the Customs office (one token fewer)" if on else ""
 
 
-WORDS = CardGameWords()
+def _ship_goods(d: Mapping[str, Any], table: Table) -> str:
+    parts = [
+        f"{d[k]} from {w}"
+        for k, w in (("from_production", "production"), ("from_storage", "storage"))
+        if d.get(k)
+    ]
+    return f"Ship one ship: {', '.join(parts) or 'nothing'}{_customs(d.get('customs_office'))}"
+
+
+# the codes of a decision as its words say them: {good:good}, {card:quality} ...
+FORMATS: dict[str, Callable[[Any], str]] = {
+    "good": good,
+    "goods": lambda goods: " and ".join(good(g) for g in goods),
+    "action": action_name,
+    "card": card_name,
+    "track": track_name,
+    "tracks": lambda tracks: " and ".join(track_name(t) for t in tracks),
+    "quality": quality_card,
+    "qualities": lambda cards: " and ".join(quality_card(c) for c in cards or ()),
+    "distribution": distribution_card,
+    "storehouse": storehouse,
+    "loads": lambda loads: ", ".join(f"{n} from {storehouse(sh)}" for sh, n in loads),
+    "mode": lambda mode: MODE.get(str(mode), str(mode)),
+    "customs": _customs,
+}
+CUSTOMS = "{customs_office:customs}"
+# every decision as a player says it
+LABELS: dict[str, Label] = {
+    **SAID,
+    "choose_starting_factory": "Take the {good:good} factory to start with",
+    "place_foreman": "Place the Foreman beside your {good:good} factory",
+    "buy_starting_shares": "Buy {count:# starting shares} at £10 each",
+    "choose_action": "Action: {action:action}",
+    "build_factory": "Open your {good:good} factory",
+    "upgrade_factory": "Upgrade your {good:good} factory to the next decade",
+    "upgrade_with_inventor": "Discard the Inventor to upgrade {goods:goods}",
+    "hire_worker": "Add the next worker card to the {good:good} factory",
+    "add_machine": "Add a machine to worker card {position} of the {good:good} factory",
+    "set_quality_card": When(
+        "good",
+        "Put {card:quality} at {good:good}, value {value} on its {mode:mode} side",
+        "Put {card:quality} back in your reserve",
+    ),
+    "set_distribution_card": When(
+        "good",
+        "Put {card:distribution} at {good:good}, value {value}",
+        "Put {card:distribution} back in your reserve",
+    ),
+    "buy_shares": _shares,
+    "take_loans": "Take {count:# loans}",
+    "produce_extra": (
+        "Extra production of {good:good} with {worker_cards:# worker cards}"
+        "{extra_shift:?, discarding the Extra shift for one more good}"
+    ),
+    "store_goods": "Store {count:# goods} in {storehouse:storehouse}",
+    "ship_stored_goods": "Ship stored goods ({loads:loads})" + CUSTOMS,
+    "use_developer": "Rotate the Developer to reactivate the {card:card}",
+    "set_price_and_appeal": (
+        "Factory token on spot {spot}, office card on {office:mode}"
+        "{appeal_cards:?, {appeal_cards:qualities} on appeal}"
+    ),
+    "take_development": "Develop {track:track}",
+    "take_development_card": "Take the {card:card}{foreman_good:?, beside your {foreman_good:good} factory}",
+    "discard_development_card": "Return the {card:card} to the supply",
+    "use_broker": "Discard the Broker and buy {count:# shares} at half value",
+    "use_inventor": "Discard the Inventor: develop {tracks:tracks}",
+    "place_replacement_quality": "Put {card:quality} in the Engineer's place, value {value} on {mode:mode}",
+    "use_patron": "Rotate the {card:card}: sell one more",
+    "sell_goods": "Sell at home{from_storage:?, {from_storage:# stored goods} too}",
+    "ship_goods": _ship_goods,
+    "break_tie_with_entrepreneur": When("use", "Rotate the Entrepreneur to win the tie", "Let the tie stand"),
+    "discard_entrepreneur": When(
+        "start_player", "Discard the Entrepreneur: {start_player:who} starts", "Keep the Entrepreneur"
+    ),
+    "choose_start_player": "{seat:who} starts the next decade",
+}
+# the element choosing a number among decisions alike (by type:field, or type)
+TEMPLATES: dict[str, Label] = {
+    "set_quality_card": "Put {card:quality} at {good:good} on its {mode:mode} side",
+    "set_distribution_card": "Put {card:distribution} at {good:good}",
+    "place_replacement_quality": "Put {card:quality} in the Engineer's place on {mode:mode}",
+    "buy_shares:full": "Buy shares{discounted:?, {discounted} at the discount,} at full value",
+    "buy_shares": "Buy shares at the discount{full:?, and {full} at full value}",
+    "sell_goods": "Sell at home, with stored goods",
+    "ship_goods": "Ship one ship with stored goods{from_production:?, {from_production} from production}"
+    + CUSTOMS,
+    "buy_starting_shares": "Buy starting shares at £10 each",
+    "take_loans": "Take loans",
+    "store_goods": "Store goods in {storehouse:storehouse}",
+    "use_broker": "Discard the Broker and buy shares at half value",
+}
+
+
+WORDS = CardGameWords(labels=LABELS, templates=TEMPLATES, formats=FORMATS)

@@ -27,9 +27,10 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias
 
 from api.web.forms import DecisionForm, Field, human
+from ledger.games.vocabulary import _Template
 
 SPEC_ID = re.compile(r"^(?:[A-Z]{1,2}-\d+(?:/[A-Z]{1,2}-\d+)*(?: [A-Z]+)?:\s*)")  # "D-10 REUSE: "
 
@@ -81,20 +82,82 @@ class Choice:
         )
 
 
+@dataclass(frozen=True)
+class When:
+    """Words that depend on whether one field of the decision is set (neither None nor False):
+    ``yes`` when it is, ``no`` when it is not."""
+
+    field: str
+    yes: Label
+    no: Label
+
+
+Label: TypeAlias = "str | When | Callable[[Mapping[str, Any], Table], str]"
+"""A decision in a title's words: a template of its fields, as the log's (``{good:good}`` says
+the field through the title's ``formats``, ``{seat:who}`` names a seat, ``{count:# loans}``
+counts in the right number, ``{extra_shift:?, with one extra shift}`` says its text only when
+the field is set); ``When`` one of two by a field; or, where the words depend otherwise on the
+values or on the table, a function of the decision and the table."""
+
+
+class _Said(_Template):
+    """A label template filled in from a decision: the log's template language, with the
+    title's ``formats`` and its seats named by the table; a field the decision lacks is None."""
+
+    def __init__(self, formats: Mapping[str, Callable[[Any], str]], table: Table) -> None:
+        super().__init__(table.who)
+        self.formats = formats
+
+    def get_value(self, key: int | str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
+        return kwargs.get(key) if isinstance(key, str) else super().get_value(key, args, kwargs)
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        say = self.formats.get(format_spec)
+        return say(value) if say is not None else super().format_field(value, format_spec)
+
+
 class Words:
     """How a title names its decisions and things; the generic words of any title.
 
-    A title's words subclass this: ``label`` is a decision in a player's words, ``amount``
-    what the number of a template is, ``group`` the heading a decision stands under in the
-    list in words, ``name`` any code the view holds (a good, a marker, a tile, a phase)."""
+    A title's words subclass this and are made with the title's tables: ``labels`` says each
+    decision type (a ``Label``); ``templates`` the element choosing a number among several
+    decisions (by ``type:field``, or by ``type`` for any field; a type it lacks is said by its
+    label, the number at its default); ``formats`` the title's codes in its templates. The
+    methods: ``amount`` what the number of a template is, ``group`` the heading a decision
+    stands under in the list in words, ``name`` any code the view holds (a good, a marker, a
+    tile, a phase). A type without a label is said in the generic words: its type and its
+    fields spelt out."""
 
     amount_fields: frozenset[str] = frozenset({"count", "price", "amount", "bid", "payment"})
     code: re.Pattern[str] = re.compile(r"\b[A-Z][A-Z0-9]*(?:[_:-][A-Z0-9]+)*\b")  # how a code looks
 
+    def __init__(
+        self,
+        *,
+        labels: Mapping[str, Label] | None = None,
+        templates: Mapping[str, Label] | None = None,
+        formats: Mapping[str, Callable[[Any], str]] | None = None,
+    ) -> None:
+        self.labels: Mapping[str, Label] = labels or {}
+        self.templates: Mapping[str, Label] = templates or {}
+        self.formats: Mapping[str, Callable[[Any], str]] = formats or {}
+
     def name(self, code: Any) -> str:
         return human(code)
 
+    def say(self, words: Label, decision: Mapping[str, Any], table: Table) -> str:
+        """A decision in these words (a ``Label``)."""
+        if isinstance(words, When):
+            v = decision.get(words.field)
+            return self.say(words.yes if v is not None and v is not False else words.no, decision, table)
+        if isinstance(words, str):
+            return _Said(self.formats, table).vformat(words, (), decision)
+        return words(decision, table)
+
     def label(self, decision: Mapping[str, Any], table: Table) -> str:
+        said = self.labels.get(str(decision.get("type")))
+        if said is not None:
+            return self.say(said, decision, table)
         details = [
             f"{human(k).lower()} {self.name(v) if isinstance(v, str) else v}"
             for k, v in decision.items()
@@ -104,6 +167,12 @@ class Words:
         return f"{title}: {', '.join(details)}" if details else title
 
     def template_label(self, decision: Mapping[str, Any], field: str, table: Table) -> str:
+        t = str(decision.get("type"))
+        said = self.templates.get(f"{t}:{field}", self.templates.get(t))
+        if said is not None:
+            return self.say(said, decision, table)
+        if t in self.labels:
+            return self.label(decision, table)
         return self.label({k: v for k, v in decision.items() if k != field}, table)
 
     def amount(self, decision: Mapping[str, Any], field: str) -> str:
@@ -368,6 +437,36 @@ class Renderer:
             f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {int(height)}" '
             f'class="board-svg{" " + css if css else ""}" role="group" aria-label="The board">{body}</svg>'
         )
+
+
+class Board(Renderer):
+    """A board drawn as every title lays its board out, ``width`` wide: the header band
+    (``_header``), the parts the players share (``_shared``: their drawing, and where the
+    players' boards begin), then each player's board (``_player``), side by side. The parts
+    are drawn (and claim their decisions) in that order."""
+
+    width: float = 1000
+    css: str = ""
+
+    def draw(self, table: Table) -> str:
+        v = table.view
+        header = self._header(table, v)
+        shared, top = self._shared(table, v)
+        players, height = self.side_by_side(
+            v.get("players", []), self.width, lambda p, x, w: self._player(table, v, p, x, top, w)
+        )
+        return self.svg(self.width, top + height + 4, header + shared + players, self.css)
+
+    def _header(self, table: Table, v: Mapping[str, Any]) -> str:
+        raise NotImplementedError
+
+    def _shared(self, table: Table, v: Mapping[str, Any]) -> tuple[str, float]:
+        raise NotImplementedError
+
+    def _player(
+        self, table: Table, v: Mapping[str, Any], p: Mapping[str, Any], x: float, y: float, w: float
+    ) -> tuple[str, float]:
+        raise NotImplementedError
 
 
 def render_board(

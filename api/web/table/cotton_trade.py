@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from api.web.table.base import Renderer, Table, text
+from api.web.table.base import Board, Table, text
 from api.web.table.cotton_trade_words import (
     REGION,
     REGION_SHORT,
@@ -64,22 +64,18 @@ def rect(x: float, y: float, w: float, h: float, cls: str = "", rx: float = 3, f
     return _rect(x, y, w, h, f"{cls} {fill}".strip(), rx)
 
 
-class CottonTradeBoard(Renderer):
+class CottonTradeBoard(Board):
     words = WORDS
+    width = W
+    css = "ct"
 
-    def draw(self, table: Table) -> str:
-        v = table.view
-        out = [self._header(table, v)]
-        out.append(self._track(table, v, 40))
+    def _shared(self, table: Table, v: Mapping[str, Any]) -> tuple[str, float]:
+        out = [self._track(table, v, 40)]
         out.append(self._demand(v, 590, 40))
         out.append(self._ships(table, v, 124))
         regions, region_h = self._regions(table, v, REGIONS_TOP)
         out.append(regions)
-        top = REGIONS_TOP + region_h + 10
-        players, height = self.side_by_side(
-            v.get("players", []), W, lambda p, x, w: self._player(table, v, p, x, top, w)
-        )
-        return self.svg(W, top + height + 4, "".join(out) + players, "ct")
+        return "".join(out), REGIONS_TOP + region_h + 10
 
     # --- round, stage, phase ------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from api.web.table.base import Table, Words
+from api.web.table.base import Label, Table, Words
 from ledger.games.cotton_trade.common import C
 
 REGION = {
@@ -196,20 +196,6 @@ class CottonTradeWords(Words):
         prompt = prompt.replace("keep a NEW-icon ship as", "keep a new ship as")
         return self.text(prompt)
 
-    def label(self, d: Mapping[str, Any], table: Table) -> str:
-        t = str(d.get("type"))
-        if t in SAID:
-            return SAID[t]
-        if t in LABELS:
-            return LABELS[t](d, table)
-        return super().label(d, table)
-
-    def template_label(self, d: Mapping[str, Any], field: str, table: Table) -> str:
-        if d.get("type") == "bid" and field == "pence":
-            higher = [money(d[c], c) for c in ("pounds", "shillings") if d.get(c)]
-            return "Bid " + (" ".join(higher) + " and pence" if higher else "in pence")
-        return self.label(d, table)
-
     def amount(self, d: Mapping[str, Any], field: str) -> str:
         if field == "pence":
             return "Pence"
@@ -272,21 +258,35 @@ def _sail(d: Mapping[str, Any], table: Table) -> str:
     return f"Sail your {d['capacity']}-cotton ship to {region(d['region'])}{extra}"
 
 
-# each decision with fields as a player says it (those said the same whatever their fields: SAID)
-LABELS: dict[str, Callable[[Mapping[str, Any], Table], str]] = {
+def _bid_template(d: Mapping[str, Any], table: Table) -> str:
+    higher = [money(d[c], c) for c in ("pounds", "shillings") if d.get(c)]
+    return "Bid " + (" ".join(higher) + " and pence" if higher else "in pence")
+
+
+# the codes of a decision as its words say them: {card:ship}, {region:region} ...
+FORMATS: dict[str, Callable[[Any], str]] = {
+    "ship": ship_card,
+    "region": region,
+    "region's": lambda code: possessive(region(code)),
+}
+# every decision as a player says it
+LABELS: dict[str, Label] = {
+    **SAID,
     "rent_ship": lambda d, t: f"Rent {ship_card(d['card'])}" + _ship_tail(d["card"], t),
     "sail_ship": _sail,
     "buy_contract": lambda d, t: f"Buy {contract_card(d['card'])}" + _contract_tail(d["card"], t),
-    "stay_in_region": lambda d, t: (
-        "Keep the empty ship in the region for the next harvest"
-        + (" despite the war (1 reputation)" if d.get("despite_war") else "")
+    "stay_in_region": (
+        "Keep the empty ship in the region for the next harvest{despite_war:? despite the war (1 reputation)}"
     ),
-    "keep_new_ship": lambda d, t: f"Keep {ship_card(d['card'])} as a Good ol' Ship, returning the others",
-    "peek_contract": lambda d, t: (
-        f"Look at the face-down contract in place {d['slot']} of {possessive(region(d['region']))} row (1 reputation)"
+    "keep_new_ship": "Keep {card:ship} as a Good ol' Ship, returning the others",
+    "peek_contract": (
+        "Look at the face-down contract in place {slot} of {region:region's} row (1 reputation)"
     ),
-    "choose_share_to_sell": lambda d, t: f"Auction share {d['number']} of {t.who(d['company'])}'s company",
+    "choose_share_to_sell": "Auction share {number} of {company:who}'s company",
     "bid": lambda d, t: f"Bid {_bid_coins(d)}",
 }
+# the element choosing a number among decisions alike
+TEMPLATES: dict[str, Label] = {"bid:pence": _bid_template}
 
-WORDS = CottonTradeWords()
+
+WORDS = CottonTradeWords(labels=LABELS, templates=TEMPLATES, formats=FORMATS)

@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from api.web.table.base import Decision, Renderer, Seat, Table, text
+from api.web.table.base import Board, Decision, Seat, Table, text
 from api.web.table.water_frame_words import (
     GOODS,
     ROMAN,
@@ -83,22 +83,18 @@ def _is(*types: str, **fields: Any) -> Any:
     return lambda d: d.get("type") in types and all(d.get(k) == v for k, v in fields.items())
 
 
-class WaterFrameBoard(Renderer):
+class WaterFrameBoard(Board):
     words = WORDS
+    width = W
 
-    def draw(self, table: Table) -> str:
-        v = table.view
-        out = [self._header(table, v)]
-        out.append(self._market(table, v, 40))
+    def _shared(self, table: Table, v: Mapping[str, Any]) -> tuple[str, float]:
+        out = [self._market(table, v, 40)]
         out.append(self._job_market(v, 344, 40))
         out.append(self._decades(v, 470, 40))
         out.append(self._share_track(table, v, 200))
         out.append(self._mat(table, v, 0, 282))
         out.append(self._display(table, v, 556, 282))
-        players, height = self.side_by_side(
-            v.get("players", []), W, lambda p, x, w: self._player(table, v, p, x, PLAYERS_TOP, w)
-        )
-        return self.svg(W, PLAYERS_TOP + height + 4, "".join(out) + players)
+        return "".join(out), PLAYERS_TOP
 
     # --- the decade, cycle, phase and turn order ----------------------------------------
 
@@ -119,25 +115,7 @@ class WaterFrameBoard(Renderer):
                 f"budget £{turn['budget']}, spent £{turn['spent']}"
             )
             out.append(txt(8, 29, note, "s"))
-        x = 600
-        out.append(txt(x, 14, "Turn order", "s b"))
-        order = v.get("turn_order", [])
-        choosing = table.claim(
-            lambda d: (
-                d.get("type") == "choose_start_player"
-                or (d.get("type") == "use_charisma" and d.get("seat") is not None)
-            )
-        )
-        for k, seat in enumerate(order):
-            tx = x + 72 + k * 82
-            mine = [d for d in choosing if d.get("seat") == seat]
-            start = " (start)" if seat == v.get("start_player") else ""
-            shape = token(seat, tx, 10, 4.5) + txt(tx + 8, 14, table.who(seat)[:9] + start, "s")
-            label = f"{table.who(seat)}{start}, {k + 1}. in turn order"
-            out.append(table.target(mine, hit(mine, tx - 7, 2, 80, 15) + shape, label))
-        awaiting = ", ".join(table.who(s) for s in table.awaiting)
-        if awaiting:
-            out.append(txt(x, 29, f"Waiting for {awaiting}", "s"))
+        out.append(turn_order(table, 600, _start_named, first=72, widest=82, gap=2))
         return "".join(out)
 
     # --- English demand, importers, this decade's economy markers --------------------------
@@ -649,6 +627,45 @@ def _track(y: float, per_row: int = 40) -> str:
 def hit(decisions: Sequence[Decision], x: float, y: float, w: float, h: float) -> str:
     """The clickable area of a thing that decisions act on (nothing when none does)."""
     return rect(x, y, w, h, "hit") if decisions else ""
+
+
+def turn_order(
+    table: Table,
+    x: float,
+    names: Callable[[Decision], Any],
+    *,
+    first: float,
+    widest: float,
+    gap: float,
+    right: float = W,
+    mark: Callable[[int, float, float, float], str] = token,
+) -> str:
+    """The header's turn order from ``x``: each seat's ``mark`` (its token) and name, the start
+    player's marked, the first ``first`` on from ``x`` and each an equal share of the room up to
+    ``right`` (at most ``widest``, its clickable area ``gap`` narrower); below, who is awaited.
+    A decision naming the next start player (``names(d)``: the seat it names, None for any other
+    decision) stands on that seat's name."""
+    v = table.view
+    out = [txt(x, 14, "Turn order", "s b")]
+    order = v.get("turn_order", [])
+    choosing = table.claim(lambda d: names(d) is not None)
+    step = min(widest, (right - x - first) / max(1, len(order)))
+    for k, seat in enumerate(order):
+        tx = x + first + k * step
+        mine = [d for d in choosing if names(d) == seat]
+        start = " (start)" if seat == v.get("start_player") else ""
+        shape = mark(seat, tx, 10, 4.5) + txt(tx + 8, 14, table.who(seat)[:9] + start, "s")
+        label = f"{table.who(seat)}{start}, {k + 1}. in turn order"
+        out.append(table.target(mine, hit(mine, tx - 7, 2, step - gap, 15) + shape, label))
+    awaiting = ", ".join(table.who(s) for s in table.awaiting)
+    if awaiting:
+        out.append(txt(x, 29, f"Waiting for {awaiting}", "s"))
+    return "".join(out)
+
+
+def _start_named(d: Decision) -> Any:
+    """The seat a decision names the next start player (the charisma tile's, or the choice)."""
+    return d.get("seat") if d.get("type") in ("choose_start_player", "use_charisma") else None
 
 
 def _ship_taken(ids: set[str]) -> Callable[[Decision], bool]:

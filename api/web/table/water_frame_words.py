@@ -8,10 +8,10 @@ the player's book holds the full text, the summary is all there is.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from api.web.table.base import Table, Words
+from api.web.table.base import Label, Table, When, Words
 
 GOODS = ("FOOD", "CLOTHES", "CUTLERY", "LAMPS")
 GOOD = {"FOOD": "food", "CLOTHES": "clothes", "CUTLERY": "cutlery", "LAMPS": "lamps"}
@@ -327,12 +327,6 @@ def economy_text(advance: int, workers: int) -> str:
     return f"importer +{advance}, {workers} worker{'s' if workers != 1 else ''} back"
 
 
-def _inventor(use: Any) -> str:
-    return {"return": " with the inventor (then return it)", "pay": " with the inventor (then pay £5)"}.get(
-        str(use), ""
-    )
-
-
 def _per_good(values: Sequence[int]) -> str:
     held = [f"{n} {good(g)}" for g, n in zip(GOODS, values, strict=False) if n]
     return ", ".join(held) or "nothing"
@@ -370,154 +364,6 @@ class WaterFrameWords(Words):
             or super().known(code)
         )
 
-    def label(self, d: Mapping[str, Any], table: Table) -> str:
-        t = d.get("type")
-        if t in SAID:
-            return SAID[str(t)]
-        g = good(d.get("good"))
-        if t == "found_factory":
-            return f"Found your {g} factory at £{d['price']}"
-        if t == "sell_start_shares":
-            return f"Sell {d['count']} start-up shares at £10 each"
-        if t in ("place_marker", "reuse_marker"):
-            marker = (
-                ship_name(d["ship"])
-                if d.get("ship")
-                else marker_name(f"{d.get('shade', 'OWN')}:{d.get('action')}")
-            )
-            where = f"on the £{d['space']} space" if t == "place_marker" else "again (its cost plus the fee)"
-            verb = "Place your" if t == "place_marker" else "Re-use your"
-            extra = ""
-            if d.get("accountant"):
-                extra += f", paying £{abs(d['accountant'])} {'more' if d['accountant'] > 0 else 'less'}"
-            if d.get("engineer_payment") is not None:
-                extra += f", paying £{d['engineer_payment']} for quality"
-            return f"{verb} {marker} {where}{extra}"
-        if t == "build_factory":
-            return f"{_building(d)}, priced £{d['price']}"
-        if t == "modernize_factory":
-            dev = " with the developer (£5 off)" if d.get("developer") else ""
-            return f"Modernise the {g} factory{dev}{_inventor(d.get('inventor'))}"
-        if t == "close_factory":
-            return f"Close the {g} factory"
-        if t == "hire_workers":
-            return f"Hire {d['count']} worker{'s' if d['count'] != 1 else ''} into {g} row {d['row']}"
-        if t == "fire_workers":
-            return f"Fire {d['count']} worker{'s' if d['count'] != 1 else ''} of the {g} factory"
-        if t == "hire_warehouse_worker":
-            return f"Hire a warehouse worker for {edge_name(d['edge'])}"
-        if t == "move_warehouse_worker":
-            return f"Move the warehouse worker from {edge_name(d['from_edge'])} to {edge_name(d['to_edge'])}"
-        if t == "release_warehouse_worker":
-            return f"Release the warehouse worker of {edge_name(d['edge'])}"
-        if t == "place_machine":
-            school = ""
-            if d.get("school_to_good"):
-                school = f"; the worker moves to {good(d['school_to_good'])} row {d.get('school_to_row')}"
-            return f"Place a machine in {g} row {d['row']}{school}"
-        if t == "raise_quality":
-            return f"Raise the quality of the {g} factory"
-        if t == "raise_distribution":
-            return f"Raise the distribution of the {g} factory"
-        if t == "adjust_price":
-            return f"Set the price of {g} to £{d['price']}"
-        if t == "use_patent":
-            return (
-                "Keep the patent: £2 more to spend"
-                if d.get("option") == "extra_budget"
-                else "Return the patent for two free raises"
-            )
-        if t == "produce_goods":
-            shift = ", with one extra shift" if d.get("extra_shift") else ""
-            rows = d["rows"]
-            return f"Produce {g} with row{'s 1 to ' + str(rows) if rows > 1 else ' 1'}{shift}"
-        if t == "deliver_contract":
-            return f"Deliver the {g} contract{_agent(d.get('agent', 0))}"
-        if t == "place_contract":
-            return f"Put your {g} contract on the {d['space']} space"
-        if t == "buy_shares":
-            return f"Buy {d['count']} share{'s' if d['count'] != 1 else ''}"
-        if t == "sell_shares":
-            return f"Sell {d['count']} share{'s' if d['count'] != 1 else ''}"
-        if t == "repay_loans":
-            return f"Repay {d['count']} loan{'s' if d['count'] != 1 else ''}"
-        if t == "sell_stored_goods":
-            return f"Sell {d['count']} stored {g}"
-        if t == "take_tile":
-            assign = f" for your {good(d['assign'])} factory" if d.get("assign") else ""
-            back = f", giving back the {tile_name(d['give_back']).lower()}" if d.get("give_back") else ""
-            return f"Take the {tile_name(d['tile']).lower()} tile{assign}{back}"
-        if t == "take_grey_marker":
-            row = ROMAN.get(d["row"], d["row"])
-            return f"Take the {marker_name(d['marker'])} from row {row}{_inventor(d.get('inventor'))}"
-        if t == "take_ship":
-            back = f", giving back the {ship_name(d['give_back'])}" if d.get("give_back") else ""
-            return f"Take the {ship_name(d['ship'])}{back}{_inventor(d.get('inventor'))}"
-        if t == "use_broker":
-            return (
-                f"Return the broker and buy {d['count']} share{'s' if d['count'] != 1 else ''} at half price"
-            )
-        if t == "reassign_tile":
-            return f"Move the {tile_name(d['tile']).lower()} to your {g} factory"
-        if t == "close_last_row":
-            return "Close your last occupied row (school)" if d.get("close") else "Keep every row producing"
-        if t == "patron_sale":
-            if d.get("source") is None:
-                return "No patron sale"
-            return f"Sell one more to your patron, from {SOURCES.get(d['source'], d['source'])}"
-        if t == "ship_contract":
-            if not d.get("fulfil"):
-                return "Do not ship now: the contract escalates"
-            parts = [f"{d['from_' + k]} from {name}" for k, name in SOURCES.items() if d.get("from_" + k)]
-            sources = f" ({', '.join(parts)})" if parts else ""
-            return f"Ship the contract now{sources}{_agent(d.get('agent', 0))}"
-        if t == "store_goods":
-            small = f"; small warehouse: {_per_good(d['small'])}" if any(d.get("small") or ()) else ""
-            return f"Keep in the large warehouse: {_per_good(d['large'])}{small}"
-        if t == "release_ship":
-            return f"Release the {ship_name(d['ship'])} with its crew"
-        if t == "use_charisma":
-            if d.get("seat") is None:
-                return "Keep the charisma tile"
-            return f"Return the charisma tile: {table.who(d['seat'])} starts"
-        if t == "choose_start_player":
-            when = "the game" if table.view.get("phase") == "first_start_player" else "the next decade"
-            return f"{table.who(d['seat'])} starts {when}"
-        if t == "sell_from_warehouse":
-            return f"Sell one from the {d.get('warehouse', 'large')} warehouse"
-        return super().label(d, table)
-
-    def template_label(self, d: Mapping[str, Any], field: str, table: Table) -> str:
-        t = d.get("type")
-        g = good(d.get("good"))
-        if t == "found_factory":
-            return f"Found your {g} factory"
-        if t == "build_factory":
-            return _building(d)
-        if t == "adjust_price":
-            return f"Set the price of {g}"
-        if t in ("place_marker", "reuse_marker") and field == "accountant":
-            return (
-                self.label({**d, "accountant": 0}, table) + ", the accountant changing the cost if you like"
-            )
-        if field == "count":
-            words = {
-                "sell_start_shares": "Sell start-up shares at £10 each",
-                "hire_workers": f"Hire workers into {g} row {d.get('row')}",
-                "fire_workers": f"Fire workers of the {g} factory",
-                "buy_shares": "Buy shares",
-                "sell_shares": "Sell shares",
-                "repay_loans": "Repay loans",
-                "sell_stored_goods": f"Sell stored {g}",
-                "use_broker": "Return the broker and buy shares at half price",
-            }
-            if str(t) in words:
-                return words[str(t)]
-        if t == "produce_goods":
-            shift = ", with one extra shift" if d.get("extra_shift") else ""
-            return f"Produce {g}{shift}"
-        return self.label(d, table)
-
     def amount(self, d: Mapping[str, Any], field: str) -> str:
         return {
             "price": "Price (£)",
@@ -548,9 +394,10 @@ class WaterFrameWords(Words):
         return "Decide"
 
 
-def _building(d: Mapping[str, Any]) -> str:
-    dev = " with the developer (£5 off)" if d.get("developer") else ""
-    return f"Build a level-{ROMAN.get(d['level'], d['level'])} {good(d.get('good'))} factory{dev}"
+def _inventor(use: Any) -> str:
+    return {"return": " with the inventor (then return it)", "pay": " with the inventor (then pay £5)"}.get(
+        str(use), ""
+    )
 
 
 def _agent(agent: Any) -> str:
@@ -561,4 +408,125 @@ def _agent(agent: Any) -> str:
     return ""
 
 
-WORDS = WaterFrameWords()
+def _marker(d: Mapping[str, Any], table: Table) -> str:
+    """Placing a marker (or re-using one): which, where, and what the tiles change in its cost."""
+    t = d.get("type")
+    marker = (
+        ship_name(d["ship"]) if d.get("ship") else marker_name(f"{d.get('shade', 'OWN')}:{d.get('action')}")
+    )
+    where = f"on the £{d['space']} space" if t == "place_marker" else "again (its cost plus the fee)"
+    verb = "Place your" if t == "place_marker" else "Re-use your"
+    extra = ""
+    if d.get("accountant"):
+        extra += f", paying £{abs(d['accountant'])} {'more' if d['accountant'] > 0 else 'less'}"
+    if d.get("engineer_payment") is not None:
+        extra += f", paying £{d['engineer_payment']} for quality"
+    return f"{verb} {marker} {where}{extra}"
+
+
+def _marker_by_accountant(d: Mapping[str, Any], table: Table) -> str:
+    return _marker({**d, "accountant": 0}, table) + ", the accountant changing the cost if you like"
+
+
+def _ship_contract(d: Mapping[str, Any], table: Table) -> str:
+    parts = [f"{d['from_' + k]} from {name}" for k, name in SOURCES.items() if d.get("from_" + k)]
+    sources = f" ({', '.join(parts)})" if parts else ""
+    return f"Ship the contract now{sources}{_agent(d.get('agent', 0))}"
+
+
+def _store_goods(d: Mapping[str, Any], table: Table) -> str:
+    small = f"; small warehouse: {_per_good(d['small'])}" if any(d.get("small") or ()) else ""
+    return f"Keep in the large warehouse: {_per_good(d['large'])}{small}"
+
+
+def _start_player(d: Mapping[str, Any], table: Table) -> str:
+    when = "the game" if table.view.get("phase") == "first_start_player" else "the next decade"
+    return f"{table.who(d['seat'])} starts {when}"
+
+
+# the codes of a decision as its words say them: {good:good}, {edge:edge} ...
+FORMATS: dict[str, Callable[[Any], str]] = {
+    "good": good,
+    "edge": edge_name,
+    "ship": ship_name,
+    "marker": marker_name,
+    "tile": lambda tile: tile_name(tile).lower(),
+    "roman": lambda n: str(ROMAN.get(n, n)),
+    "rows": lambda rows: f"rows 1 to {rows}" if rows > 1 else "row 1",
+    "source": lambda source: SOURCES.get(source, source),
+    "developer": lambda developer: " with the developer (£5 off)" if developer else "",
+    "inventor": _inventor,
+    "agent": _agent,
+}
+BUILDING = "Build a level-{level:roman} {good:good} factory{developer:developer}"
+# every decision as a player says it
+LABELS: dict[str, Label] = {
+    **SAID,
+    "found_factory": "Found your {good:good} factory at £{price}",
+    "sell_start_shares": "Sell {count} start-up shares at £10 each",
+    "place_marker": _marker,
+    "reuse_marker": _marker,
+    "build_factory": BUILDING + ", priced £{price}",
+    "modernize_factory": "Modernise the {good:good} factory{developer:developer}{inventor:inventor}",
+    "close_factory": "Close the {good:good} factory",
+    "hire_workers": "Hire {count:# workers} into {good:good} row {row}",
+    "fire_workers": "Fire {count:# workers} of the {good:good} factory",
+    "hire_warehouse_worker": "Hire a warehouse worker for {edge:edge}",
+    "move_warehouse_worker": "Move the warehouse worker from {from_edge:edge} to {to_edge:edge}",
+    "release_warehouse_worker": "Release the warehouse worker of {edge:edge}",
+    "place_machine": (
+        "Place a machine in {good:good} row {row}"
+        "{school_to_good:?; the worker moves to {school_to_good:good} row {school_to_row}}"
+    ),
+    "raise_quality": "Raise the quality of the {good:good} factory",
+    "raise_distribution": "Raise the distribution of the {good:good} factory",
+    "adjust_price": "Set the price of {good:good} to £{price}",
+    "use_patent": lambda d, table: (
+        "Keep the patent: £2 more to spend"
+        if d.get("option") == "extra_budget"
+        else "Return the patent for two free raises"
+    ),
+    "produce_goods": "Produce {good:good} with {rows:rows}{extra_shift:?, with one extra shift}",
+    "deliver_contract": "Deliver the {good:good} contract{agent:agent}",
+    "place_contract": "Put your {good:good} contract on the {space} space",
+    "buy_shares": "Buy {count:# shares}",
+    "sell_shares": "Sell {count:# shares}",
+    "repay_loans": "Repay {count:# loans}",
+    "sell_stored_goods": "Sell {count} stored {good:good}",
+    "take_tile": (
+        "Take the {tile:tile} tile{assign:? for your {assign:good} factory}"
+        "{give_back:?, giving back the {give_back:tile}}"
+    ),
+    "take_grey_marker": "Take the {marker:marker} from row {row:roman}{inventor:inventor}",
+    "take_ship": "Take the {ship:ship}{give_back:?, giving back the {give_back:ship}}{inventor:inventor}",
+    "use_broker": "Return the broker and buy {count:# shares} at half price",
+    "reassign_tile": "Move the {tile:tile} to your {good:good} factory",
+    "close_last_row": When("close", "Close your last occupied row (school)", "Keep every row producing"),
+    "patron_sale": When("source", "Sell one more to your patron, from {source:source}", "No patron sale"),
+    "ship_contract": When("fulfil", _ship_contract, "Do not ship now: the contract escalates"),
+    "store_goods": _store_goods,
+    "release_ship": "Release the {ship:ship} with its crew",
+    "use_charisma": When("seat", "Return the charisma tile: {seat:who} starts", "Keep the charisma tile"),
+    "choose_start_player": _start_player,
+    "sell_from_warehouse": lambda d, table: f"Sell one from the {d.get('warehouse', 'large')} warehouse",
+}
+# the element choosing a number among decisions alike (by type:field, or type)
+TEMPLATES: dict[str, Label] = {
+    "found_factory": "Found your {good:good} factory",
+    "build_factory": BUILDING,
+    "adjust_price": "Set the price of {good:good}",
+    "place_marker:accountant": _marker_by_accountant,
+    "reuse_marker:accountant": _marker_by_accountant,
+    "sell_start_shares:count": "Sell start-up shares at £10 each",
+    "hire_workers:count": "Hire workers into {good:good} row {row}",
+    "fire_workers:count": "Fire workers of the {good:good} factory",
+    "buy_shares:count": "Buy shares",
+    "sell_shares:count": "Sell shares",
+    "repay_loans:count": "Repay loans",
+    "sell_stored_goods:count": "Sell stored {good:good}",
+    "use_broker:count": "Return the broker and buy shares at half price",
+    "produce_goods": "Produce {good:good}{extra_shift:?, with one extra shift}",
+}
+
+
+WORDS = WaterFrameWords(labels=LABELS, templates=TEMPLATES, formats=FORMATS)
