@@ -195,7 +195,7 @@ def counted(n: int, things: str) -> str:
     return " ".join([str(n), *before, one])
 
 
-class _Template(string.Formatter):
+class Template(string.Formatter):
     """A words template filled in from an effect's payload."""
 
     def __init__(self, who: Who) -> None:
@@ -232,7 +232,7 @@ def tell(words: Mapping[str, Words], effect: Mapping[str, Any], names: Mapping[i
     if render is None:
         return str(effect["kind"]).replace("_", " ")
     if isinstance(render, str):
-        return _Template(who).vformat(render, (), effect)
+        return Template(who).vformat(render, (), effect)
     return render(effect, who)
 
 

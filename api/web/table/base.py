@@ -30,7 +30,7 @@ from html import escape
 from typing import Any, Literal, TypeAlias
 
 from api.web.forms import DecisionForm, Field, human
-from ledger.games.vocabulary import _Template
+from ledger.games.vocabulary import Template
 
 SPEC_ID = re.compile(r"^(?:[A-Z]{1,2}-\d+(?:/[A-Z]{1,2}-\d+)*(?: [A-Z]+)?:\s*)")  # "D-10 REUSE: "
 
@@ -100,7 +100,7 @@ the field is set); ``When`` one of two by a field; or, where the words depend ot
 values or on the table, a function of the decision and the table."""
 
 
-class _Said(_Template):
+class _Said(Template):
     """A label template filled in from a decision: the log's template language, with the
     title's ``formats`` and its seats named by the table; a field the decision lacks is None."""
 
