@@ -40,7 +40,7 @@ from api.web.table.arkwright_card_game_words import (
     track_name,
     track_tip,
 )
-from api.web.table.base import Board, Decision, Seat, Table, text
+from api.web.table.base import Board, Decision, Seat, Table, fit, text, text_width
 from api.web.table.water_frame import GOOD_FILL, SEAT_FILL, hit, rect, turn_order, txt
 from api.web.table.water_frame import token as _token
 from ledger.games.arkwright_card_game.components import TRACKS
@@ -230,7 +230,7 @@ class CardGameBoard(Board):
         for card, n in counts.items():
             mine = table.claim(_is("take_development_card", card=card))
             name = card_name(card) + (f" \u00d7{n}" if n > 1 else "")
-            cw = 5.6 * len(name) + 12
+            cw = text_width(name) + 10
             if cx + cw > x + W:
                 cx, cy = x, cy + 18
             chip = rect(cx, cy, cw, 15, "chip tile", 2) + txt(cx + 5, cy + 11, name, "s")
@@ -340,7 +340,7 @@ class CardGameBoard(Board):
             name = card_name(card) + (" (used)" if c.get("rotated") else "")
             if c.get("good") and card == "FOREMAN":
                 name += f" at {good(c['good'])}"
-            cw = 5.0 * len(name) + 8
+            cw = text_width(name, 9) + 8
             if cx + cw > x + w:
                 cx, cy = x + 86, cy + 14
             chip = rect(cx, cy, cw, 12, "chip tile down" if c.get("rotated") else "chip tile", 2)
@@ -393,7 +393,7 @@ class CardGameBoard(Board):
         mine += table.claim(_is("sell_goods")) if selling else []
         side = int(f.get("side", 1))
         title = f"{good(g).capitalize()} {ROMAN.get(side, side)}" + (" · Foreman" if f.get("foreman") else "")
-        head = hit(mine, x + 1, y + 1, w - 2, 14) + txt(x + 4, y + 12, title, "b")
+        head = hit(mine, x + 1, y + 1, w - 2, 14) + txt(x + 4, y + 12, fit(title, w - 8, 11, bold=True), "b")
         tip = (
             f"{good(g).capitalize()} factory, decade {ROMAN.get(side, side)} side: price £{f['price']}, appeal "
             f"{f['appeal']}, {plural(int(f['goods']), 'good')} a production, {plural(int(f['workers']), 'worker')}, "
@@ -430,9 +430,11 @@ class CardGameBoard(Board):
             txt(
                 x + 4,
                 y + 59,
-                _fit(
+                fit(
                     f"{'' if narrow else 'Price '}£{f['price']} · appeal {f['appeal']} · {plural(int(f['goods']), 'good')}",
                     w - 6,
+                    9,
+                    bold=True,
                 ),
                 "xs b",
             )
@@ -441,9 +443,10 @@ class CardGameBoard(Board):
             txt(
                 x + 4,
                 y + 70,
-                _fit(
+                fit(
                     f"Fixed £{f['fixed_cost']} · ship £{f['ship_price']}" + ("" if narrow else " a good"),
                     w - 6,
+                    9,
                 ),
                 "xs",
             )
@@ -501,7 +504,7 @@ class CardGameBoard(Board):
                 + f"{c['value']}"
                 + (f" {MODE.get(c.get('mode'), '')}" if quality else "")
             )
-            cw = 5.0 * len(shown) + 6
+            cw = text_width(shown, 9) + 6
             chip = rect(cx, y + 1, cw, 12, "chip mk", 2) + txt(cx + 3, y + 10, shown, "xs")
             what = f"{name[:1].upper()}{name[1:]}: value {c['value']}" + (
                 f" on its {MODE.get(c.get('mode'), '')} side" if quality else ""
@@ -523,6 +526,8 @@ class CardGameBoard(Board):
             mine = s.claim(_is("set_distribution_card", good=g))
         total = sum(int(c.get("value", 0)) for c in cards)
         head = f"{kind.capitalize()} {total}"
+        if text_width(head, 9, bold=True) > x + w - 4 - cx:  # the cards leave no room: "Q 2"
+            head = f"{kind[0].upper()} {total}"
         shape = hit(mine, x, y, w, 14) + txt(x + w - 2, y + 10, head, "xs b", "end")
         label = f"The {kind} of the {good(g)} factory: {total}"
         out.append(
@@ -556,10 +561,12 @@ class CardGameBoard(Board):
         for st in stores:
             mine = s.claim(_is("store_goods", storehouse=st["storehouse"]))
             n = int(st.get("goods", 0))
-            shown = f"{_chip_name(st['storehouse'])}{n} of {4 if st['storehouse'] == 'BIG' else 2}"
-            cw = 5.0 * len(shown) + 8
-            chip = rect(cx, y + 1, cw, 12, "chip ship", 2) + txt(cx + 4, y + 10, shown, "xs")
             cap = 4 if st["storehouse"] == "BIG" else 2
+            shown = f"{_chip_name(st['storehouse'])}{n} of {cap}"
+            if len(stores) > 1:  # two side by side: the short form fits a narrow factory
+                shown = f"{'big ' if st['storehouse'] == 'BIG' else ''}store {n}/{cap}"
+            cw = text_width(shown, 9) + 8
+            chip = rect(cx, y + 1, cw, 12, "chip ship", 2) + txt(cx + 4, y + 10, shown, "xs")
             where = f"at the {good(g)} factory" if g else "in your reserve"
             sh = storehouse(st["storehouse"])
             label = f"{sh[:1].upper()}{sh[1:]} {where}: {n} of {cap} goods"
@@ -589,7 +596,7 @@ class CardGameBoard(Board):
             txt(
                 x if k == 0 else x + 38,
                 y + 10 + k * 10,
-                _fit(("Reserve: " if k == 0 else "") + line, w - 38),
+                fit(("Reserve: " if k == 0 else "") + line, w - 38, 9),
                 "xs",
             )
             for k, line in enumerate(lines)
@@ -639,11 +646,6 @@ def _chip_name(code: str) -> str:
 
 
 SHORT_TRACK = {"DEV_CARDS": "Cards", "STOCK_EXCHANGE": "Stock exch.", "MACHINERY": "Machines"}
-
-
-def _fit(line: str, w: float, per_char: float = 4.6) -> str:
-    most = int(w / per_char)
-    return line if len(line) <= most else line[: most - 1] + "…"
 
 
 _SCALES: dict[tuple[float, float, float], str] = {}

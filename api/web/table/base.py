@@ -210,7 +210,9 @@ class Words:
 
     def _field(self, f: Field) -> Field:
         options = tuple(
-            dataclasses.replace(o, label=self.name(json.loads(o.value)) if o.value.startswith('"') else o.label)
+            dataclasses.replace(
+                o, label=self.name(json.loads(o.value)) if o.value.startswith('"') else o.label
+            )
             for o in f.options
         )
         parts = tuple(self._field(p) for p in f.parts)
@@ -261,6 +263,35 @@ def choices_of(decisions: Sequence[Decision], words: Words, table: Table) -> lis
 
 
 # --- drawing ------------------------------------------------------------------------------
+
+
+# Advance widths of the printable ASCII characters (space to "~") in hundredths of the font size:
+# DejaVu Sans, the sans-serif font of Debian's Chromium, measured there with canvas measureText.
+# The system fonts players have (Segoe UI, Roboto, San Francisco) are narrower, so a width
+# reckoned from these errs on the wide side and a label fits its chip.
+_ADVANCE = (
+    32, 40, 46, 84, 64, 95, 78, 27, 39, 39, 50, 84, 32, 36, 32, 34, 64, 64, 64, 64, 64, 64, 64, 64,
+    64, 64, 34, 34, 84, 84, 84, 53, 100, 68, 69, 70, 77, 63, 58, 77, 75, 29, 29, 66, 56, 86, 75, 79,
+    60, 79, 69, 63, 61, 73, 68, 99, 69, 61, 69, 39, 34, 39, 84, 50, 50, 61, 63, 55, 63, 62, 35, 63,
+    63, 28, 28, 58, 28, 97, 63, 61, 63, 63, 41, 52, 39, 63, 59, 82, 59, 59, 52, 64, 34, 64, 84,
+)  # fmt: skip
+_ADVANCE_OTHER = {"\u00d7": 84, "\u00a3": 64, "\u2013": 50, "\u2026": 100, "\u00b7": 32}
+
+
+def text_width(words: str, size: float = 10.5, bold: bool = False) -> float:
+    """The width in pixels of ``words`` at ``size`` (the board's small text by default; bold
+    about a tenth wider), for sizing a chip or a box around a label."""
+    units = sum(_ADVANCE[ord(c) - 32] if " " <= c <= "~" else _ADVANCE_OTHER.get(c, 100) for c in words)
+    return units * size / 100 * (1.1 if bold else 1.0)
+
+
+def fit(words: str, width: float, size: float = 10.5, bold: bool = False) -> str:
+    """``words``, cut short with an ellipsis where they are wider than ``width`` pixels."""
+    if text_width(words, size, bold) <= width:
+        return words
+    while words and text_width(words + "\u2026", size, bold) > width:
+        words = words[:-1]
+    return words.rstrip() + "\u2026"
 
 
 def quoted(value: str) -> str:

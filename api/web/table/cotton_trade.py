@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from api.web.table.base import Board, Table, text
+from api.web.table.base import Board, Table, fit, text, text_width
 from api.web.table.cotton_trade_words import (
     REGION,
     REGION_SHORT,
@@ -94,11 +94,14 @@ class CottonTradeBoard(Board):
         ]
         note = "Simple game" if not advanced else "Advanced game: " + " and ".join(advanced)
         out.append(txt(8, 29, note, "s muted"))
-        order = ", ".join(f"{k + 1}. {table.who(s)}" for k, s in enumerate(v.get("turn_order", [])))
-        out.append(txt(W - 8, 15, f"Turn order: {order}", "s b", "end"))
         awaiting = ", ".join(table.who(s) for s in table.awaiting)
-        if awaiting:
-            out.append(txt(W - 8, 29, f"Waiting for {awaiting}", "s", "end"))
+        waiting = f"Waiting for {awaiting}" if awaiting else ""
+        if waiting:
+            out.append(txt(W - 8, 29, waiting, "s", "end"))
+        # the turn order on the second line, after the note, in the room the waiting line leaves
+        order = ", ".join(f"{k + 1}. {table.who(s)}" for k, s in enumerate(v.get("turn_order", [])))
+        room = W - 8 - text_width(waiting) - 24 - (8 + text_width(note) + 16)
+        out.append(txt(8 + text_width(note) + 16, 29, fit(f"Turn order: {order}", room), "s"))
         return "".join(out)
 
     # --- the turn-order track, which is the share-value track -----------------------------------
@@ -339,7 +342,7 @@ class CottonTradeBoard(Board):
         ):
             harbour += f'<circle cx="{hx + 5:.4g}" cy="{hy + 6:.4g}" r="5" fill="{fill}" class="tok"/>'
             harbour += txt(hx + 13, hy + 10, f"{n} {what}", "xs")
-            hx += 18 + 5.2 * len(f"{n} {what}")
+            hx += 18 + text_width(f"{n} {what}", 10)
         tip = (
             f"{possessive(region(code))} harbour: {hb.get('coins', 0)} bonus coins, {hb.get('passengers', 0)} passengers, "
             f"{hb.get('vip', 0)} VIP passengers waiting for the ships that sail in"
@@ -421,12 +424,25 @@ class CottonTradeBoard(Board):
         out: list[str] = []
         name = table.who(seat) + (" (you)" if me else "")
         out.append(token(seat, x + 10, y + 11, 5.5))
-        out.append(txt(x + 20, y + 15, name, "t"))
+        badge = text_width("to move", 10, bold=True) + 8 if awaited else 0
+        out.append(txt(x + 20, y + 15, fit(name, w - 26 - badge, 11.5, bold=True), "t"))
         if awaited:
             out.append(txt(x + w - 6, y + 15, "to move", "badge", "end"))
         coins = p.get("coins", {})
         held = "  ".join(money(coins.get(c, 0), c) for c in reversed(CURRENCIES))
-        line = f"{money(p.get('money', 0), currency)} to spend · wealth {p.get('wealth')} · share {money(p.get('share_value'), currency)}"
+        spend, share = money(p.get("money", 0), currency), money(p.get("share_value"), currency)
+        line = next(  # the longest wording that fits a narrow panel (six players)
+            (
+                words
+                for words in (
+                    f"{spend} to spend · wealth {p.get('wealth')} · share {share}",
+                    f"{spend} to spend · wealth {p.get('wealth')} · sh. {share}",
+                    f"{spend} · wealth {p.get('wealth')} · share {share}",
+                )
+                if text_width(words) <= w - 12
+            ),
+            fit(f"{spend} · wealth {p.get('wealth')} · share {share}", w - 12),
+        )
         out.append(
             f"<g><title>{text(f'Coins held: {coins_text(coins)}; this stage spends only {currency}')}</title>"
             f"{txt(x + 6, y + 30, line, 's')}</g>"
@@ -445,7 +461,8 @@ class CottonTradeBoard(Board):
             )
             if sh.get("cargo"):
                 label += f" · {sh['cargo']} cotton"
-            cw = 5.0 * len(label) + 10
+            label = fit(label, x + w - 4 - (x + 48) - 8, 10)  # a narrow panel (six players)
+            cw = text_width(label, 10) + 8
             if sx + cw > x + w:
                 sx, sy = x + 48, sy + 15
             mine = table.claim(_is("keep_new_ship", card=sh["card"])) if decides else []

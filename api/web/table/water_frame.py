@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from api.web.table.base import Board, Decision, Seat, Table, text
+from api.web.table.base import Board, Decision, Seat, Table, text, text_width
 from api.web.table.water_frame_words import (
     GOODS,
     ROMAN,
@@ -297,7 +297,7 @@ class WaterFrameBoard(Board):
             for marker, count in Counter(r.get("markers", [])).items():
                 mine = table.claim(_is("take_grey_marker", marker=marker, row=row))
                 shown = WORDS.name(marker.partition(":")[2]) + (TIMES + str(count) if count > 1 else "")
-                w = 8 + 5.4 * len(shown)
+                w = 9 + text_width(shown)
                 dark = " dark" if marker.startswith("DARK") else ""
                 chip = rect(cx, ry + 3, w, 16, "chip grey" + dark) + txt(cx + 4, ry + 14.5, shown, "s")
                 where = f"The {marker_name(marker)} in row {ROMAN[row]}" + (
@@ -312,7 +312,7 @@ class WaterFrameBoard(Board):
                 ids = {str(sh["ship"]) for sh in same}
                 mine = table.claim(_ship_taken(ids))
                 shown = f"{capacity}-goods ship" + (TIMES + str(len(same)) if len(same) > 1 else "")
-                w = 8 + 5.4 * len(shown)
+                w = 9 + text_width(shown)
                 chip = rect(cx, ry + 3, w, 16, "chip ship") + txt(cx + 4, ry + 14.5, shown, "s")
                 tip = (
                     f"{len(same)} ship{'s' if len(same) > 1 else ''} for {capacity} goods in row {ROMAN[row]}, "
@@ -430,7 +430,7 @@ class WaterFrameBoard(Board):
         for m in [m for m in supply if m not in placed]:
             mine = s.claim(_place(m))
             short = _short_marker(m)
-            cw = 5.0 * len(short) + 8
+            cw = text_width(short, 9) + 8
             if sx + cw > x + w:
                 sx, ry = x, ry + 13
             grey = " grey" if m.startswith(("LIGHT", "DARK")) else ""
@@ -452,13 +452,14 @@ class WaterFrameBoard(Board):
             )
         level = ROMAN.get(f["level"], f["level"])
         out = [rect(x, y, w, h, "factory obsolete" if f.get("obsolete") else "factory", 4, GOOD_FILL[g])]
-        name = f"{good(g).capitalize()} {level}" + (" (obsolete)" if f.get("obsolete") else "")
+        name = f"{good(g).capitalize()} {level}"  # "obsolete" goes beside the first row: no room here
         mine = s.claim(_is("modernize_factory", "close_factory", "fire_workers", "produce_goods", good=g))
         head = hit(mine, x + 1, y + 1, w * 0.6, 14) + txt(x + 4, y + 12, name, "b")
         tip = (
             f"{good(g).capitalize()} factory, level {level}: price £{f['price']}, quality {f['quality']} "
             f"(base {f['base_quality']}, marker {f['quality_marker']:+d}), distribution {f['distribution']}, "
             f"appeal {f['appeal']}, output {f['output']} a production"
+            + ("; obsolete" if f.get("obsolete") else "")
         )
         out.append(table.target(mine, head, f"Your {good(g)} factory" if decides else tip, tip=tip))
         mine = s.claim(_is("adjust_price", good=g))
@@ -473,6 +474,8 @@ class WaterFrameBoard(Board):
         )
         out.append(table.target(mine, dist, f"The distribution of {good(g)}: {f['distribution']}"))
         out.append(txt(x + 4, y + 38, f"appeal {f['appeal']} · output {f['output']}", "s"))
+        if f.get("obsolete"):
+            out.append(txt(x + w - 4, y + 51, "obsolete", "xs b", "end"))
         for r, row in enumerate(f.get("rows", [])):
             ry = y + 42 + r * 11
             slots = int(row["slots"])
@@ -510,7 +513,7 @@ class WaterFrameBoard(Board):
             small = p.get("warehouse", {}).get("small_warehouse")
             if tile == "SMALL_WAREHOUSE" and small is not None:  # the tile is the warehouse: its goods
                 name += " (" + (", ".join(f"{n} {good(g)}" for g, n in small.items() if n) or "empty") + ")"
-            cw = 5.0 * len(name) + 8
+            cw = text_width(name, 9) + 8
             if cx + cw > x + w:
                 cx, ty = x + 30, ty + 13
             chip = rect(cx, ty, cw, 12, "chip tile", 2) + txt(cx + 4, ty + 9, name, "xs")
@@ -650,16 +653,23 @@ def turn_order(
     order = v.get("turn_order", [])
     choosing = table.claim(lambda d: names(d) is not None)
     step = min(widest, (right - x - first) / max(1, len(order)))
+    room = max(4, int((step - 12) / 6.2))  # the characters of a name that fit its share
+    start_player = v.get("start_player")
     for k, seat in enumerate(order):
         tx = x + first + k * step
         mine = [d for d in choosing if names(d) == seat]
-        start = " (start)" if seat == v.get("start_player") else ""
-        shape = mark(seat, tx, 10, 4.5) + txt(tx + 8, 14, table.who(seat)[:9] + start, "s")
-        label = f"{table.who(seat)}{start}, {k + 1}. in turn order"
+        name = table.who(seat)
+        shown = name if len(name) <= room else name[: room - 1] + "…"
+        start = seat == start_player  # named on the line below
+        shape = mark(seat, tx, 10, 4.5) + txt(tx + 8, 14, shown, "s")
+        label = f"{name}{' (start player)' if start else ''}, {k + 1}. in turn order"
         out.append(table.target(mine, hit(mine, tx - 7, 2, step - gap, 15) + shape, label))
+    below = [f"Start: {table.who(start_player)}"] if start_player is not None else []
     awaiting = ", ".join(table.who(s) for s in table.awaiting)
     if awaiting:
-        out.append(txt(x, 29, f"Waiting for {awaiting}", "s"))
+        below.append(f"waiting for {awaiting}")
+    if below:
+        out.append(txt(x, 29, " · ".join(below), "s"))
     return "".join(out)
 
 
