@@ -477,25 +477,14 @@ class Table:
     players: list[str] = field(default_factory=list)
 
 
-def open_tables(
-    api: Api,
-    n_games: int,
-    seats: int = 3,
-    title: str = "cotton-trade",
-    options: dict[str, Any] | None = None,
-    league: str | None = None,
-) -> list[Table]:
-    """``n_games`` full tables (players registered over HTTP, games created by the operator)."""
+def open_tables(api: Api, n_games: int, seats: int = 3) -> list[Table]:
+    """``n_games`` full tables of Cotton Trade through a running server (players registered over
+    HTTP, games created by the operator). ``prepare_tables`` makes tables of any title, options
+    and league before any server runs."""
     tables = []
     for g in range(n_games):
         people = [must(api.call("POST", "/players", body={"name": f"G{g}P{i}"}), 201) for i in range(seats)]
-        body: dict[str, Any] = {
-            "title": title,
-            "players": [p["player_id"] for p in people],
-            "options": options or {},
-        }
-        if league:
-            body["league"] = league
+        body = {"title": "cotton-trade", "players": [p["player_id"] for p in people], "options": {}}
         game = must(api.call("POST", "/games", ADMIN_TOKEN, body=body), 201)
         tables.append(Table(game["game_id"], [p["token"] for p in people], [p["player_id"] for p in people]))
     return tables
