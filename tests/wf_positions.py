@@ -179,6 +179,12 @@ def without_factories(s: State) -> State:
     return s
 
 
+def scene(n: int = 3, **options: Any) -> State:
+    """1770 after the preparation round, every factory removed, importers at 0."""
+    s = without_factories(new_1770(n, **options))
+    return replace(s, importers=(0, 0, 0, 0))
+
+
 def with_stock(s: State, seat: int, good: GoodRef, count: int) -> State:
     p = s.players[seat]
     g = good_index(good)
