@@ -164,6 +164,9 @@ def set_up(client: TestClient, scenario: Scenario) -> Scene:
             (name, LiveStream(client, path, scene.token(viewer), {"max_seconds": 600, **params}))
             for name, path, params in held
         ]
+        for name, stream in scene.pushed[viewer]:  # open before the play: each change is pushed
+            if name == "pushed game stream":
+                stream.wait_for(lambda evs: any(e.event == "game" for e in evs))
     return scene
 
 
