@@ -34,13 +34,12 @@ from api.web.table.arkwright_card_game_words import (
     distribution_card,
     good,
     phase_name,
-    plural,
     quality_card,
     storehouse,
     track_name,
     track_tip,
 )
-from api.web.table.base import Board, Decision, Seat, Table, fit, text, text_width
+from api.web.table.base import Board, Decision, Seat, Table, fit, fit_first, plural, text, text_width
 from api.web.table.water_frame import GOOD_FILL, SEAT_FILL, hit, rect, turn_order, txt
 from api.web.table.water_frame import token as _token
 from ledger.games.arkwright_card_game.components import TRACKS
@@ -284,9 +283,9 @@ class CardGameBoard(Board):
         out.append(table.target(mine, shape, label))
         mine = s.claim(_is("take_loans"))
         loans = int(p.get("loans", 0))
-        shape = rect(x + third + 4, y, third, 28, "chip") + txt(
-            x + third + 8, y + 11, f"Loans: {loans} of 9", "s b"
-        )
+        # four seats: the narrower box
+        said = fit_first((f"Loans: {loans} of 9", f"Loans: {loans}/9"), third - 6, bold=True)
+        shape = rect(x + third + 4, y, third, 28, "chip") + txt(x + third + 8, y + 11, said, "s b")
         shape += txt(x + third + 8, y + 23, "with emergency", "xs")
         tip = (
             f"{plural(loans, 'loan')} (bank loans and emergency fund tokens together, at most 9); "
@@ -333,7 +332,7 @@ class CardGameBoard(Board):
         table, p = s.table, s.player
         held = p.get("development_cards", [])
         out = [txt(x, y + 9, f"Cards ({len(held)} of {p.get('card_limit')})", "s b")]
-        cx, cy = x + 86, y
+        cx, cy = x + 86, y  # the first row beside the heading, the others across the whole width
         for c in held:
             card = str(c["card"])
             mine = s.claim(functools.partial(_uses, card=card))
@@ -342,7 +341,9 @@ class CardGameBoard(Board):
                 name += f" at {good(c['good'])}"
             cw = text_width(name, 9) + 8
             if cx + cw > x + w:
-                cx, cy = x + 86, cy + 14
+                cx, cy = x, cy + 14
+                name = fit(name, w - 8, 9)
+                cw = min(cw, w)
             chip = rect(cx, cy, cw, 12, "chip tile down" if c.get("rotated") else "chip tile", 2)
             chip += txt(cx + 4, cy + 9, name, "xs")
             tip = card_tip(card) + (" It is rotated: used this decade." if c.get("rotated") else "")

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from api.web.table.base import Label, Table, When, Words
+from api.web.table.base import Label, Table, When, Words, plural
 from ledger.games.arkwright_card_game.components import TRACKS, load
 
 C = load()
@@ -189,10 +189,6 @@ def phase_name(phase: Any) -> str:
 
 def action_name(action: Any) -> str:
     return ACTION.get(str(action), str(action).replace("_", " ").lower())
-
-
-def plural(n: int, one: str, many: str = "") -> str:
-    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 # decisions said the same way whatever their fields

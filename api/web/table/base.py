@@ -294,6 +294,20 @@ def fit(words: str, width: float, size: float = 10.5, bold: bool = False) -> str
     return words.rstrip() + "\u2026"
 
 
+def plural(n: int, one: str, many: str = "") -> str:
+    """``n`` and the noun: "1 share", "3 shares" ("2 cabins"; ``many`` where it is not ``one`` + s)."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def fit_first(wordings: Sequence[str], width: float, size: float = 10.5, bold: bool = False) -> str:
+    """The first of ``wordings`` (the fullest first) that fits ``width`` pixels, else the last
+    one cut short with an ellipsis."""
+    for words in wordings:
+        if text_width(words, size, bold) <= width:
+            return words
+    return fit(wordings[-1], width, size, bold)
+
+
 def quoted(value: str) -> str:
     """Text for a single-quoted attribute: JSON's double quotes stay as they are (a third of
     the bytes of a decision escaped for a double-quoted one)."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from api.web.table.base import Board, Table, fit, text, text_width
+from api.web.table.base import Board, Table, fit, fit_first, plural, text, text_width
 from api.web.table.cotton_trade_words import (
     REGION,
     REGION_SHORT,
@@ -329,7 +329,23 @@ class CottonTradeBoard(Board):
         vip = C.vip_ticket.get(_region_enum(code))
         if vip:
             tickets += f", VIP {money(vip, currency)}"
-        out.append(txt(x + 6, y + 28, f"{said} · {tickets}", "xs"))
+        short = {"war": "at war: no sailing in", "peace": "peace after war"}.get(status, said)
+        out.append(
+            txt(
+                x + 6,
+                y + 28,
+                fit_first(
+                    (
+                        f"{said} · {tickets}",
+                        f"{short} · {tickets}",
+                        f"{short} · {tickets.replace('passengers pay', 'fares')}",
+                    ),
+                    w - 12,
+                    10,
+                ),
+                "xs",
+            )
+        )
         # the harbour
         hb = r.get("harbour", {})
         hy = y + 40
@@ -341,8 +357,9 @@ class CottonTradeBoard(Board):
             (hb.get("vip", 0), "VIP", TOKEN_FILL["vip"]),
         ):
             harbour += f'<circle cx="{hx + 5:.4g}" cy="{hy + 6:.4g}" r="5" fill="{fill}" class="tok"/>'
-            harbour += txt(hx + 13, hy + 10, f"{n} {what}", "xs")
-            hx += 18 + text_width(f"{n} {what}", 10)
+            count = f"{n} VIP" if what == "VIP" else plural(n, what.removesuffix("s"))
+            harbour += txt(hx + 13, hy + 10, count, "xs")
+            hx += 18 + text_width(count, 10)
         tip = (
             f"{possessive(region(code))} harbour: {hb.get('coins', 0)} bonus coins, {hb.get('passengers', 0)} passengers, "
             f"{hb.get('vip', 0)} VIP passengers waiting for the ships that sail in"
@@ -365,8 +382,11 @@ class CottonTradeBoard(Board):
             shape += txt(
                 sx + 17, ty + 24, f"{ship['capacity']}" + ("·" if ship.get("stayed") else ""), "xs b"
             )
-        if mine:
-            shape += txt(x + w - 10, ty + 10, "sail here", "xs b", "end")
+        if mine:  # in the free slots, on the ships' line
+            room = x + w - 10 - (x + 8 + len(track) * sw)
+            shape += txt(
+                x + w - 10, ty + 24, fit_first(("sail here", "here"), room, 10, bold=True), "xs b", "end"
+            )
         where = "; ".join(
             f"{i + 1}. {table.who(int(s['seat']))}'s {s['capacity']}-cotton ship"
             + (" (stayed from last round)" if s.get("stayed") else "")
@@ -406,9 +426,7 @@ class CottonTradeBoard(Board):
         if not contracts:
             out.append(txt(x + 8, cy + 30, "no contract in the row", "xs muted"))
         discard = len(r.get("contract_discard", []))
-        out.append(
-            txt(x + 6, y + h - 6, f"{discard} contract{'s' if discard != 1 else ''} discarded", "xs muted")
-        )
+        out.append(txt(x + 6, y + h - 6, f"{plural(discard, 'contract')} discarded", "xs muted"))
         return "".join(out)
 
     # --- each company ---------------------------------------------------------------------------
@@ -431,17 +449,16 @@ class CottonTradeBoard(Board):
         coins = p.get("coins", {})
         held = "  ".join(money(coins.get(c, 0), c) for c in reversed(CURRENCIES))
         spend, share = money(p.get("money", 0), currency), money(p.get("share_value"), currency)
-        line = next(  # the longest wording that fits a narrow panel (six players)
+        wealth = p.get("wealth")
+        line = fit_first(  # the fullest wording that fits a narrow panel (six players)
             (
-                words
-                for words in (
-                    f"{spend} to spend · wealth {p.get('wealth')} · share {share}",
-                    f"{spend} to spend · wealth {p.get('wealth')} · sh. {share}",
-                    f"{spend} · wealth {p.get('wealth')} · share {share}",
-                )
-                if text_width(words) <= w - 12
+                f"{spend} to spend · wealth {wealth} · share {share}",
+                f"{spend} to spend · wealth {wealth} · sh. {share}",
+                f"{spend} · wealth {wealth} · share {share}",
+                f"{spend} · wealth {wealth} · sh. {share}",
             ),
-            fit(f"{spend} · wealth {p.get('wealth')} · share {share}", w - 12),
+            w - 12,
+            11,
         )
         out.append(
             f"<g><title>{text(f'Coins held: {coins_text(coins)}; this stage spends only {currency}')}</title>"
@@ -502,8 +519,11 @@ class CottonTradeBoard(Board):
         if v.get("modules", {}).get("reputation"):
             rep = p.get("reputation", {})
             parts = [f"{REP_SHORT[c]} {rep.get(c, 0)}" for c in REGION]
-            line = "Reputation: " + ", ".join(parts[:2])
-            more = ", ".join(parts[2:]) + f"; United Kingdom {rep.get('UK', 0)}"
+            line = fit("Reputation: " + ", ".join(parts[:2]), w - 12, 10)
+            more = ", ".join(parts[2:])
+            more = fit_first(
+                (f"{more}; United Kingdom {rep.get('UK', 0)}", f"{more}; UK {rep.get('UK', 0)}"), w - 12, 10
+            )
             tip = (
                 "Reputation in each region (levels, at most 4) and in the United Kingdom (passenger tokens): "
                 + ", ".join(f"{region(c)} {rep.get(c, 0)}" for c in REGION)
@@ -528,7 +548,7 @@ def _ship_card(sh: Mapping[str, Any], x: float, y: float, w: float, currency: st
     out.append(txt(x + 22, y + 30, "cotton", "xs"))
     extra = []
     if sh.get("cabins"):
-        extra.append(f"{sh['cabins']} cabin{'s' if sh['cabins'] != 1 else ''}")
+        extra.append(plural(sh["cabins"], "cabin"))
     if sh.get("new"):
         extra.append("new")
     out.append(txt(x + 5, y + 43, " · ".join(extra), "xs"))

@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from api.web.table.base import Board, Decision, Seat, Table, text, text_width
+from api.web.table.base import Board, Decision, Seat, Table, plural, text, text_width
 from api.web.table.water_frame_words import (
     GOODS,
     ROMAN,
@@ -107,12 +107,19 @@ class WaterFrameBoard(Board):
             bits.append(f"cycle {cycle} of 4: {good(v.get('active_good'))}")
         bits.append(phase_name(v.get("phase")))
         out.append(txt(8, 14, " · ".join(bits), "h"))
-        turn = v.get("turn")
+        turn, sale = v.get("turn"), v.get("sale")
         if turn:
             action = WORDS.name(turn.get("action"))
             note = (
                 f"{table.who(turn['seat'])}: {action} action on the £{turn['space']} space, "
                 f"budget £{turn['budget']}, spent £{turn['spent']}"
+            )
+            out.append(txt(8, 29, note, "s"))
+        elif sale:  # the production phase's sale of the active good
+            sold = sum(sale.get("sold_from_production", [])) + sum(sale.get("sold_from_stock", []))
+            note = (
+                f"Sale of {good(sale['good'])}: {sold} sold by players, {sale.get('importer_sold', 0)} "
+                f"by the importer, {sale.get('tokens_left', 0)} demand left"
             )
             out.append(txt(8, 29, note, "s"))
         out.append(turn_order(table, 600, _start_named, first=72, widest=82, gap=2))
@@ -160,14 +167,6 @@ class WaterFrameBoard(Board):
                     f"<g><title>This decade's {good(g)} economy marker lies face down</title>"
                     f"{rect(x + 4, y + 126, 72, 22, 'chip down')}{txt(x + 40, y + 141, 'face down', 's', 'middle')}</g>"
                 )
-        sale = v.get("sale")
-        if sale:
-            sold = sum(sale.get("sold_from_production", [])) + sum(sale.get("sold_from_stock", []))
-            line = (
-                f"Sale of {good(sale['good'])}: {sold} sold by players, {sale.get('importer_sold', 0)} "
-                f"by the importer, {sale.get('tokens_left', 0)} demand left"
-            )
-            out.append(txt(0, y + 166, line, "s"))
         return "".join(out)
 
     # --- the job market: every cell -----------------------------------------------------------
@@ -275,10 +274,9 @@ class WaterFrameBoard(Board):
                     f"held, £{p.get('portfolio')} portfolio"
                 )
                 out.append(f"<g><title>{text(tip)}</title>{token(seat, sx + 5 + k * 6, sy + 23, 4)}</g>")
-        for row in range(2):
-            out.append(
-                txt(0, y + 28 + row * 34, f"spaces {row * per_row + 1}\u2013{row * per_row + per_row}", "xs")
-            )
+        for row in range(2):  # in the gutter before the cells, on two lines
+            out.append(txt(0, y + 24 + row * 34, "spaces", "xs"))
+            out.append(txt(0, y + 34 + row * 34, f"{row * per_row + 1}\u2013{row * per_row + per_row}", "xs"))
         return "".join(out)
 
     # --- the special markers mat and the tiles on display --------------------------------------
@@ -362,7 +360,7 @@ class WaterFrameBoard(Board):
         if seat in v.get("eliminated", []):
             out.append(txt(x + w - 60, y + 13, "out", "s muted", "end"))
         money = (
-            f"£{p.get('cash')} cash · {p.get('shares')} shares ({p.get('bank_shares')} in the bank)"
+            f"£{p.get('cash')} cash · {plural(int(p.get('shares', 0)), 'share')} ({p.get('bank_shares')} in the bank)"
             f" · loans {p.get('loans')}"
         )
         out.append(txt(x, y + 27, money, "s"))
