@@ -1,7 +1,7 @@
 """The game table as a player reads it: at positions of every title, from the fewest seats to
 the most and from the first round to the late game, the board drawn in Chromium with the
-table's style sheet has no words running off the board and no two lines of words printed over
-each other.
+table's style sheet has no words running off the board, out of the chip, card or panel they
+are written in, or over other words.
 
 The boards are sized by ``text_width``/``fit`` (``api/web/table/base.py``) from measured
 advance widths; this is where a label that outgrows its chip or its panel is found (a card
@@ -36,24 +36,40 @@ GAMES: list[tuple[str, dict[str, Any], int, int, int, int]] = [
 # Each line of words as a box in the board's units. A font's box holds its ascent and descent,
 # more than the ink: a small label above a large digit overlaps it there without touching it,
 # so boxes are taken a fifth shorter at the top and at the bottom before they are compared.
+# A line's frame is the smallest drawn rectangle (a chip, a card, a panel) around its middle:
+# the words must stay inside it.
 MEASURE = """(svg) => {
   const vb = svg.viewBox.baseVal, back = svg.getCTM().inverse();
-  const out = {off: [], over: [], lines: 0};
+  const box = (el) => {
+    const b = el.getBBox(), m = back.multiply(el.getCTM());
+    const p = new DOMPoint(b.x, b.y).matrixTransform(m);
+    const q = new DOMPoint(b.x + b.width, b.y + b.height).matrixTransform(m);
+    return {x0: Math.min(p.x, q.x), x1: Math.max(p.x, q.x), y0: Math.min(p.y, q.y), y1: Math.max(p.y, q.y)};
+  };
+  const drawn = (r) => {
+    const st = getComputedStyle(r);
+    return st.visibility !== "hidden" && (st.fill !== "none" || st.stroke !== "none");
+  };
+  const frames = [...svg.querySelectorAll("rect")]
+    .filter((r) => !r.closest("defs, symbol") && drawn(r))
+    .map(box).filter((b) => b.x1 - b.x0 > 8 && b.y1 - b.y0 > 8);
+  const out = {off: [], over: [], spill: [], lines: 0};
   const boxes = [];
   for (const t of svg.querySelectorAll("text")) {
     if (t.closest("defs, symbol") || !t.textContent.trim()) continue;
-    const b = t.getBBox();
-    if (!b.width) continue;
-    const m = back.multiply(t.getCTM());
-    const p = new DOMPoint(b.x, b.y).matrixTransform(m);
-    const q = new DOMPoint(b.x + b.width, b.y + b.height).matrixTransform(m);
-    const box = {t: t.textContent, x0: Math.min(p.x, q.x), x1: Math.max(p.x, q.x),
-                 y0: Math.min(p.y, q.y), y1: Math.max(p.y, q.y)};
-    const trim = (box.y1 - box.y0) / 5;
-    box.y0 += trim; box.y1 -= trim;
-    boxes.push(box);
-    if (box.x0 < vb.x - 1 || box.x1 > vb.x + vb.width + 1 || box.y0 < vb.y - 1 || box.y1 > vb.y + vb.height + 1)
-      out.off.push(box.t);
+    const b = box(t);
+    if (b.x1 - b.x0 < 1) continue;
+    const trim = (b.y1 - b.y0) / 5;
+    b.y0 += trim; b.y1 -= trim; b.t = t.textContent;
+    boxes.push(b);
+    if (b.x0 < vb.x - 1 || b.x1 > vb.x + vb.width + 1 || b.y0 < vb.y - 1 || b.y1 > vb.y + vb.height + 1)
+      out.off.push(b.t);
+    const ax = (b.x0 + b.x1) / 2, ay = (b.y0 + b.y1) / 2;
+    let frame = null;
+    for (const f of frames)
+      if (f.x0 <= ax && ax <= f.x1 && f.y0 <= ay && ay <= f.y1 &&
+          (!frame || (f.x1 - f.x0) * (f.y1 - f.y0) < (frame.x1 - frame.x0) * (frame.y1 - frame.y0))) frame = f;
+    if (frame && Math.max(frame.x0 - b.x0, b.x1 - frame.x1, frame.y0 - b.y0, b.y1 - frame.y1) > 1) out.spill.push(b.t);
   }
   out.lines = boxes.length;
   for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
@@ -78,7 +94,7 @@ def boards(
     GAMES,
     ids=[f"{g[0]}-{g[2]}{'-advanced' if g[1] else ''}" for g in GAMES],
 )
-def test_no_words_run_off_the_board_or_over_other_words(
+def test_no_words_run_off_the_board_out_of_their_frame_or_over_other_words(
     browser: Any, title: str, options: dict[str, Any], seats: int, seed: int, steps: int, every: int
 ) -> None:
     style = "\n".join((STATIC / name).read_text() for name in ("app.css", "table.css"))
@@ -93,6 +109,7 @@ def test_no_words_run_off_the_board_or_over_other_words(
             found = page.eval_on_selector("svg.board-svg", MEASURE)
             problems += [f"board {n}: off the board: {t!r}" for t in found["off"]]
             problems += [f"board {n}: printed over each other: {pair!r}" for pair in found["over"]]
+            problems += [f"board {n}: out of its chip, card or panel: {t!r}" for t in found["spill"]]
             checked += 1
             lines += found["lines"]
     finally:

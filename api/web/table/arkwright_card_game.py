@@ -286,7 +286,7 @@ class CardGameBoard(Board):
         # four seats: the narrower box
         said = fit_first((f"Loans: {loans} of 9", f"Loans: {loans}/9"), third - 6, bold=True)
         shape = rect(x + third + 4, y, third, 28, "chip") + txt(x + third + 8, y + 11, said, "s b")
-        shape += txt(x + third + 8, y + 23, "with emergency", "xs")
+        shape += txt(x + third + 8, y + 23, fit_first(("with emergency", "+ emergency"), third - 6, 9), "xs")
         tip = (
             f"{plural(loans, 'loan')} (bank loans and emergency fund tokens together, at most 9); "
             "each costs its share value at the end"
@@ -382,9 +382,10 @@ class CardGameBoard(Board):
         )
         if f is None:
             mine = s.claim(_is(*factory_decisions, good=g))
-            shape = rect(x, y, w, h, "factory empty") + txt(
-                x + w / 2, y + h / 2, f"{good(g).capitalize()}: in the reserve", "s muted", "middle"
+            said = fit_first(
+                (f"{good(g).capitalize()}: in the reserve", f"{good(g).capitalize()}: reserve"), w - 8
             )
+            shape = rect(x, y, w, h, "factory empty") + txt(x + w / 2, y + h / 2, said, "s muted", "middle")
             label = f"Your {good(g)} factory (in your reserve)" if decides else f"No {good(g)} factory"
             return table.target(mine, shape, label)
         out = [rect(x, y, w, h, "factory", 4, GOOD_FILL[g])]

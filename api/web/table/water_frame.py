@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from api.web.table.base import Board, Decision, Seat, Table, plural, text, text_width
+from api.web.table.base import Board, Decision, Seat, Table, fit, plural, text, text_width
 from api.web.table.water_frame_words import (
     GOODS,
     ROMAN,
@@ -417,7 +417,8 @@ class WaterFrameBoard(Board):
             label = f"The £{cost} space of the administration chart: empty"
             if marker:
                 placed.add(marker)
-                shape += txt(sx + (sw - 3) / 2, y + 36, _short_marker(marker), "xs", "middle")
+                shown = fit(_short_marker(marker), sw - 7, 9)  # four seats: "Dk. Machi…" (in full on hover)
+                shape += txt(sx + (sw - 3) / 2, y + 36, shown, "xs", "middle")
                 label = f"The £{cost} space: {marker_name(marker)}"
                 mine = s.claim(_reuse(marker))
             out.append(table.target(mine, shape, label))
