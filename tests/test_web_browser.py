@@ -13,6 +13,7 @@ Runs the real server (``gameledger serve``, SQLite in a temporary directory) and
 Chromium through Python Playwright; axe-core comes from the npm registry (``npm ci --prefix
 tests``, as .ci/run does). Screenshots of each page go to test-artifacts/screenshots/.
 """
+
 from __future__ import annotations
 
 import random
@@ -256,6 +257,51 @@ def test_the_game_page_and_the_settings_on_a_phone(
         assert not phone.problems, phone.problems
     finally:
         phone.context.close()
+
+
+def test_on_a_laptop_the_board_is_shown_at_full_size_on_request_and_the_choice_is_kept(
+    browser: Browser, server: str, people: list[Person]
+) -> None:
+    """Fitted beside the decisions on a 1366 x 768 screen, a four-seat board shrinks to the
+    screen's height and its small print with it; "Full-size board" draws it at its own width,
+    scrolling sideways in its frame (not the page), through live updates and reloads."""
+    state = people[0].context.storage_state()
+    laptop = Person(
+        browser, server, "Ann on a laptop", viewport={"width": 1366, "height": 768}, storage_state=state
+    )
+    try:
+        game_id = create_and_fill(people, "water-frame")
+        page = laptop.go(f"/games/{game_id}")
+        page.wait_for_selector("svg.board-svg")
+        # the drawing's scale: the element's box, or less where its height is held to the screen's
+        scale = "s => { const r = s.getBoundingClientRect(), v = s.viewBox.baseVal; return Math.min(r.width / v.width, r.height / v.height); }"
+        fitted = page.eval_on_selector("svg.board-svg", scale)
+        assert fitted < 0.9, f"the fitted board is drawn at {fitted:.2f} of its size"
+        button = "[data-board-size] button"
+        assert page.get_attribute(button, "aria-pressed") == "false"
+        page.click(button)
+        assert page.get_attribute(button, "aria-pressed") == "true"
+        assert abs(page.eval_on_selector("svg.board-svg", scale) - 1) < 0.01, "drawn at its own width"
+        assert page.eval_on_selector(".board-wrap", "w => w.scrollWidth > w.clientWidth"), "the board scrolls"
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 1366, f"the page scrolls sideways ({width}px)"
+        laptop.shot("laptop-full-size-board", full_page=False)
+        before = laptop.version
+        while play_one(next_to_move(people), random.Random(2)) is None:
+            pass
+        page.wait_for_selector(f"#live:not([data-version='{before}'])", state="attached", timeout=15_000)
+        assert abs(page.eval_on_selector("svg.board-svg", scale) - 1) < 0.01, (
+            "still full size after the update"
+        )
+        page.reload()
+        page.wait_for_selector("svg.board-svg")
+        assert page.get_attribute(button, "aria-pressed") == "true", "remembered on this device"
+        assert abs(page.eval_on_selector("svg.board-svg", scale) - 1) < 0.01
+        page.click(button)
+        assert page.eval_on_selector("svg.board-svg", scale) == fitted
+        assert not laptop.problems, laptop.problems
+    finally:
+        laptop.context.close()
 
 
 def test_an_organiser_runs_a_members_only_league_from_the_pages(people: list[Person]) -> None:

@@ -46,9 +46,15 @@
     var box = opener.getBoundingClientRect();
     var outer = wrap.getBoundingClientRect();
     menu.hidden = false;
-    var left = Math.min(box.left - outer.left, outer.width - menu.offsetWidth - 4);
+    // in the board's own coordinates (it scrolls sideways at full size); above the thing it
+    // opens on where there is no room below it on the board
+    var left = Math.min(box.left - outer.left + wrap.scrollLeft, wrap.scrollWidth - menu.offsetWidth - 4);
+    var top = box.bottom - outer.top + 4;
+    if (top + menu.offsetHeight > wrap.clientHeight && box.top - outer.top - menu.offsetHeight - 4 >= 0) {
+      top = box.top - outer.top - menu.offsetHeight - 4;
+    }
     menu.style.left = Math.max(0, left) + "px";
-    menu.style.top = (box.bottom - outer.top + 4) + "px";
+    menu.style.top = top + "px";
     opener.setAttribute("aria-expanded", "true");
     var first = menu.querySelector("button");
     if (first) first.focus();
@@ -245,6 +251,30 @@
       });
     });
   }
+
+  // --- the board's size: fitted to the column, or at full size (remembered on this device) ----
+  var SIZE_KEY = "gameledger.board-size";
+  function boardSize(full) {
+    document.documentElement.classList.toggle("board-full", full);
+    document.querySelectorAll("[data-board-size]").forEach(function (holder) {
+      holder.hidden = false;  // the control needs this script: hidden without it
+      holder.querySelector("button").setAttribute("aria-pressed", full ? "true" : "false");
+    });
+  }
+  function storedSize() {
+    try { return window.localStorage.getItem(SIZE_KEY) === "full"; } catch (e) { return false; }
+  }
+  function initBoardSize() { boardSize(storedSize()); }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", initBoardSize);
+  else initBoardSize();
+  document.addEventListener("click", function (ev) {
+    var button = ev.target.closest && ev.target.closest("[data-board-size] button");
+    if (!button) return;
+    var full = button.getAttribute("aria-pressed") !== "true";
+    try { window.localStorage.setItem(SIZE_KEY, full ? "full" : "fit"); } catch (e) { /* kept for this page only */ }
+    closeMenus();
+    boardSize(full);
+  });
 
   // --- events (delegated: the table is swapped in on every change) ------------------------
   document.addEventListener("click", function (ev) {

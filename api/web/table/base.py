@@ -479,7 +479,7 @@ class Renderer:
     def svg(width: float, height: float, body: str, css: str = "") -> str:
         """The board's ``<svg>`` element around its drawing."""
         return (
-            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {int(height)}" '
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {int(height)}" width="{width:g}" '
             f'class="board-svg{" " + css if css else ""}" role="group" aria-label="The board">{body}</svg>'
         )
 
