@@ -39,10 +39,11 @@ from api.web.table.arkwright_card_game_words import (
     track_name,
     track_tip,
 )
-from api.web.table.base import Board, Decision, Seat, Table, fit, fit_first, plural, text, text_width
+from api.web.table.base import Board, Decision, Seat, Table, fit, fit_first, text, text_width
 from api.web.table.water_frame import GOOD_FILL, SEAT_FILL, hit, rect, turn_order, txt
 from api.web.table.water_frame import token as _token
 from ledger.games.arkwright_card_game.components import TRACKS
+from ledger.games.vocabulary import counted
 
 W = 1000
 NEUTRAL_FILL = "#8a8a8a"
@@ -108,7 +109,7 @@ class CardGameBoard(Board):
                 line += f": {table.who(at)}, {PRODUCTION_STAGE.get(pr.get('stage'), pr.get('stage'))}"
                 made = pr.get("produced") or []
                 if at < len(made):
-                    line += f" ({plural(made[at], 'good')} produced"
+                    line += f" ({counted(made[at], 'goods')} produced"
                     sold = pr.get("sold") or []
                     if at < len(sold) and sold[at]:
                         line += f", {sold[at]} sold"
@@ -121,10 +122,10 @@ class CardGameBoard(Board):
         if t:
             line = f"{table.who(t['seat'])}'s turn, {STEP.get(t.get('step'), t.get('step'))}"
             if t.get("action"):
-                line += f" ({action_name(t['action'])}, {plural(int(t.get('steps') or 0), 'step')} done)"
+                line += f" ({action_name(t['action'])}, {counted(int(t.get('steps') or 0), 'steps')} done)"
             loose = t.get("goods_to_store")
             if loose:
-                line += f"; {plural(loose['count'], good(loose['good']) + ' good')} to store"
+                line += f"; {counted(loose['count'], good(loose['good']) + ' goods')} to store"
             return line
         return ""
 
@@ -205,7 +206,7 @@ class CardGameBoard(Board):
                 seat = int(p["seat"])
                 cx = x + col * cw + 3 + j * 5
                 tip = (
-                    f"{table.who(seat)}: share value £{value}, {plural(int(p.get('shares', 0)), 'share')} "
+                    f"{table.who(seat)}: share value £{value}, {counted(int(p.get('shares', 0)), 'shares')} "
                     f"held, portfolio £{p.get('portfolio')}"
                 )
                 cy = y + 56 + row * 34 + 25
@@ -221,7 +222,7 @@ class CardGameBoard(Board):
             counts[c["card"]] = counts.get(c["card"], 0) + 1
         box = v.get("box", {})
         down = int(box.get("face_down", 0) or 0)
-        head = f"Development supply: {plural(len(supply), 'card')}"
+        head = f"Development supply: {counted(len(supply), 'cards')}"
         if down:
             head += f" ({down} more face down in the box)"
         out = [txt(x, y + 10, head, "t")]
@@ -288,7 +289,7 @@ class CardGameBoard(Board):
         shape = rect(x + third + 4, y, third, 28, "chip") + txt(x + third + 8, y + 11, said, "s b")
         shape += txt(x + third + 8, y + 23, fit_first(("with emergency", "+ emergency"), third - 6, 9), "xs")
         tip = (
-            f"{plural(loans, 'loan')} (bank loans and emergency fund tokens together, at most 9); "
+            f"{counted(loans, 'loans')} (bank loans and emergency fund tokens together, at most 9); "
             "each costs its share value at the end"
         )
         out.append(table.target(mine, shape, f"Loans: {loans}", tip=tip))
@@ -298,7 +299,7 @@ class CardGameBoard(Board):
         shape = rect(sx, y, third, 28, "chip ship") + txt(sx + 4, y + 11, f"Ships: {ships}", "s b")
         shape += txt(sx + 4, y + 23, f"tokens {tokens} of 9", "xs")
         tip = (
-            f"{plural(ships, 'ship')} available; {tokens} shipping tokens used (at most 9; each costs a "
+            f"{counted(ships, 'ships')} available; {tokens} shipping tokens used (at most 9; each costs a "
             "share value step at the end)"
         )
         out.append(table.target(mine, shape, f"Ships: {ships}, shipping tokens {tokens}", tip=tip))
@@ -398,8 +399,8 @@ class CardGameBoard(Board):
         head = hit(mine, x + 1, y + 1, w - 2, 14) + txt(x + 4, y + 12, fit(title, w - 8, 11, bold=True), "b")
         tip = (
             f"{good(g).capitalize()} factory, decade {ROMAN.get(side, side)} side: price £{f['price']}, appeal "
-            f"{f['appeal']}, {plural(int(f['goods']), 'good')} a production, {plural(int(f['workers']), 'worker')}, "
-            f"{plural(int(f['machines']), 'machine')}; fixed cost £{f['fixed_cost']}, shipping £{f['ship_price']} "
+            f"{f['appeal']}, {counted(int(f['goods']), 'goods')} a production, {counted(int(f['workers']), 'workers')}, "
+            f"{counted(int(f['machines']), 'machines')}; fixed cost £{f['fixed_cost']}, shipping £{f['ship_price']} "
             "a good" + ("; the Foreman lies beside it" if f.get("foreman") else "")
         )
         label = f"Your {good(g)} factory" if mine else tip
@@ -433,7 +434,7 @@ class CardGameBoard(Board):
                 x + 4,
                 y + 59,
                 fit(
-                    f"{'' if narrow else 'Price '}£{f['price']} · appeal {f['appeal']} · {plural(int(f['goods']), 'good')}",
+                    f"{'' if narrow else 'Price '}£{f['price']} · appeal {f['appeal']} · {counted(int(f['goods']), 'goods')}",
                     w - 6,
                     9,
                     bold=True,
@@ -477,7 +478,7 @@ class CardGameBoard(Board):
             )
             desc = (
                 f"Worker card {position} of the {good(g)} factory, decade {csides} side: "
-                f"{plural(slots - machines, 'worker')}, {plural(machines, 'machine')}"
+                f"{counted(slots - machines, 'workers')}, {counted(machines, 'machines')}"
             )
             out.append(table.target(mine, shape + pips, desc))
         # quality and distribution cards, storehouses

@@ -12,8 +12,9 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from api.web.table.base import Label, Table, When, Words, plural
+from api.web.table.base import Label, Table, When, Words
 from ledger.games.arkwright_card_game.components import TRACKS, load
+from ledger.games.vocabulary import counted
 
 C = load()
 GOODS = C.goods
@@ -266,7 +267,7 @@ def _shares(d: Mapping[str, Any], table: Table) -> str:
     discounted, full = int(d.get("discounted", 0)), int(d.get("full", 0))
     parts = [f"{discounted} at the discount"] if discounted else []
     parts += [f"{full} at full value"] if full else []
-    return f"Buy {plural(discounted + full, 'share')}" + (f" ({', '.join(parts)})" if parts else "")
+    return f"Buy {counted(discounted + full, 'shares')}" + (f" ({', '.join(parts)})" if parts else "")
 
 
 def _customs(on: Any) -> str:

@@ -294,11 +294,6 @@ def fit(words: str, width: float, size: float = 10.5, bold: bool = False) -> str
     return words.rstrip() + "\u2026"
 
 
-def plural(n: int, one: str, many: str = "") -> str:
-    """``n`` and the noun: "1 share", "3 shares" ("2 cabins"; ``many`` where it is not ``one`` + s)."""
-    return f"{n} {one if n == 1 else (many or one + 's')}"
-
-
 def fit_first(wordings: Sequence[str], width: float, size: float = 10.5, bold: bool = False) -> str:
     """The first of ``wordings`` (the fullest first) that fits ``width`` pixels, else the last
     one cut short with an ellipsis."""

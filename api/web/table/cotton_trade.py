@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from api.web.table.base import Board, Table, fit, fit_first, plural, text, text_width
+from api.web.table.base import Board, Table, fit, fit_first, text, text_width
 from api.web.table.cotton_trade_words import (
     REGION,
     REGION_SHORT,
@@ -40,6 +40,7 @@ from api.web.table.water_frame import _is, token, txt
 from api.web.table.water_frame import rect as _rect
 from ledger.games.cotton_trade.common import C
 from ledger.games.cotton_trade.components import Region
+from ledger.games.vocabulary import counted
 
 W = 1000
 REGIONS_TOP = 232
@@ -357,7 +358,7 @@ class CottonTradeBoard(Board):
             (hb.get("vip", 0), "VIP", TOKEN_FILL["vip"]),
         ):
             harbour += f'<circle cx="{hx + 5:.4g}" cy="{hy + 6:.4g}" r="5" fill="{fill}" class="tok"/>'
-            count = f"{n} VIP" if what == "VIP" else plural(n, what.removesuffix("s"))
+            count = counted(n, what)
             harbour += txt(hx + 13, hy + 10, count, "xs")
             hx += 18 + text_width(count, 10)
         tip = (
@@ -426,7 +427,7 @@ class CottonTradeBoard(Board):
         if not contracts:
             out.append(txt(x + 8, cy + 30, "no contract in the row", "xs muted"))
         discard = len(r.get("contract_discard", []))
-        out.append(txt(x + 6, y + h - 6, f"{plural(discard, 'contract')} discarded", "xs muted"))
+        out.append(txt(x + 6, y + h - 6, f"{counted(discard, 'contracts')} discarded", "xs muted"))
         return "".join(out)
 
     # --- each company ---------------------------------------------------------------------------
@@ -548,7 +549,7 @@ def _ship_card(sh: Mapping[str, Any], x: float, y: float, w: float, currency: st
     out.append(txt(x + 22, y + 30, "cotton", "xs"))
     extra = []
     if sh.get("cabins"):
-        extra.append(plural(sh["cabins"], "cabin"))
+        extra.append(counted(sh["cabins"], "cabins"))
     if sh.get("new"):
         extra.append("new")
     out.append(txt(x + 5, y + 43, " · ".join(extra), "xs"))

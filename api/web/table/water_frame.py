@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from api.web.table.base import Board, Decision, Seat, Table, fit, plural, text, text_width
+from api.web.table.base import Board, Decision, Seat, Table, fit, text, text_width
 from api.web.table.water_frame_words import (
     GOODS,
     ROMAN,
@@ -36,6 +36,7 @@ from api.web.table.water_frame_words import (
     tile_name,
     tile_tip,
 )
+from ledger.games.vocabulary import counted
 from ledger.games.water_frame.components import load
 
 C = load()
@@ -360,7 +361,7 @@ class WaterFrameBoard(Board):
         if seat in v.get("eliminated", []):
             out.append(txt(x + w - 60, y + 13, "out", "s muted", "end"))
         money = (
-            f"£{p.get('cash')} cash · {plural(int(p.get('shares', 0)), 'share')} ({p.get('bank_shares')} in the bank)"
+            f"£{p.get('cash')} cash · {counted(int(p.get('shares', 0)), 'shares')} ({p.get('bank_shares')} in the bank)"
             f" · loans {p.get('loans')}"
         )
         out.append(txt(x, y + 27, money, "s"))
