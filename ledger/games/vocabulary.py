@@ -175,7 +175,7 @@ Who = Callable[[int | None], str]
 Words = str | Callable[[Mapping[str, Any], Who], str]
 """The words of one kind of effect: a template of its payload's fields (``{seat:who}`` names a
 seat, ``{reason:spelt}`` spells a word out, ``{good:lower}`` says a good, ``{count:# workers}``
-says a number of things in the right number, ``{lost:?, {lost} lost}`` says its text only when
+says a number of things in the right number (``{delta:#abs loans}`` the number without its sign), ``{lost:?, {lost} lost}`` says its text only when
 the field is set, ``{delta:+took|repaid}`` says the first word for a positive number and the
 second otherwise, and ``{delta:abs}`` the number without its sign), or, where the words depend otherwise on the values, a function of the
 payload and the namer of seats."""
@@ -210,6 +210,8 @@ class Template(string.Formatter):
             return str(value or "").lower()
         if format_spec.startswith("# "):
             return counted(value, format_spec[2:])
+        if format_spec.startswith("#abs "):
+            return counted(abs(value), format_spec[5:])
         if format_spec.startswith("?"):
             return format_spec[1:] if value else ""
         if format_spec.startswith("+"):

@@ -54,8 +54,8 @@ WORDS: dict[str, Words] = {
     "development_supply_built": lambda e, who: (
         f"The development supply: {len(e['cards'])} cards ({e['flipped']} flipped, {e['rejected']} replaced)."
     ),
-    "shares_changed": "{seat:who} {delta:+bought|lost} {delta:abs} share(s) ({reason:spelt}); holds {held}.",
-    "loans_changed": "{seat:who} took {delta} loan(s) ({reason:spelt}).",
+    "shares_changed": "{seat:who} {delta:+bought|lost} {delta:#abs shares} ({reason:spelt}); holds {held}.",
+    "loans_changed": "{seat:who} took {delta:# loans} ({reason:spelt}).",
     "share_price_changed": "{company:who}'s share value: £{value_to} ({cause:spelt}).",
     "cycle_started": "Round {cycle} of the {decade}s: {good:lower} is the active good.",
     "decade_started": "The {decade}s began.",
@@ -83,7 +83,7 @@ WORDS: dict[str, Words] = {
         f"{'The neutral company' if e['seat'] is None else who(e['seat'])}'s {good(e)} appeal marker: {e['appeal_to']}."
     ),
     "price_and_appeal_set": "{seat:who} set {good:lower} to price £{price}, appeal {appeal}.",
-    "ships_changed": "{seat:who} has {ships} ship(s) available.",
+    "ships_changed": "{seat:who} has {ships:# ships} available.",
     "development_taken": lambda e, who: (
         f"{who(e['seat'])} developed {TRACKS.get(e['track'], spelt(e['track'].lower()))} to level {e['level']}."
     ),
@@ -102,7 +102,7 @@ WORDS: dict[str, Words] = {
     "goods_shipped": lambda e, who: f"{who(e['seat'])} shipped goods for £{e['income'] + e['contract']}.",
     "goods_wasted": "{seat:who} wasted {count:# {good:lower}}.",
     "production_costs_paid": "{seat:who} paid £{total} production costs for {good:lower}.",
-    "emergency_fund_used": "{seat:who} used the emergency fund: {tokens} token(s) for £{amount}.",
+    "emergency_fund_used": "{seat:who} used the emergency fund: {tokens:# tokens} for £{amount}.",
     "player_eliminated": "{seat:who} went bankrupt and is out of the game.",
     "distribution_decayed": "{seat:who}'s {good:lower} distribution fell to {distribution}.",
     "cards_reactivated": "Rotated development cards were reactivated.",

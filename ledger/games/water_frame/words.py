@@ -18,18 +18,18 @@ WORDS: dict[str, Words] = {
     **vocabulary.WORDS,
     "money_changed": vocabulary.money_changed("cash"),
     "deck_shuffled": "The {deck} were shuffled.",
-    "shares_changed": "{seat:who} {delta:+bought|sold} {delta:abs} share(s) at £{price} ({reason:spelt}); holds {held}.",
-    "loans_changed": "{seat:who} {delta:+took|repaid} {delta:abs} loan(s); {loans} outstanding.",
+    "shares_changed": "{seat:who} {delta:+bought|sold} {delta:#abs shares} at £{price} ({reason:spelt}); holds {held}.",
+    "loans_changed": "{seat:who} {delta:+took|repaid} {delta:#abs loans}; {loans} outstanding.",
     "share_price_changed": "{company:who}'s share value: space {space_to} (£{value_to}), {cause:spelt}.",
     "factory_founded": "{seat:who} founded a {good:lower} factory at £{price} (appeal {appeal}).",
     "factory_built": "{seat:who} built a level-{level} {good:lower} factory for £{cost} at price £{price}.",
     "factory_modernized": "{seat:who} modernised the {good:lower} factory to level {level} for £{cost}.",
     "factory_closed": "{seat:who} closed the {good:lower} factory ({workers_fired:# workers} fired).",
-    "workers_hired": "{seat:who} hired {count} worker(s) into {good:lower} row {row}.",
+    "workers_hired": "{seat:who} hired {count:# workers} into {good:lower} row {row}.",
     "warehouse_worker_hired": "{seat:who} hired a warehouse worker at {edge}.",
     "warehouse_worker_moved": "{seat:who} moved a warehouse worker from {from_edge} to {to_edge}.",
     "warehouse_worker_released": "{seat:who} released the warehouse worker at {edge}.",
-    "workers_fired": "{seat:who} fired {count} worker(s) from the {good:lower} factory.",
+    "workers_fired": "{seat:who} fired {count:# workers} from the {good:lower} factory.",
     "machine_placed": "{seat:who} placed a machine in {good:lower} row {row}.",
     "quality_raised": "{seat:who} raised {good:lower} quality to +{level}.",
     "distribution_raised": "{seat:who} raised {good:lower} distribution to +{level} (£{cost}).",
@@ -69,7 +69,7 @@ WORDS: dict[str, Words] = {
         "{seat:who}'s level-{level} {good:lower} factory became obsolete: {workers:# workers}"
         "{missing:?, £{fee} for {missing} missing}."
     ),
-    "player_eliminated": "{seat:who} has {loans} loan(s) and loses.",
+    "player_eliminated": "{seat:who} has {loans:# loans} and loses.",
     "end_penalty": "{seat:who}: end penalty ({reason:spelt}).",
 }
 
