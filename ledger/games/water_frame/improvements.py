@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ledger.engine import Decision
 from ledger.games.shared import replace, set_at
+from ledger.games.vocabulary import counted
 from ledger.games.water_frame import effects as fx
 from ledger.games.water_frame.components import GOODS
 from ledger.games.water_frame.decisions import PlaceMachine, RaiseDistribution, RaiseQuality, UsePatent
@@ -41,7 +42,7 @@ def place_machine(s: State, seat: int, d: PlaceMachine, out: Effects) -> State:
     limit = machine_limit(t)
     if t.steps >= limit:
         raise violation(
-            "no_more_machines", f"£{t.budget} buys {limit} machine(s) with this marker.", "II.2.3"
+            "no_more_machines", f"£{t.budget} buys {counted(limit, 'machines')} with this marker.", "II.2.3"
         )
     only, flex = C.row_slots[g][r]
     row = f.rows[r]
@@ -87,7 +88,7 @@ def raise_quality(s: State, seat: int, d: RaiseQuality, out: Effects) -> State:
     if t.steps >= max_steps(thresholds, t.budget):
         raise violation(
             "quality_budget",
-            f"£{t.budget} pays for {max_steps(thresholds, t.budget)} quality step(s).",
+            f"£{t.budget} pays for {counted(max_steps(thresholds, t.budget), 'quality steps')}.",
             "II.2.4",
         )
     top = C.quality_max_engineer if has(s.players[seat], "ENGINEER") else C.quality_max

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ledger.engine import Decision
 from ledger.games.shared import ceil_div, replace, set_at
+from ledger.games.vocabulary import counted
 from ledger.games.water_frame import effects as fx
 from ledger.games.water_frame.components import GOODS
 from ledger.games.water_frame.decisions import (
@@ -80,7 +81,9 @@ def buy_shares(
     if count > p.bank_shares:
         raise violation("bank_has_fewer", f"The bank holds {p.bank_shares} of your shares.", rule)
     if p.cash < price * count:
-        raise violation("cannot_afford", f"{count} share(s) at £{price} cost £{price * count}.", rule)
+        raise violation(
+            "cannot_afford", f"{counted(count, 'shares')} at £{price} cost £{price * count}.", rule
+        )
     s = change_shares(s, seat, count, price, "bought", out)
     return gain(s, seat, -price * count, "share_purchase", out)
 
@@ -97,9 +100,11 @@ def sell_shares(s: State, seat: int, count: int, out: Effects, rule: str = "II.2
 def repay_loans(s: State, seat: int, count: int, out: Effects, rule: str = "II.2.6") -> State:
     p = s.players[seat]
     if count > p.loans:
-        raise violation("no_such_loans", f"You have {p.loans} loan(s).", rule)
+        raise violation("no_such_loans", f"You have {counted(p.loans, 'loans')}.", rule)
     if p.cash < C.loan_repay * count:
-        raise violation("cannot_afford", f"Repaying {count} loan(s) costs £{C.loan_repay * count}.", rule)
+        raise violation(
+            "cannot_afford", f"Repaying {counted(count, 'loans')} costs £{C.loan_repay * count}.", rule
+        )
     s = change_loans(s, seat, -count, out)
     return gain(s, seat, -C.loan_repay * count, "loan_repayment", out)
 
