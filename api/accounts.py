@@ -427,7 +427,9 @@ class AccountService:
             "Once signed in you can set a new password and issue new tokens in your settings. If you did not "
             "ask for this, ignore this mail: nobody can use the link without reading your mail.\n"
         )
-        self._mail_link(RECOVER, player, email, timedelta(minutes=minutes), client, "Sign in to gameledger", text)
+        self._mail_link(
+            RECOVER, player, email, timedelta(minutes=minutes), client, "Sign in to gameledger", text
+        )
 
     def _tell(self, player: Any, email: str, subject: str, text: str) -> None:
         """A notice about the account (no link in it): sent whatever the hourly limit."""

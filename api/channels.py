@@ -115,7 +115,9 @@ class ChannelStore(SqlView):
 
     def update(self, player_id: str, **values: Any) -> None:
         sets = ", ".join(f"{k} = %s" for k in values)
-        self.write_one(f"UPDATE {self.t('prefs')} SET {sets} WHERE player_id = %s", [*values.values(), player_id])
+        self.write_one(
+            f"UPDATE {self.t('prefs')} SET {sets} WHERE player_id = %s", [*values.values(), player_id]
+        )
 
     def by_unsubscribe(self, token: str) -> dict[str, Any] | None:
         rows = self.rows(f"SELECT * FROM {self.t('prefs')} WHERE unsubscribe = %s", [token])

@@ -274,7 +274,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             t0 = time.perf_counter()
             greedy = args.bot == "greedy" or (args.bot == "mixed" and g % 2 == 1)
             random_playout(  # checks at every step
-                args.title, args.players, seed, options, greedy=greedy, policy=_strong(args.bot, args.title, seed)
+                args.title,
+                args.players,
+                seed,
+                options,
+                greedy=greedy,
+                policy=_strong(args.bot, args.title, seed),
             )
             result = ledger_playout(  # through the ledger, then its record verified
                 app,
@@ -1133,7 +1138,9 @@ def build_parser() -> Parser:
     arn.add_argument("--title", required=True, choices=titles, metavar="TITLE", help=title_help)
     arn.add_argument("--players", type=_whole(1), default=4, help="players per game (default 4)")
     arn.add_argument("--games", type=_whole(1), default=20, help="how many games (default 20)")
-    arn.add_argument("--bot", choices=BOTS, default="strong", help="the bot measured, in one seat (default strong)")
+    arn.add_argument(
+        "--bot", choices=BOTS, default="strong", help="the bot measured, in one seat (default strong)"
+    )
     arn.add_argument(
         "--against", choices=BOTS, default="greedy", help="the bot in every other seat (default greedy)"
     )

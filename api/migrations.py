@@ -173,7 +173,11 @@ def status(db: Database) -> list[dict[str, Any]]:
         return [{"version": m.version, "name": m.name, "applied_at": "(in memory)"} for m in MIGRATIONS]
     done = _Table(db).applied()
     return [
-        {"version": m.version, "name": m.name, "applied_at": done[m.version][1] if m.version in done else None}
+        {
+            "version": m.version,
+            "name": m.name,
+            "applied_at": done[m.version][1] if m.version in done else None,
+        }
         for m in MIGRATIONS
     ]
 

@@ -112,14 +112,21 @@ def logging_config(log_format: str = "json", level: str = "info") -> dict[str, A
     formatter: dict[str, Any] = (
         {"()": "api.observability.JsonFormatter"}
         if log_format == "json"
-        else {"()": "api.observability.TextFormatter", "fmt": "%(asctime)s %(levelname)s %(name)s: %(message)s"}
+        else {
+            "()": "api.observability.TextFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s: %(message)s",
+        }
     )
     return {
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"default": formatter},
         "handlers": {
-            "default": {"class": "logging.StreamHandler", "formatter": "default", "stream": "ext://sys.stderr"}
+            "default": {
+                "class": "logging.StreamHandler",
+                "formatter": "default",
+                "stream": "ext://sys.stderr",
+            }
         },
         "root": {"handlers": ["default"], "level": level.upper()},
         "loggers": {
@@ -165,7 +172,9 @@ class RequestContext:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        incoming = next((v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"x-request-id"), "")
+        incoming = next(
+            (v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"x-request-id"), ""
+        )
         request_id = incoming if _ID_RE.match(incoming) else uuid.uuid4().hex
         token = REQUEST_ID.set(request_id)
         status = 500

@@ -49,7 +49,9 @@ class PlayerOut(BaseModel):
     player_id: str
     name: str
     is_admin: bool = False
-    bot: bool = Field(default=False, description="A simulated player (gameledger simulate), played by a program.")
+    bot: bool = Field(
+        default=False, description="A simulated player (gameledger simulate), played by a program."
+    )
     email: str | None = Field(None, description="Your confirmed address (sign-in, recovery)")
     email_confirmed_at: str | None = None
     pending_email: str | None = Field(None, description="An address waiting for its confirmation link")
@@ -96,7 +98,8 @@ class LeagueIn(Request):
         default_factory=list, max_length=500, description="Player ids of the first members"
     )
     for_bots: bool = Field(
-        False, description="Count players registered as bots in the standings and ratings (left out otherwise)"
+        False,
+        description="Count players registered as bots in the standings and ratings (left out otherwise)",
     )
 
 
@@ -220,7 +223,8 @@ class PreviewOut(BaseModel):
     share_values: list[ShareValueOut] = Field(description="Every company's share value before and after")
     scoreboard: list[dict[str, Any]] = Field(description="The scoreboard after the decision")
     currency: str | None = Field(
-        None, description="Cotton Trade: the coins the scoreboard's money is counted in (the stage's); else pounds"
+        None,
+        description="Cotton Trade: the coins the scoreboard's money is counted in (the stage's); else pounds",
     )
     state: dict[str, Any] = Field(description="The position afterwards, as you would see it")
 

@@ -118,7 +118,9 @@ def effect(kind: str | None = None) -> Callable[[_E], _E]:
 def _payload_fields(cls: type[Effect]) -> tuple[str, ...]:
     declared = tuple(f.name for f in dataclasses.fields(cls) if f.name != "visible_to")
     if cls.recorded_order:
-        assert sorted(cls.recorded_order) == sorted(declared), f"{cls.__name__}: recorded_order names every field"
+        assert sorted(cls.recorded_order) == sorted(declared), (
+            f"{cls.__name__}: recorded_order names every field"
+        )
         declared = cls.recorded_order
     _PAYLOAD_FIELDS[cls] = declared
     return declared
@@ -212,7 +214,9 @@ class RulesEngine(Protocol):
     def describe(self, effect: Mapping[str, Any], names: Mapping[int, str] | None = None) -> str: ...
 
 
-def module_engine(module: str, meta: TitleMeta, decision_adapter: TypeAdapter[Any], state: type) -> RulesEngine:
+def module_engine(
+    module: str, meta: TitleMeta, decision_adapter: TypeAdapter[Any], state: type
+) -> RulesEngine:
     """A title's rules engine: the functions its rules module defines under the interface's
     names (``new_game``, ``pending``, ... ``describe``), with the title's metadata and its
     decision and state adapters."""

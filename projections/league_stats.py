@@ -29,7 +29,9 @@ def rate_in_order(games: dict[str, list[tuple[str, int]]]) -> list[tuple[int, st
     """Plackett-Luce ratings after each game, in the order given: (seq, game, player, rating)."""
     current: dict[str, Any] = {}
     out = []
-    rated_games = {gid: entries for gid, entries in games.items() if len(entries) > 1}  # a lone seat: no contest
+    rated_games = {
+        gid: entries for gid, entries in games.items() if len(entries) > 1
+    }  # a lone seat: no contest
     for seq, (gid, entries) in enumerate(rated_games.items(), start=1):
         players = [p for p, _ in entries]
         teams = [[current.get(p) or MODEL.rating(name=p)] for p in players]
@@ -42,7 +44,16 @@ def rate_in_order(games: dict[str, list[tuple[str, int]]]) -> list[tuple[int, st
 
 class LeagueStatsView(SqlView):
     view_name = "leaguestats"
-    TABLE_NAMES = ("leagues", "league_games", "games", "results", "ratings", "bots", "bot_leagues", "decided_by")
+    TABLE_NAMES = (
+        "leagues",
+        "league_games",
+        "games",
+        "results",
+        "ratings",
+        "bots",
+        "bot_leagues",
+        "decided_by",
+    )
     TABLES = (
         "CREATE TABLE IF NOT EXISTS {leagues} ("
         " league_id TEXT PRIMARY KEY, name TEXT NOT NULL, title TEXT, created_by TEXT NOT NULL,"
@@ -72,7 +83,9 @@ class LeagueStatsView(SqlView):
     )
 
     def for_bots(self, league_id: str) -> bool:
-        return bool(self.rows(f"SELECT 1 AS x FROM {self.t('bot_leagues')} WHERE league_id = %s", [league_id]))
+        return bool(
+            self.rows(f"SELECT 1 AS x FROM {self.t('bot_leagues')} WHERE league_id = %s", [league_id])
+        )
 
     def counted(self, league_id: str, results: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The results a league's standings count: a bot player's only in a league for bots."""

@@ -54,7 +54,6 @@ CHOICES = "#live [data-decision], #live [data-decision-template]"
 GAME_URL = re.compile(r".*/games/[0-9a-f-]{36}$")
 
 
-
 def _missing() -> str | None:
     if sync_playwright is None:
         return "Python Playwright is not installed (pip install -e '.[test]')"
@@ -438,7 +437,9 @@ def play_one(person: Person, rnd: random.Random, keyboard: bool = False) -> floa
         # page that keeps doing this fails the test
         person.stalls += 1
         print(f"{person.name}: no outcome shown 20 s after confirming {chosen!r}; reloading")  # noqa: T201
-        assert person.stalls <= 3, f"{person.name}: the page showed no outcome of a confirmation {person.stalls} times"
+        assert person.stalls <= 3, (
+            f"{person.name}: the page showed no outcome of a confirmation {person.stalls} times"
+        )
         page.reload()
         page.wait_for_selector("html[data-ready]", state="attached")
         return None
@@ -538,7 +539,9 @@ def to_the_middle_and_the_end(
     person.shot(f"{title}-table-middle", full_page=False)
     check_accessibility(person, f"the {title} game page ({when})")
     made += play(people, rnd, until_finished=True, times=times, seconds=900)
-    assert people[0].page.query_selector("#live[data-status='finished']"), f"the game ended ({made} decisions)"
+    assert people[0].page.query_selector("#live[data-status='finished']"), (
+        f"the game ended ({made} decisions)"
+    )
     for person in people:
         person.page.wait_for_selector("#standings-heading")
     return made

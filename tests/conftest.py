@@ -107,7 +107,9 @@ def settings(database_url: str) -> Settings:
     # decisions at machine speed (a two-player Water Frame game over HTTP left 16 of the default
     # 120 tokens on a loaded machine, and one test was refused on an idle one). The limit's own
     # tests set their rate and burst.
-    return Settings(database_url=database_url, admin_token="test-admin-token-0123456789", decision_burst=1_000_000)
+    return Settings(
+        database_url=database_url, admin_token="test-admin-token-0123456789", decision_burst=1_000_000
+    )
 
 
 @pytest.fixture

@@ -56,7 +56,9 @@ class Inbox:
         """The mails to ``address`` (``accounts_only``: not the notifications, which carry List-Unsubscribe)."""
         with self._lock:
             return [
-                m for m in self.messages if m["To"] == address and not (accounts_only and m["List-Unsubscribe"])
+                m
+                for m in self.messages
+                if m["To"] == address and not (accounts_only and m["List-Unsubscribe"])
             ]
 
     def wait_for(
@@ -68,7 +70,9 @@ class Inbox:
             if len(got) >= count:
                 return got
             time.sleep(0.05)
-        raise AssertionError(f"{count} mail(s) to {address} did not arrive; got {len(self.to(address, accounts_only))}")
+        raise AssertionError(
+            f"{count} mail(s) to {address} did not arrive; got {len(self.to(address, accounts_only))}"
+        )
 
 
 def text_of(message: EmailMessage) -> str:
@@ -150,14 +154,18 @@ def tls_pair(folder: Path) -> tuple[ssl.SSLContext, ssl.SSLContext]:
         .serial_number(x509.random_serial_number())
         .not_valid_before(now - datetime.timedelta(minutes=5))
         .not_valid_after(now + datetime.timedelta(days=1))
-        .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+        .add_extension(
+            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False
+        )
         .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
         .sign(key, hashes.SHA256())
     )
     cert_path, key_path = folder / "smtp-cert.pem", folder / "smtp-key.pem"
     cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
     key_path.write_bytes(
-        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+        key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        )
     )
     server = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     server.load_cert_chain(cert_path, key_path)

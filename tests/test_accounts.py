@@ -93,7 +93,9 @@ def later(world: World, **delta: float) -> None:
 # -- the whole way: sign up, address, password, sign in ---------------------------------------
 
 
-def test_a_player_adds_an_address_confirms_it_from_the_mail_sets_a_password_and_signs_in(world: World) -> None:
+def test_a_player_adds_an_address_confirms_it_from_the_mail_sets_a_password_and_signs_in(
+    world: World,
+) -> None:
     c = world.client
     ann = world.sign_up("Ann")
     me = bearer(ann["token"])
@@ -103,7 +105,10 @@ def test_a_player_adds_an_address_confirms_it_from_the_mail_sets_a_password_and_
     assert c.get(f"{API}/me", headers=me).json()["pending_email"] == "ann@example.org"
 
     (mail,) = world.mails_to("ann@example.org")
-    assert mail["From"] == "gameledger <noreply@play.test>" and mail["Subject"] == "Confirm your email address for gameledger"
+    assert (
+        mail["From"] == "gameledger <noreply@play.test>"
+        and mail["Subject"] == "Confirm your email address for gameledger"
+    )
     assert "Hello Ann" in text_of(mail) and "within 48 hours" in text_of(mail)
     assert mail["Message-ID"] and mail["Date"] and mail["Auto-Submitted"] == "auto-generated"
     _, _, token = link_in(mail)
@@ -121,7 +126,11 @@ def test_a_player_adds_an_address_confirms_it_from_the_mail_sets_a_password_and_
     replay = c.post(f"{API}/players/confirm-email", json={"token": token})
     assert (replay.status_code, assert_error_shape(replay)) == (409, "link/used")
     account = c.get(f"{API}/me", headers=me).json()
-    assert (account["email"], account["pending_email"], account["password_set"]) == ("ann@example.org", None, False)
+    assert (account["email"], account["pending_email"], account["password_set"]) == (
+        "ann@example.org",
+        None,
+        False,
+    )
 
     r = c.put(f"{API}/me/password", json={"password": "correct horse battery"}, headers=me)
     assert r.status_code == 200 and r.json()["password_set"] is True
@@ -133,7 +142,9 @@ def test_a_player_adds_an_address_confirms_it_from_the_mail_sets_a_password_and_
     body = signed.json()
     assert (body["player_id"], body["name"], body["opened_with"]) == (ann["player_id"], "Ann", "password")
     cookie = signed.headers["set-cookie"]
-    assert f"gl_session={body['token']}" in cookie and "HttpOnly" in cookie and "samesite=lax" in cookie.lower()
+    assert (
+        f"gl_session={body['token']}" in cookie and "HttpOnly" in cookie and "samesite=lax" in cookie.lower()
+    )
     assert "secure" not in cookie.lower(), "plain HTTP here: a Secure cookie would never come back"
     who = c.get(f"{API}/me", headers=bearer(body["token"])).json()
     assert (who["player_id"], who["signed_in_with"]) == (ann["player_id"], "session")
@@ -165,11 +176,17 @@ def test_any_valid_address_and_any_name_are_mailed_as_written(world: World) -> N
     assert text_of(mail).startswith(f"Hello {name},") and "dee{1}@example.org is the address" in text_of(mail)
     assert mail.get_content_type() == "text/plain"
     token = world.link("dee{1}@example.org", "confirm")
-    assert world.client.post(f"{API}/players/confirm-email", json={"token": token}).json()["email"] == "dee{1}@example.org"
+    assert (
+        world.client.post(f"{API}/players/confirm-email", json={"token": token}).json()["email"]
+        == "dee{1}@example.org"
+    )
 
 
 def test_a_secure_cookie_under_https(account_settings: Settings, smtp: SmtpServer) -> None:
-    with served(account_settings.model_copy(update={"public_url": "https://play.example.org"})) as (_, client):
+    with served(account_settings.model_copy(update={"public_url": "https://play.example.org"})) as (
+        _,
+        client,
+    ):
         token = client.post(f"{API}/players", json={"name": "Ann"}).json()["token"]
         r = client.post(f"{API}/sessions", json={"token": token})
         assert r.status_code == 201 and "secure" in r.headers["set-cookie"].lower()
@@ -181,7 +198,9 @@ def test_a_secure_cookie_under_https(account_settings: Settings, smtp: SmtpServe
 def test_a_recovery_link_signs_in_once_and_the_answer_never_tells_who_has_an_account(world: World) -> None:
     c = world.client
     ann = world.confirmed("Ann", "ann@example.org")
-    game = c.post(f"{API}/games", json={"title": "cotton-trade", "seats": 2}, headers=bearer(ann["token"])).json()
+    game = c.post(
+        f"{API}/games", json={"title": "cotton-trade", "seats": 2}, headers=bearer(ann["token"])
+    ).json()
 
     answers = {}
     for address in ("ann@example.org", "nobody@example.org"):
@@ -218,7 +237,9 @@ def test_a_recovery_link_signs_in_once_and_the_answer_never_tells_who_has_an_acc
     assert c.get(f"{API}/me", headers=bearer(ann["token"])).status_code == 200
 
 
-def test_links_that_are_unknown_mistyped_expired_replaced_or_of_the_other_kind_are_refused(world: World) -> None:
+def test_links_that_are_unknown_mistyped_expired_replaced_or_of_the_other_kind_are_refused(
+    world: World,
+) -> None:
     c = world.client
     world.confirmed("Ann", "ann@example.org")
     for _ in range(2):
@@ -227,7 +248,9 @@ def test_links_that_are_unknown_mistyped_expired_replaced_or_of_the_other_kind_a
     mails = [m for m in world.mails_to("ann@example.org") if m["Subject"] == "Sign in to gameledger"]
     older = link_in(mails[0])[2]
     assert len(mails) == 2 and older != newest
-    confirm_link = c.post(f"{API}/me/email", json={"email": "ann2@example.org"}, headers=bearer(world.sign_up("Bob")["token"]))
+    confirm_link = c.post(
+        f"{API}/me/email", json={"email": "ann2@example.org"}, headers=bearer(world.sign_up("Bob")["token"])
+    )
     assert confirm_link.status_code == 202
     wrong_kind = world.link("ann2@example.org", "confirm")
     cases = {
@@ -317,13 +340,21 @@ def test_changing_a_password_needs_the_current_one_and_weak_ones_are_refused(wor
         ({"password": "a new password", "current_password": "wrong"}, 403, "auth/current_password"),
         ({"password": "short", "current_password": "correct horse battery"}, 422, "request/weak_password"),
         ({"password": " " * 12, "current_password": "correct horse battery"}, 422, "request/weak_password"),
-        ({"password": "ANN@example.org", "current_password": "correct horse battery"}, 422, "request/weak_password"),
+        (
+            {"password": "ANN@example.org", "current_password": "correct horse battery"},
+            422,
+            "request/weak_password",
+        ),
         ({"password": "x" * 201, "current_password": "correct horse battery"}, 422, "request/invalid"),
     ]:
         r = c.put(f"{API}/me/password", json=body, headers=me)
         assert (r.status_code, assert_error_shape(r, str(body))) == (status, code), body
     assert world.written() == before, "nothing changed"
-    r = c.put(f"{API}/me/password", json={"password": "a new password", "current_password": "correct horse battery"}, headers=me)
+    r = c.put(
+        f"{API}/me/password",
+        json={"password": "a new password", "current_password": "correct horse battery"},
+        headers=me,
+    )
     assert r.status_code == 200
     assert world.sign_in(email="ann@example.org", password="a new password").status_code == 201
     bad = c.post(f"{API}/players", json={"name": "Bob", "password": "bob"})
@@ -382,7 +413,9 @@ def test_malformed_addresses_change_nothing_wherever_they_are_given(world: World
             ("POST", "/sessions", {"email": address, "password": "whatever it is"}, {}),
         ]:
             r = c.request(method, API + path, json=body, headers=headers)
-            assert r.status_code == 422 and assert_error_shape(r, f"{path} {address!r}").startswith("request/"), (
+            assert r.status_code == 422 and assert_error_shape(r, f"{path} {address!r}").startswith(
+                "request/"
+            ), (
                 path,
                 address,
                 r.text,
@@ -399,15 +432,35 @@ def test_an_address_belongs_to_one_player_and_moves_only_when_released(world: Wo
     # asking for an address in use is answered as any other: no way to probe who has one
     r = c.post(f"{API}/me/email", json={"email": "shared@example.org"}, headers=bearer(bob["token"]))
     assert r.status_code == 202 and r.json()["pending_email"] == "shared@example.org"
-    taken = c.post(f"{API}/players/confirm-email", json={"token": world.link("shared@example.org", "confirm")})
+    taken = c.post(
+        f"{API}/players/confirm-email", json={"token": world.link("shared@example.org", "confirm")}
+    )
     assert (taken.status_code, assert_error_shape(taken)) == (409, "email/taken")
     # Ann moves to another address: the old one is told, and released
-    assert c.post(f"{API}/me/email", json={"email": "ann@example.org"}, headers=bearer(ann["token"])).status_code == 202
-    assert c.post(f"{API}/players/confirm-email", json={"token": world.link("ann@example.org", "confirm")}).status_code == 200
+    assert (
+        c.post(f"{API}/me/email", json={"email": "ann@example.org"}, headers=bearer(ann["token"])).status_code
+        == 202
+    )
+    assert (
+        c.post(
+            f"{API}/players/confirm-email", json={"token": world.link("ann@example.org", "confirm")}
+        ).status_code
+        == 200
+    )
     told = [m for m in world.mails_to("shared@example.org") if "has changed" in m["Subject"]]
     assert len(told) == 1 and "ann@example.org" in text_of(told[0])
-    assert c.post(f"{API}/me/email", json={"email": "shared@example.org"}, headers=bearer(bob["token"])).status_code == 202
-    assert c.post(f"{API}/players/confirm-email", json={"token": world.link("shared@example.org", "confirm")}).status_code == 200
+    assert (
+        c.post(
+            f"{API}/me/email", json={"email": "shared@example.org"}, headers=bearer(bob["token"])
+        ).status_code
+        == 202
+    )
+    assert (
+        c.post(
+            f"{API}/players/confirm-email", json={"token": world.link("shared@example.org", "confirm")}
+        ).status_code
+        == 200
+    )
     assert c.get(f"{API}/me", headers=bearer(bob["token"])).json()["email"] == "shared@example.org"
     # a recovery for the address now reaches Bob, not Ann
     assert c.post(f"{API}/players/recover", json={"email": "shared@example.org"}).status_code == 202
@@ -453,7 +506,9 @@ def test_an_account_always_keeps_a_way_back_in(world: World) -> None:
     assert c.delete(f"{API}/me/email", headers=me).status_code == 200, "removing no address changes nothing"
 
     bob = world.confirmed("Bob", "bob@example.org")
-    assert c.delete(f"{API}/me/tokens/first", headers=bearer(bob["token"])).status_code == 200, "his address remains"
+    assert c.delete(f"{API}/me/tokens/first", headers=bearer(bob["token"])).status_code == 200, (
+        "his address remains"
+    )
     session = bearer(world.sign_in(email="bob@example.org", password="a good password").json()["token"])
     refused = c.delete(f"{API}/me/email", headers=session)
     assert (refused.status_code, assert_error_shape(refused)) == (409, "account/last_way_in")
@@ -487,7 +542,11 @@ def test_named_tokens_are_listed_issued_and_revoked_and_the_first_token_is_one_o
     c.cookies.clear()
     assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in page and "<script>alert" not in page
 
-    for body, code in [({"name": ""}, "request/invalid"), ({"name": "a\x00b"}, "request/invalid_token_name"), ({}, "request/invalid")]:
+    for body, code in [
+        ({"name": ""}, "request/invalid"),
+        ({"name": "a\x00b"}, "request/invalid_token_name"),
+        ({}, "request/invalid"),
+    ]:
         r = c.post(f"{API}/me/tokens", json=body, headers=me)
         assert (r.status_code, assert_error_shape(r)) == (422, code), body
 
@@ -516,8 +575,15 @@ def test_a_revoked_token_stops_working_on_another_server_process_soon(
     try:
         with TestClient(create_app(other.settings, other)) as elsewhere:
             assert elsewhere.get(f"{API}/me", headers=bearer(bot["token"])).status_code == 200
-            assert world.client.delete(f"{API}/me/tokens/{bot['token_id']}", headers=bearer(ann["token"])).status_code == 200
-            assert world.client.get(f"{API}/me", headers=bearer(bot["token"])).status_code == 401, "here: at once"
+            assert (
+                world.client.delete(
+                    f"{API}/me/tokens/{bot['token_id']}", headers=bearer(ann["token"])
+                ).status_code
+                == 200
+            )
+            assert world.client.get(f"{API}/me", headers=bearer(bot["token"])).status_code == 401, (
+                "here: at once"
+            )
             time.sleep(0.4)
             assert elsewhere.get(f"{API}/me", headers=bearer(bot["token"])).status_code == 401, "there: soon"
     finally:
@@ -534,7 +600,10 @@ def test_sessions_are_listed_ended_one_by_one_and_expire_after_days_unused(world
     second = world.sign_in(token=ann["token"]).json()
     assert second["opened_with"] == "token"
     listed = c.get(f"{API}/me/sessions", headers=bearer(second["token"])).json()["sessions"]
-    assert [(s["session_id"], s["current"]) for s in listed] == [(first["session_id"], False), (second["session_id"], True)]
+    assert [(s["session_id"], s["current"]) for s in listed] == [
+        (first["session_id"], False),
+        (second["session_id"], True),
+    ]
     assert all(s["user_agent"] == "testclient" and "token" not in s for s in listed)
     assert first["token"] not in str(listed) and second["token"] not in str(listed)
 
@@ -548,7 +617,9 @@ def test_sessions_are_listed_ended_one_by_one_and_expire_after_days_unused(world
     assert (none.status_code, assert_error_shape(none)) == (409, "session/none")
 
     later(world, days=29)
-    assert c.get(f"{API}/me", headers=bearer(second["token"])).status_code == 200, "used: the 30 days start again"
+    assert c.get(f"{API}/me", headers=bearer(second["token"])).status_code == 200, (
+        "used: the 30 days start again"
+    )
     later(world, days=29)
     assert c.get(f"{API}/me", headers=bearer(second["token"])).status_code == 200
     later(world, days=31)
@@ -565,7 +636,11 @@ def test_a_form_on_another_site_cannot_sign_a_browser_in(world: World) -> None:
     and no cookie set."""
     ann = world.sign_up("Ann")
     body = json.dumps({"token": ann["token"]})
-    for content_type in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"):
+    for content_type in (
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+    ):
         r = world.client.post(f"{API}/sessions", content=body, headers={"Content-Type": content_type})
         assert r.status_code == 422 and "set-cookie" not in r.headers, (content_type, r.status_code)
     preflight = world.client.options(
@@ -575,13 +650,17 @@ def test_a_form_on_another_site_cannot_sign_a_browser_in(world: World) -> None:
     world.client.cookies.clear()
 
 
-def test_the_operator_signs_in_on_the_pages_until_the_operator_token_changes(world: World, account_settings: Settings) -> None:
+def test_the_operator_signs_in_on_the_pages_until_the_operator_token_changes(
+    world: World, account_settings: Settings
+) -> None:
     admin = account_settings.admin_token
     signed = world.sign_in(token=admin)
     assert signed.status_code == 201 and signed.json()["opened_with"] == "operator"
     session = signed.json()["token"]
     assert world.client.get(f"{API}/me", headers=bearer(session)).json()["is_admin"] is True
-    world.accounts.settings = account_settings.model_copy(update={"admin_token": "another-admin-token-0123456789"})
+    world.accounts.settings = account_settings.model_copy(
+        update={"admin_token": "another-admin-token-0123456789"}
+    )
     world.accounts._cache.clear()
     assert world.client.get(f"{API}/me", headers=bearer(session)).status_code == 401
 
@@ -600,21 +679,29 @@ def test_old_attempts_and_long_ended_sessions_and_links_are_forgotten(world: Wor
     def count(table: str) -> int:
         return int(store.rows(f"SELECT COUNT(*) AS n FROM {store.t(table)}")[0]["n"])
 
-    assert (count("attempts"), count("sessions"), count("links")) == (3 * 2 + 1, 2, 1)  # address and client; a mail
+    assert (count("attempts"), count("sessions"), count("links")) == (
+        3 * 2 + 1,
+        2,
+        1,
+    )  # address and client; a mail
     later(world, days=29)
     world.accounts.prune()
     assert (count("attempts"), count("sessions"), count("links")) == (0, 2, 1), "a session in use stays"
     later(world, days=4)  # the link expired 48 hours after it was mailed: 30 days ago now
     for _ in range(PRUNE_EVERY):  # the store prunes itself as it is written to
         world.sign_in(token=ann["token"])
-    assert count("links") == 0 and ended["session_id"] not in str(store.rows(f"SELECT session_id FROM {store.t('sessions')}"))
+    assert count("links") == 0 and ended["session_id"] not in str(
+        store.rows(f"SELECT session_id FROM {store.t('sessions')}")
+    )
     assert world.client.get(f"{API}/me", headers=bearer(ann["token"])).status_code == 200
 
 
 # -- secrets -------------------------------------------------------------------------------------
 
 
-def test_account_secrets_are_in_no_read_answer_and_stored_only_as_hashes(world: World, database_url: str) -> None:
+def test_account_secrets_are_in_no_read_answer_and_stored_only_as_hashes(
+    world: World, database_url: str
+) -> None:
     """Passwords, tokens (first, named, sessions') and link tokens: no read endpoint answers with
     any of them (nor with a hash of one), another player's address is nowhere in Bob's reads, and
     the store holds them only as SHA-256 or argon2id hashes."""
@@ -645,7 +732,9 @@ def test_account_secrets_are_in_no_read_answer_and_stored_only_as_hashes(world: 
     }
 
     # every GET route of the API, as Ann (token and session bearer) and as Bob
-    league = c.post(f"{API}/leagues", json={"name": "Secrets"}, headers=bearer(ann["token"])).json()["league_id"]
+    league = c.post(f"{API}/leagues", json={"name": "Secrets"}, headers=bearer(ann["token"])).json()[
+        "league_id"
+    ]
     ids = {
         "{game_id}": table.game_id,
         "{player_id}": ann["player_id"],
@@ -655,7 +744,11 @@ def test_account_secrets_are_in_no_read_answer_and_stored_only_as_hashes(world: 
     }
     answers: list[tuple[str, str, str]] = []
     reads = sorted(p for m, p in all_routes(c.app) if m == "GET" and p.startswith(API))  # type: ignore[arg-type]
-    for who, headers in (("ann", bearer(ann["token"])), ("ann session", bearer(session["token"])), ("bob", table.auth(1))):
+    for who, headers in (
+        ("ann", bearer(ann["token"])),
+        ("ann session", bearer(session["token"])),
+        ("bob", table.auth(1)),
+    ):
         for path in reads:
             url = path
             for k, v in ids.items():
@@ -676,14 +769,23 @@ def test_account_secrets_are_in_no_read_answer_and_stored_only_as_hashes(world: 
     assert not leaks, leaks
     bob_saw = [(path) for who, path, text in answers if who == "bob" and "ann@example.org" in text]
     assert not bob_saw, f"Bob saw Ann's address in {bob_saw}"
-    assert any("ann@example.org" in text for who, path, text in answers if who == "ann"), "the search can find"
+    assert any("ann@example.org" in text for who, path, text in answers if who == "ann"), (
+        "the search can find"
+    )
 
     # the store, every table of every file
     from tests.test_trust_auth import _stored_text
 
     stored = _decoded(_stored_everywhere(database_url, _stored_text))
     assert secrets_["session hash"] in stored and password_hash in stored, "the search sees the store"
-    for name in ("password", "first token", "named token", "session", "recovery link", "pending confirmation link"):
+    for name in (
+        "password",
+        "first token",
+        "named token",
+        "session",
+        "recovery link",
+        "pending confirmation link",
+    ):
         assert secrets_[name] not in stored, f"the {name} is stored in the clear"
 
 

@@ -92,7 +92,9 @@ def test_the_audit_of_a_finished_game_passes_every_check(services: Services) -> 
     assert any("rented ship" in line for line in audit["log"]), "a log a person can follow"
 
 
-def test_before_the_end_the_audit_shows_each_viewer_only_their_view(client: TestClient, services: Services) -> None:
+def test_before_the_end_the_audit_shows_each_viewer_only_their_view(
+    client: TestClient, services: Services
+) -> None:
     table = Table(client, n=3, title="water-frame")
     for _ in range(30):
         g = table.game(0)

@@ -70,5 +70,7 @@ def test_simulate_plays_the_strong_bot_reproducibly() -> None:
     again = run(*argv, "--bot", "strong", "--in-memory")
     keep = [line for line in first.stdout.splitlines() if "decisions," in line]
     assert keep and [line.split(" decisions,")[0].split(":")[-1] for line in keep] == [
-        line.split(" decisions,")[0].split(":")[-1] for line in again.stdout.splitlines() if "decisions," in line
+        line.split(" decisions,")[0].split(":")[-1]
+        for line in again.stdout.splitlines()
+        if "decisions," in line
     ], "its searches are seeded: the same decisions again"

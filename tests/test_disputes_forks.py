@@ -34,15 +34,23 @@ def verifies(services: Services, game_id: str) -> Any:
     return verify_export(game_export(services.ledger, services.ledger.get_game(game_id), [], complete=True))
 
 
-def test_a_dispute_is_an_event_and_the_administrator_adjudicates_it(client: TestClient, services: Services) -> None:
+def test_a_dispute_is_an_event_and_the_administrator_adjudicates_it(
+    client: TestClient, services: Services
+) -> None:
     table = Table(client, n=3)
     play(table, 8, random.Random(1))
     gid = table.game_id
-    r = client.post(f"{API}/games/{gid}/disputes", json={"versions": [6], "text": "I meant to pass"}, headers=table.auth(1))
+    r = client.post(
+        f"{API}/games/{gid}/disputes",
+        json={"versions": [6], "text": "I meant to pass"},
+        headers=table.auth(1),
+    )
     assert r.status_code == 201, r.text
     number = r.json()["dispute"]
     assert r.json()["game"]["disputes"][0]["status"] == "open"
-    r = client.post(f"{API}/games/{gid}/disputes", json={"versions": [999], "text": "x"}, headers=table.auth(1))
+    r = client.post(
+        f"{API}/games/{gid}/disputes", json={"versions": [999], "text": "x"}, headers=table.auth(1)
+    )
     assert r.status_code == 422 and r.json()["code"] == "dispute/bad_versions"
     r = client.post(
         f"{API}/games/{gid}/disputes/{number}/resolve", json={"outcome": "no_change"}, headers=table.auth(0)
@@ -63,7 +71,9 @@ def test_a_dispute_is_an_event_and_the_administrator_adjudicates_it(client: Test
     assert r.status_code == 200, r.text
     d = r.json()["disputes"][0]
     assert (d["status"], d["outcome"]) == ("resolved", "no_change") and r.json()["version"] == v + 1
-    r = client.post(f"{API}/games/{gid}/disputes/{number}/resolve", json={"outcome": "no_change"}, headers=ADMIN)
+    r = client.post(
+        f"{API}/games/{gid}/disputes/{number}/resolve", json={"outcome": "no_change"}, headers=ADMIN
+    )
     assert r.status_code == 409 and r.json()["code"] == "dispute/resolved"
     audit = client.get(f"{API}/games/{gid}/audit", headers=table.auth(2)).json()
     assert audit["ok"] and [e["type"] for e in audit["record"][-2:]] == ["dispute_opened", "dispute_resolved"]
@@ -76,8 +86,12 @@ def test_a_correction_rewinds_by_a_compensating_event_and_the_read_models_follow
     play(table, 10, random.Random(2))
     gid = table.game_id
     events = list(services.ledger.events.get(services.ledger.get_game(gid).id))
-    digest_before_6 = next(e.public["state_digest"] for e in reversed(events[:5]) if "state_digest" in e.public)
-    r = client.post(f"{API}/games/{gid}/disputes", json={"versions": [6, 7], "text": "mis-click"}, headers=table.auth(0))
+    digest_before_6 = next(
+        e.public["state_digest"] for e in reversed(events[:5]) if "state_digest" in e.public
+    )
+    r = client.post(
+        f"{API}/games/{gid}/disputes", json={"versions": [6, 7], "text": "mis-click"}, headers=table.auth(0)
+    )
     number = r.json()["dispute"]
     r = client.post(
         f"{API}/games/{gid}/disputes/{number}/resolve",
@@ -110,7 +124,9 @@ def test_annulling_a_finished_league_game_takes_its_result_out_of_the_statistics
     client: TestClient, services: Services
 ) -> None:
     league = services.ledger.create_league(creator="admin", name="Winter")
-    results = [ledger_playout(services.ledger, "cotton-trade", 2, seed=s, league=str(league.id)) for s in (1, 2)]
+    results = [
+        ledger_playout(services.ledger, "cotton-trade", 2, seed=s, league=str(league.id)) for s in (1, 2)
+    ]
     services.refresh()
     stats = services.view("leaguestats")
     before = client.get(f"{API}/leagues/{league.id}", headers=ADMIN).json()

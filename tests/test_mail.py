@@ -60,7 +60,9 @@ def drain(services: Services, transport: Any, clock: Clock | None = None) -> Mai
 
 def queue(delivery: MailDelivery, n: int = 1, **extra: Any) -> list[str]:
     return [
-        delivery.queue(Mail(kind="test/hello", to=f"p{i}@example.org", subject=f"Hello {i}", text=f"Text {i}\n", **extra))
+        delivery.queue(
+            Mail(kind="test/hello", to=f"p{i}@example.org", subject=f"Hello {i}", text=f"Text {i}\n", **extra)
+        )
         for i in range(n)
     ]
 
@@ -70,7 +72,13 @@ def queue(delivery: MailDelivery, n: int = 1, **extra: Any) -> list[str]:
 
 def test_smtp_urls_are_read_and_bad_ones_refused_at_start() -> None:
     t = parse_smtp_url("smtp://ann%40example.org:p%3Ass@mail.example.org")
-    assert (t.tls, t.host, t.port, t.user, t.password) == (False, "mail.example.org", 587, "ann@example.org", "p:ss")
+    assert (t.tls, t.host, t.port, t.user, t.password) == (
+        False,
+        "mail.example.org",
+        587,
+        "ann@example.org",
+        "p:ss",
+    )
     t = parse_smtp_url("smtps://mail.example.org")
     assert (t.tls, t.port, t.user) == (True, 465, "")
     assert parse_smtp_url("smtp://127.0.0.1:2525").port == 2525
@@ -95,7 +103,11 @@ def test_smtp_urls_are_read_and_bad_ones_refused_at_start() -> None:
     with pytest.raises(ValidationError, match="GAMELEDGER_PUBLIC_URL"):
         Settings(**production)  # mailed links would point wherever a request said it was
     with pytest.raises(ValidationError, match="placeholder in GAMELEDGER_SMTP_URL"):
-        Settings(**production, public_url="https://play.example.org", smtp_url="smtp://u:change-me@mail.example.org")
+        Settings(
+            **production,
+            public_url="https://play.example.org",
+            smtp_url="smtp://u:change-me@mail.example.org",
+        )
     assert Settings(**production, public_url="https://play.example.org").environment == "production"
 
 
@@ -130,7 +142,12 @@ def test_mails_are_delivered_to_an_smtp_server_and_logged(mail_services: Service
     assert ids[0] in first["Message-ID"] and first["Message-ID"].endswith("@play.test>")
     outbox = delivery.outbox
     row = outbox.get(ids[0])
-    assert row is not None and row["status"] == "delivered" and row["attempts"] == 1 and row["body"] == "Text 0\n"
+    assert (
+        row is not None
+        and row["status"] == "delivered"
+        and row["attempts"] == 1
+        and row["body"] == "Text 0\n"
+    )
     assert row["sent_at"] == clock().isoformat()
     erased = outbox.get(ids[3])
     assert erased is not None and erased["status"] == "delivered" and erased["body"] == ERASED
@@ -140,7 +157,9 @@ def test_mails_are_delivered_to_an_smtp_server_and_logged(mail_services: Service
 def test_starttls_with_a_login_and_implicit_tls(mail_services: Services, tmp_path: Path) -> None:
     server_ctx, client_ctx = tls_pair(tmp_path)
     with smtp_server(login=("ann", "pa ss"), tls="starttls", context=server_ctx) as server:
-        delivery = drain(mail_services, transport_for(server.url.replace("ann:pa ss", "ann:pa%20ss"), 5, client_ctx))
+        delivery = drain(
+            mail_services, transport_for(server.url.replace("ann:pa ss", "ann:pa%20ss"), 5, client_ctx)
+        )
         queue(delivery, 2)
         assert delivery.run_once() == 2
         assert server.inbox.logins == [("ann", True)], "one login, over TLS, for the round"
@@ -159,7 +178,9 @@ def test_starttls_with_a_login_and_implicit_tls(mail_services: Services, tmp_pat
         assert row is not None and row["status"] == "pending" and "CERTIFICATE" in str(row["reason"]).upper()
 
 
-def test_a_password_is_not_sent_in_the_clear_to_a_server_elsewhere(mail_services: Services, monkeypatch: Any) -> None:
+def test_a_password_is_not_sent_in_the_clear_to_a_server_elsewhere(
+    mail_services: Services, monkeypatch: Any
+) -> None:
     from api import mail
 
     with smtp_server(login=("ann", "pw")) as server:  # no STARTTLS offered
@@ -206,7 +227,9 @@ def test_a_mail_is_given_up_after_its_attempts_or_a_permanent_refusal(mail_servi
         refused, fine = queue(delivery, 2)
         assert delivery.run_once() == 1
     row = delivery.outbox.get(refused)
-    assert row is not None and (row["status"], row["attempts"]) == ("failed", 1) and "550" in str(row["reason"])
+    assert (
+        row is not None and (row["status"], row["attempts"]) == ("failed", 1) and "550" in str(row["reason"])
+    )
     assert delivery.outbox.get(fine)["status"] == "delivered"  # type: ignore[index]
 
 
@@ -237,9 +260,15 @@ def test_without_an_smtp_server_mails_go_to_the_log(
     assert mail_services.settings.smtp_url == ""
     assert mail_services.mail is not None
     with caplog.at_level(logging.WARNING, logger="gameledger.mail"):
-        mail_services.mail.queue(Mail(kind="k", to="ann@example.org", subject="Hi", text="the link: https://x/y\n"))
+        mail_services.mail.queue(
+            Mail(kind="k", to="ann@example.org", subject="Hi", text="the link: https://x/y\n")
+        )
         assert mail_services.mail.run_once() == 1
-    assert "GAMELEDGER_SMTP_URL" in caplog.text and "ann@example.org" in caplog.text and "https://x/y" in caplog.text
+    assert (
+        "GAMELEDGER_SMTP_URL" in caplog.text
+        and "ann@example.org" in caplog.text
+        and "https://x/y" in caplog.text
+    )
 
 
 def test_a_request_never_waits_for_the_mail_server(settings: Settings) -> None:
@@ -269,7 +298,10 @@ def test_a_request_never_waits_for_the_mail_server(settings: Settings) -> None:
             for i in range(3):
                 r = client.post(f"{API}/players", json={"name": f"P{i}", "email": f"p{i}@example.org"})
                 assert r.status_code == 201, r.text
-                assert client.post(f"{API}/players/recover", json={"email": "ann@example.org"}).status_code == 202
+                assert (
+                    client.post(f"{API}/players/recover", json={"email": "ann@example.org"}).status_code
+                    == 202
+                )
             assert not release.is_set()
     finally:
         release.set()

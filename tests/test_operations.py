@@ -65,7 +65,17 @@ def test_a_request_keeps_its_id_or_gets_one_and_the_response_echoes_it(
     lines = [json.loads(JsonFormatter().format(r)) for r in caplog.records if r.name == "gameledger.access"]
     by_id = {line["request_id"]: line for line in lines}
     first = by_id["req-42.a"]
-    assert {"time", "level", "logger", "message", "request_id", "method", "path", "status", "duration_ms"} <= set(first)
+    assert {
+        "time",
+        "level",
+        "logger",
+        "message",
+        "request_id",
+        "method",
+        "path",
+        "status",
+        "duration_ms",
+    } <= set(first)
     assert first["method"] == "POST" and first["path"] == f"{API}/players" and first["status"] == 201
     assert first["route"] == f"{API}/players" and first["level"] == "info" and first["duration_ms"] >= 0
     assert by_id[missing.headers["x-request-id"]]["route"] == f"{API}/games/{{game_id}}"
@@ -73,13 +83,20 @@ def test_a_request_keeps_its_id_or_gets_one_and_the_response_echoes_it(
 
 
 def test_any_log_line_written_while_serving_a_request_carries_its_id() -> None:
-    record = logging.LogRecord("gameledger.projections", logging.ERROR, __file__, 1, "failed %s", ("x",), None)
+    record = logging.LogRecord(
+        "gameledger.projections", logging.ERROR, __file__, 1, "failed %s", ("x",), None
+    )
     token = REQUEST_ID.set("abc123")
     try:
         line = json.loads(JsonFormatter().format(record))
     finally:
         REQUEST_ID.reset(token)
-    assert line == line | {"request_id": "abc123", "level": "error", "message": "failed x", "logger": "gameledger.projections"}
+    assert line == line | {
+        "request_id": "abc123",
+        "level": "error",
+        "message": "failed x",
+        "logger": "gameledger.projections",
+    }
     assert "request_id" not in json.loads(JsonFormatter().format(record))
 
 
@@ -107,10 +124,16 @@ def test_metrics_count_decisions_conflicts_latency_and_projection_lag(
     assert sample("gameledger_decisions_total", outcome="conflict") == before["conflict"] + 1
     assert sample("gameledger_decisions_total", outcome="refused") == before["refused"] + 1
     assert sample("gameledger_conflicts_total", route=route) == conflicts + 1
-    assert sample("gameledger_http_request_duration_seconds_count", method="POST", route=route, status="200") == timed + 1
+    assert (
+        sample("gameledger_http_request_duration_seconds_count", method="POST", route=route, status="200")
+        == timed + 1
+    )
     services.ledger.register_player("Late")  # an event no projection has seen yet
     text = client.get("/metrics").text
-    assert f'gameledger_http_request_duration_seconds_bucket{{le="0.005",method="POST",route="{route}",status="200"}}' in text
+    assert (
+        f'gameledger_http_request_duration_seconds_bucket{{le="0.005",method="POST",route="{route}",status="200"}}'
+        in text
+    )
     head = services.ledger.recorder.max_notification_id()
     assert f"gameledger_ledger_head {float(head)}" in text
     lags = dict(re.findall(r'gameledger_projection_lag_events\{projection="(\w+)"\} (\S+)', text))
@@ -142,7 +165,9 @@ def test_webhook_failures_are_counted(sqlite_client: tuple[TestClient, Services]
 
 
 def test_ready_reports_the_database_and_projection_lag_live_only_the_process(tmp_path: Path) -> None:
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'l.sqlite3'}", admin_token=ADMIN, ready_max_lag=2)
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'l.sqlite3'}", admin_token=ADMIN, ready_max_lag=2
+    )
     services = Services.start(settings)
     try:
         with TestClient(create_app(settings, services)) as client:
@@ -188,7 +213,9 @@ def _indexes(database_url: str) -> set[str]:
     db = parse_database_url(database_url)
     if db.kind == "postgres":
         with psycopg.connect(db.conninfo()) as conn:
-            rows = conn.execute("SELECT indexname FROM pg_indexes WHERE schemaname = %s", (db.schema,)).fetchall()
+            rows = conn.execute(
+                "SELECT indexname FROM pg_indexes WHERE schemaname = %s", (db.schema,)
+            ).fetchall()
         return {r[0] for r in rows}
     import sqlite3
 
@@ -225,17 +252,29 @@ def test_two_concurrent_migrations_apply_each_version_exactly_once(database_url:
     env["GAMELEDGER_DATABASE_URL"] = database_url
     runs = [
         subprocess.Popen(
-            [str(BIN / "gameledger"), "db", "migrate"], env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            [str(BIN / "gameledger"), "db", "migrate"],
+            env=env,
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         for _ in range(2)
     ]
     outputs = [r.communicate(timeout=120) for r in runs]
     assert all(r.returncode == 0 for r in runs), outputs
-    applied = [line for out, _ in outputs for line in out.splitlines() if line.startswith("applied migration")]
+    applied = [
+        line for out, _ in outputs for line in out.splitlines() if line.startswith("applied migration")
+    ]
     assert sorted(applied) == sorted(f"applied migration {m.version}: {m.name}" for m in MIGRATIONS)
     assert sum("nothing to migrate" in out for out, _ in outputs) == 1
     done = subprocess.run(
-        [str(BIN / "gameledger"), "db", "status", "--check"], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60
+        [str(BIN / "gameledger"), "db", "status", "--check"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 0 and "0 pending" in done.stdout, done.stdout + done.stderr
 
@@ -244,7 +283,12 @@ def test_db_status_check_fails_while_a_migration_is_pending(tmp_path: Path) -> N
     env = {k: v for k, v in os.environ.items() if not k.startswith("GAMELEDGER_")}
     env["GAMELEDGER_DATA_DIR"] = str(tmp_path / "data")
     done = subprocess.run(
-        [str(BIN / "gameledger"), "db", "status", "--check"], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60
+        [str(BIN / "gameledger"), "db", "status", "--check"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 1 and f"{LATEST} pending" in done.stdout and "PENDING" in done.stdout
 

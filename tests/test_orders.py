@@ -100,7 +100,9 @@ def test_the_stand_in_is_deterministic_and_shown_in_the_log_and_the_return_route
     client: TestClient, services: Services, clock: FakeClock
 ) -> None:
     ids = people(services, 2)
-    game = services.ledger.create_game(creator=ids[0], title="water-frame", players=ids, time_control=STAND_IN)
+    game = services.ledger.create_game(
+        creator=ids[0], title="water-frame", players=ids, time_control=STAND_IN
+    )
     away = game.awaiting[0]
     clock.advance(minutes=61)
     services.ledger.expire(game.id)

@@ -161,7 +161,9 @@ def test_a_decision_that_leads_to_a_draw_is_previewed_up_to_the_draw(client: Tes
     assert fingerprint(client, t.game_id) == before, "no draw was derived or written"
     draw = seen["draw"]
     assert draw["kind"] == "shuffle" and draw["hidden"] and draw["size"] > 1
-    said = renderer_for("cotton-trade").words.text(draw["label"])  # the deck in words: "the Egypt contract deck"
+    said = renderer_for("cotton-trade").words.text(
+        draw["label"]
+    )  # the deck in words: "the Egypt contract deck"
     assert said in draw["text"] and "will be shuffled" in draw["text"]
     assert "outcome" not in draw and "items" not in draw, "what is drawn is never said"
     assert seen["awaiting"] == [], "nobody decides before the draw"

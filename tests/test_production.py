@@ -49,7 +49,12 @@ class Http:
         self.url = url
 
     def call(
-        self, method: str, path: str, body: Any = None, token: str | None = None, request_id: str | None = None
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        token: str | None = None,
+        request_id: str | None = None,
     ) -> tuple[int, Any, dict[str, str]]:
         data = None if body is None else json.dumps(body).encode()
         req = urllib.request.Request(self.url + path, data=data, method=method)  # noqa: S310
@@ -109,7 +114,9 @@ def test_production_deployment_on_postgres_with_two_server_processes_and_a_worke
     assert env["GAMELEDGER_ENV"] == "production" and env["GAMELEDGER_INIT_DB"] == "false"
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(["gameledger", *args], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        return subprocess.run(
+            ["gameledger", *args], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120
+        )
 
     job = run("db", "migrate")  # what the Kubernetes Job runs
     assert job.returncode == 0 and "applied migration 3" in job.stdout, job.stdout + job.stderr
@@ -124,7 +131,11 @@ def test_production_deployment_on_postgres_with_two_server_processes_and_a_worke
     )
     worker_log = tmp_path / "worker.log"
     worker = subprocess.Popen(
-        ["gameledger", "projections", "run"], env=env, cwd=tmp_path, stdout=worker_log.open("w"), stderr=subprocess.STDOUT
+        ["gameledger", "projections", "run"],
+        env=env,
+        cwd=tmp_path,
+        stdout=worker_log.open("w"),
+        stderr=subprocess.STDOUT,
     )
     http = Http(f"http://127.0.0.1:{port}")
     try:
@@ -187,7 +198,9 @@ def test_production_deployment_on_postgres_with_two_server_processes_and_a_worke
         lines = [json.loads(line) for line in server_log.read_text().splitlines() if line.strip()]
         access = {x["request_id"]: x for x in lines if x["logger"] == "gameledger.access"}
         assert set(ids) <= set(access), set(ids) - set(access)
-        decision = next(x for x in access.values() if x["method"] == "POST" and x["path"].endswith("/decisions"))
+        decision = next(
+            x for x in access.values() if x["method"] == "POST" and x["path"].endswith("/decisions")
+        )
         assert decision["route"] == "/api/v1/games/{game_id}/decisions" and decision["duration_ms"] > 0
         assert {"time", "level", "logger", "message"} <= set(lines[0])
         pids = {x["message"] for x in lines if "Started server process" in x["message"]}
@@ -205,7 +218,9 @@ def test_production_deployment_on_postgres_with_two_server_processes_and_a_worke
         rows = [ln.split() for ln in status.stdout.splitlines()[1:]]
         assert rows and all(r[-1] == "0" for r in rows), status.stdout  # every batch committed
         resumed = run("projections", "run", "--once", "--verbose")
-        assert resumed.returncode == 0 and not re.search(r": \+\d+", resumed.stdout), resumed.stdout  # nothing redone
+        assert resumed.returncode == 0 and not re.search(r": \+\d+", resumed.stdout), (
+            resumed.stdout
+        )  # nothing redone
     finally:
         for proc in (server, worker):
             if proc.poll() is None:
@@ -223,7 +238,11 @@ def test_sigterm_lets_an_in_flight_request_finish_then_exits_zero(tmp_path: Path
     }
     log = tmp_path / "server.log"
     server = subprocess.Popen(
-        ["gameledger", "serve", "--port", str(port)], env=env, cwd=tmp_path, stdout=log.open("w"), stderr=subprocess.STDOUT
+        ["gameledger", "serve", "--port", str(port)],
+        env=env,
+        cwd=tmp_path,
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
     )
     http = Http(f"http://127.0.0.1:{port}")
     try:
@@ -290,7 +309,12 @@ def test_a_worker_stopped_by_sigterm_mid_backlog_exits_zero_and_a_restart_double
         assert code == 0 and seconds < 5, (code, seconds)
         assert any(lag > 0 for lag in services.lags().values()), "stopped with work left to do"
         done = subprocess.run(
-            ["gameledger", "projections", "run", "--once"], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120
+            ["gameledger", "projections", "run", "--once"],
+            env=env,
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
         )
         assert done.returncode == 0, done.stderr
         assert all(lag == 0 for lag in services.lags().values())

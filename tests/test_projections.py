@@ -228,7 +228,14 @@ def test_a_worker_killed_mid_stream_resumes_without_double_counting(
 
 
 def test_every_projection_is_listed_in_the_services() -> None:
-    assert set(PROJECTIONS) == {"gameindex", "scoreboard", "sharevalues", "leaguestats", "notifications", "pace"}
+    assert set(PROJECTIONS) == {
+        "gameindex",
+        "scoreboard",
+        "sharevalues",
+        "leaguestats",
+        "notifications",
+        "pace",
+    }
 
 
 @pytest.mark.parametrize("batch", [1, 5, 2000])
@@ -287,7 +294,9 @@ def test_a_league_leaves_bot_players_out_of_its_standings_and_ratings_unless_cre
     for lg in (people, bots):
         ids = [str(services.ledger.register_player(f"{lg.name} person {i}")[0]) for i in range(2)]
         ids.append(str(services.ledger.register_player(f"{lg.name} bot", bot=True)[0]))
-        game = services.ledger.create_game(creator=ids[0], title="cotton-trade", players=ids, league=str(lg.id))
+        game = services.ledger.create_game(
+            creator=ids[0], title="cotton-trade", players=ids, league=str(lg.id)
+        )
         rnd = random.Random(3)
         while game.status == "active":
             seat = game.awaiting[0]

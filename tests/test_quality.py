@@ -125,7 +125,9 @@ def test_no_module_imports_a_module_that_imports_it_back() -> None:
     graph = {name: module_imports(name, path.read_text(), modules) for name, path in modules.items()}
     cycles = import_cycles(graph)
     described = [
-        " <-> ".join(cycle) + ": " + "; ".join(f"{a} -> {b}" for a in cycle for b in sorted(graph[a]) if b in cycle)
+        " <-> ".join(cycle)
+        + ": "
+        + "; ".join(f"{a} -> {b}" for a in cycle for b in sorted(graph[a]) if b in cycle)
         for cycle in cycles
     ]
     assert not cycles, "import cycles:\n" + "\n".join(described)

@@ -246,7 +246,9 @@ def test_the_pages_show_the_talk_escaped_to_its_players_and_the_replay_at_the_mo
     later = table.game()["version"]
     talk(client, table.game_id, token(table, 1), "after a move")
     client.post(
-        f"{API}/games/{table.game_id}/messages/2/hide", json={"reason": "spoiler"}, headers=bearer(ADMIN_TOKEN)
+        f"{API}/games/{table.game_id}/messages/2/hide",
+        json={"reason": "spoiler"},
+        headers=bearer(ADMIN_TOKEN),
     )
     game_page = page(client, token(table, 2), f"/games/{table.game_id}")
     assert "&lt;script&gt;alert(1)&lt;/script&gt; at the start" in game_page
@@ -269,7 +271,9 @@ def test_messages_written_at_the_same_moment_all_go_in_numbered_one_after_anothe
     ledger = client.app.state.services.ledger  # type: ignore[attr-defined]
     players = [str(p["player_id"]) for p in table.players]
     with ThreadPoolExecutor(3) as pool:
-        done = list(pool.map(lambda i: ledger.post_message(table.game_id, players[i], f"at once {i}"), range(3)))
+        done = list(
+            pool.map(lambda i: ledger.post_message(table.game_id, players[i], f"at once {i}"), range(3))
+        )
     numbers = sorted(number for _, number in done)
     assert numbers == [1, 2, 3]
     said = read(client, table.game_id, token(table, 0)).json()["messages"]

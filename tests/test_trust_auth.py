@@ -213,7 +213,9 @@ class Matrix(AtTable):
         accounts.send_confirmation(organiser, f"organiser-{self.tally['links']}@example.org", _client())
         self.tally["links"] += 1
         outbox = self.services.mail.outbox
-        body = outbox.rows(f"SELECT body FROM {outbox.t('outbox')} ORDER BY created_at DESC LIMIT 1")[0]["body"]
+        body = outbox.rows(f"SELECT body FROM {outbox.t('outbox')} ORDER BY created_at DESC LIMIT 1")[0][
+            "body"
+        ]
         return re_.search(r"#token=(\S+)", body).group(1)  # type: ignore[union-attr]
 
 
@@ -280,7 +282,10 @@ def _call_for(m: Matrix, method: str, template: str, role: str) -> Call:
         "/api/v1/me/tokens": {"name": "matrix"},
         "/api/v1/me/notifications/channels": {"mail": "digest", "digest_hours": 4},
         "/api/v1/me/chat-webhook": {"service": "discord", "url": "https://discord.com/api/webhooks/1/matrix"},
-        "/api/v1/games/{game_id}/chat-webhook": {"service": "slack", "url": "https://hooks.slack.com/services/T/B/m"},
+        "/api/v1/games/{game_id}/chat-webhook": {
+            "service": "slack",
+            "url": "https://hooks.slack.com/services/T/B/m",
+        },
     }
     if template == "/api/v1/players/confirm-email" and method == "POST":
         bodies[template] = {"token": m.fresh_link()}
@@ -510,9 +515,13 @@ def build_matrix(client: TestClient) -> Matrix:
     )
     assert opened.status_code == 201, opened.text
     m.dispute = opened.json()["dispute"]
-    said = client.post(f"{API}/games/{table.game_id}/messages", json={"text": m.said}, headers=table.auth(m.awaited()))
+    said = client.post(
+        f"{API}/games/{table.game_id}/messages", json={"text": m.said}, headers=table.auth(m.awaited())
+    )
     assert said.status_code == 201, said.text
-    named = client.post(f"{API}/me/tokens", json={"name": "organiser's bot"}, headers=bearer(organiser["token"]))
+    named = client.post(
+        f"{API}/me/tokens", json={"name": "organiser's bot"}, headers=bearer(organiser["token"])
+    )
     session = client.post(f"{API}/sessions", json={"token": organiser["token"]})
     client.cookies.clear()
     assert named.status_code == 201 and session.status_code == 201, (named.text, session.text)
@@ -570,7 +579,10 @@ def test_the_authorisation_matrix(client: TestClient) -> None:
 def _account_rows(m: Matrix) -> list[Any]:
     """Everything the accounts store and the mail outbox hold (a refused write changes none of it)."""
     out: list[Any] = []
-    for store, tables in ((m.services.accounts.store, ("sessions", "links")), (m.services.mail.outbox, ("outbox",))):
+    for store, tables in (
+        (m.services.accounts.store, ("sessions", "links")),
+        (m.services.mail.outbox, ("outbox",)),
+    ):
         for t in tables:
             out += sorted(map(repr, store.rows(f"SELECT * FROM {store.t(t)}")))
     return out
@@ -739,7 +751,9 @@ def test_token_comparison_is_constant_time() -> None:
     assert "hmac.compare_digest(token.encode(), admin.encode())" in caller_src
     assert "hmac.compare_digest(proof.encode(), session.csrf.encode())" in caller_src
     for src in (auth_src, match_src, session_src, link_src, caller_src):
-        assert not re.search(r"(token|hash|admin|proof|csrf|secret)\w*\s*==|==\s*\w*(token|hash|admin|proof|csrf|secret)", src), src
+        assert not re.search(
+            r"(token|hash|admin|proof|csrf|secret)\w*\s*==|==\s*\w*(token|hash|admin|proof|csrf|secret)", src
+        ), src
 
 
 def test_a_wrong_secret_for_a_real_player_is_refused(client: TestClient) -> None:

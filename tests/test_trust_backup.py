@@ -251,7 +251,9 @@ def test_an_exported_game_imports_into_a_fresh_server_and_verifies_there(
     assert game_id in [g["game_id"] for g in listed]
     # a second import of the same game is refused
     twice = lk.run_cli(env, "import", str(export))
-    assert twice.returncode == 1 and "import/exists" in twice.stderr, twice.stderr  # the one line of a failure
+    assert twice.returncode == 1 and "import/exists" in twice.stderr, (
+        twice.stderr
+    )  # the one line of a failure
 
 
 def test_import_refuses_a_tampered_or_unfinished_export_and_writes_nothing(
@@ -266,7 +268,9 @@ def test_import_refuses_a_tampered_or_unfinished_export_and_writes_nothing(
     tampered = tmp_path / "tampered.jsonl"
     tampered.write_text("\n".join(json.dumps(r, sort_keys=True) for r in rows) + "\n")
     done = lk.run_cli(env, "import", str(tampered))
-    assert done.returncode == 1 and "import/not_verified" in done.stderr, done.stderr  # the one line of a failure
+    assert done.returncode == 1 and "import/not_verified" in done.stderr, (
+        done.stderr
+    )  # the one line of a failure
     assert client.get(f"/api/v1/games/{game_id}", headers=admin).status_code == 404
     running_id, running = _source_export(finished=False)
     partial = tmp_path / "running.jsonl"

@@ -39,7 +39,9 @@ def fault_run(
         url = pg.url(schema="faults")
         # enough games to outlast the run, however fast decisions are made
         n_games = max(3, int(seconds // 4))
-        tables, made = lk.prepare_tables(url, n_games, seats=3, options={"shares_trade": True}, until=lk.AUCTION)
+        tables, made = lk.prepare_tables(
+            url, n_games, seats=3, options={"shares_trade": True}, until=lk.AUCTION
+        )
         env = lk.server_env(url, tmp_path / "data", GAMELEDGER_PROJECTIONS="off")
         server = lk.Server(env, tmp_path / "server.log", workers=1)
         worker = lk.projection_worker(env, tmp_path / "worker.log")

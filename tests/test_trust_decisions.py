@@ -29,7 +29,9 @@ from tests.trust_world import assert_error_shape
 # title, options, players, random legal decisions played before the position is attacked
 GAMES = [
     pytest.param("cotton-trade", {}, 3, 7, id="cotton-trade-simple"),
-    pytest.param("cotton-trade", {"shares_trade": True, "reputation": True}, 3, 12, id="cotton-trade-advanced"),
+    pytest.param(
+        "cotton-trade", {"shares_trade": True, "reputation": True}, 3, 12, id="cotton-trade-advanced"
+    ),
     pytest.param("water-frame", {}, 3, 9, id="water-frame"),
     pytest.param("arkwright-card-game", {"expert": "all"}, 3, 9, id="card-game-expert"),
 ]

@@ -70,7 +70,9 @@ def _strategy(operation: Any, known: dict[str, list[Any]]) -> Any:
             fixed = st.fixed_dictionaries({n: st.sampled_from(known.get(n, ["x"])) for n in sorted(names)})
             strategies.append(
                 fixed.flatmap(
-                    lambda ids, m=mode: operation.as_strategy(generation_mode=m, path_parameters=ids, query=query)
+                    lambda ids, m=mode: operation.as_strategy(
+                        generation_mode=m, path_parameters=ids, query=query
+                    )
                 )
             )
     return st.one_of(strategies)
@@ -102,7 +104,11 @@ def _fuzz_operation(
             # a position the ledger has not reached makes the read wait its full 2 s: by design,
             # and too slow to fuzz; 0 still goes through the waiting code
             query = {**query, "position": 0}
-        kwargs: dict[str, Any] = {"params": query or None, "headers": headers, "cookies": case.cookies or None}
+        kwargs: dict[str, Any] = {
+            "params": query or None,
+            "headers": headers,
+            "cookies": case.cookies or None,
+        }
         if isinstance(case.body, bytes | str):
             kwargs["content"] = case.body
             headers.setdefault("Content-Type", case.media_type or "application/json")
@@ -151,7 +157,13 @@ def test_fuzzing_the_web_pages(client: Any) -> None:
     value = st.one_of(st.integers(-(10**30), 10**30).map(str), st.text(max_size=30), st.just(world.game_id))
     tally: Counter[str] = Counter()
 
-    @settings(max_examples=40, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=40,
+        deadline=None,
+        database=None,
+        derandomize=True,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(
         template=st.sampled_from(templates),
         ident=segment,

@@ -228,9 +228,11 @@ def give_seat_0_private_orders(scene: Scene) -> None:
     r = scene.client.put(g + "/orders", json={"rules": [rule]}, headers=scene.table.auth(0))
     assert r.status_code == 200, r.text
     kept = ORDER_NOTE in scene.client.get(g + "/orders", headers=scene.table.auth(0)).text
-    dropped = ORDER_NOTE not in r.text and "orders_dropped" in scene.client.get(
-        g + "/events", params={"limit": 5000}, headers=scene.table.auth(0)
-    ).text
+    dropped = (
+        ORDER_NOTE not in r.text
+        and "orders_dropped"
+        in scene.client.get(g + "/events", params={"limit": 5000}, headers=scene.table.auth(0)).text
+    )
     assert kept or dropped, "seat 0 sees its own order, or the note that dropped it"
 
 
@@ -287,13 +289,17 @@ def walk(scene: Scene, viewer: int | None) -> list[tuple[str, str]]:
     awaited = game.awaiting[0]
     legal = scene.table.game(awaited)["legal_decisions"]
     for decision in legal[:: max(1, len(legal) // 12)] if viewer == awaited else legal[:1]:
-        r = c.post(g + "/decisions/preview", json={"expected_version": version, "decision": decision}, headers=h)
+        r = c.post(
+            g + "/decisions/preview", json={"expected_version": version, "decision": decision}, headers=h
+        )
         assert r.status_code == (200 if viewer == awaited else 403), (r.status_code, r.text[:200])
         out.append(("decision previews", r.text))
     refused = c.post(g + "/forks", json={"version": version}, headers=h)
     assert refused.status_code == 409, refused.text  # a running game that hides something
     out.append(("refused fork", refused.text))
-    out.extend(("decision answers", text) for text in scene.answers.get(viewer if viewer is not None else -1, []))
+    out.extend(
+        ("decision answers", text) for text in scene.answers.get(viewer if viewer is not None else -1, [])
+    )
     for name, stream in scene.pushed.get(viewer, []):
         if name == "pushed game stream" and viewer is not None:  # the players are pushed their talk
             stream.wait_for(lambda evs: any(e.event == "talk" for e in evs))
@@ -301,7 +307,9 @@ def walk(scene: Scene, viewer: int | None) -> list[tuple[str, str]]:
         if name == "pushed game stream":
             assert text.count("event: game") > 1, "the stream was pushed the game's changes"
         out.append((name, text))
-    out.extend(("webhook payloads", body.decode()) for url, body in scene.webhooks if url == scene.url(viewer))
+    out.extend(
+        ("webhook payloads", body.decode()) for url, body in scene.webhooks if url == scene.url(viewer)
+    )
     out.extend(("chat messages", body.decode()) for url, body in scene.chats if url == scene.chat_url(viewer))
     c.cookies.set("gl_token", scene.token(viewer))
     try:
@@ -350,7 +358,9 @@ def test_hidden_items_reach_no_other_seat_and_no_spectator(
     scene = set_up(client, SCENARIOS[name])
     request.addfinalizer(scene.stop_streams)
     play_to_hidden_position(scene)
-    said = client.post(f"{API}/games/{scene.game_id}/messages", json={"text": scene.said}, headers=scene.table.auth(0))
+    said = client.post(
+        f"{API}/games/{scene.game_id}/messages", json={"text": scene.said}, headers=scene.table.auth(0)
+    )
     assert said.status_code == 201, said.text
     give_seat_0_private_orders(scene)
     run = client.post(f"{API}/admin/webhooks/run", headers=bearer(ADMIN_TOKEN))
@@ -374,20 +384,32 @@ def test_hidden_items_reach_no_other_seat_and_no_spectator(
         if viewer is None:
             spectator_view = dict(answers)["game view"]
         endpoints |= {n for n, _ in answers}
-        notified += sum(t.count("event: notification") for n, t in answers if n == "pushed notification stream")
+        notified += sum(
+            t.count("event: notification") for n, t in answers if n == "pushed notification stream"
+        )
         leaks = []
         words = renderer_for(scene.scenario.title).words
         for item, kind in items.items():
             rx = pattern(item)
             leaks += [(kind, item, where) for where, text in answers if rx.search(text)]
             # Cotton Trade's pages name its cards in words ("contract 52" for C052): searched too
-            said = words.name(item) if scene.scenario.title == "cotton-trade" and kind not in ("seed", "salt") else item
+            said = (
+                words.name(item)
+                if scene.scenario.title == "cotton-trade" and kind not in ("seed", "salt")
+                else item
+            )
             if said != item:
                 named = re.compile(pattern(said).pattern, re.IGNORECASE)
-                leaks += [(kind, said, where) for where, text in answers if where.endswith("page") and named.search(text)]
+                leaks += [
+                    (kind, said, where)
+                    for where, text in answers
+                    if where.endswith("page") and named.search(text)
+                ]
         assert not leaks, f"{name}: viewer {viewer} was shown hidden items: {leaks[:5]}"
         checked += len(items) * len({n for n, _ in answers})
-    print(f"{name}: {len(everything)} hidden items x {len(endpoints)} endpoints, {checked} item-endpoint checks")
+    print(
+        f"{name}: {len(everything)} hidden items x {len(endpoints)} endpoints, {checked} item-endpoint checks"
+    )
 
     assert notified, "the players' streams were pushed notifications to search"
 
@@ -402,7 +424,9 @@ def test_hidden_items_reach_no_other_seat_and_no_spectator(
     # and something that was hidden at the start is public now: the same search finds it
     states = scene.states()
     ever_hidden = set().union(*(game.engine.secrets(st, None) for st in states if st is not None))
-    revealed = (ever_hidden - game.engine.secrets(game.state, None)) & strings(game.engine.view(game.state, None))
+    revealed = (ever_hidden - game.engine.secrets(game.state, None)) & strings(
+        game.engine.view(game.state, None)
+    )
     if game.title == "cotton-trade":  # contracts and ships are shown by their ids once public
         assert revealed, "the position is past a reveal"
         assert all(pattern(i).search(spectator_view) for i in revealed), revealed
@@ -420,7 +444,9 @@ def test_hidden_items_reach_no_other_seat_and_no_spectator(
         assert card not in hidden_items(scene, peeker), "the peeker knows the card"
         mine = client.get(f"{API}/games/{scene.game_id}", headers=scene.table.auth(peeker)).text
         assert pattern(card).search(mine), "the peeker is shown the card it peeked at"
-        own_events = client.get(f"{API}/games/{scene.game_id}/events", headers=scene.table.auth(peeker)).json()
+        own_events = client.get(
+            f"{API}/games/{scene.game_id}/events", headers=scene.table.auth(peeker)
+        ).json()
         assert any(records.seat_audience(peeker) in e.get("salts", {}) for e in own_events["events"])
 
     # the search finds each item once it is no longer hidden: abandoned, the game shows all

@@ -442,7 +442,9 @@ def test_the_decision_limit_is_one_bucket_per_player_however_the_header_is_spelt
         for spelling in spellings:
             r = client.post(url, json=body, headers={"Authorization": spelling})
             assert r.status_code == 429 and r.json()["code"] == "request/rate_limited", spelling
-            assert 1 <= int(r.headers["retry-after"]) <= 2, "rounded up; less once the bucket refilled under load"
+            assert 1 <= int(r.headers["retry-after"]) <= 2, (
+                "rounded up; less once the bucket refilled under load"
+            )
         second = client.post(
             f"{API}/me/tokens", json={"name": "another device"}, headers={"Authorization": f"Bearer {token}"}
         ).json()["token"]
@@ -474,6 +476,8 @@ def test_the_digests_are_public_read_only_and_rate_limited_per_client(
             assert client.request(method, f"{API}/ledger/digest").status_code == 405, "read-only"
         refused = client.get(f"{API}/ledger/digests")
         assert refused.status_code == 429 and refused.json()["code"] == "request/rate_limited"
-        assert 1 <= int(refused.headers["retry-after"]) <= 2, "rounded up; less once the bucket refilled under load"
+        assert 1 <= int(refused.headers["retry-after"]) <= 2, (
+            "rounded up; less once the bucket refilled under load"
+        )
         assert client.get(f"{API}/ledger/public-key").status_code == 429, "one bucket for the three routes"
         assert client.get("/health").status_code == 200, "other reads are not counted"

@@ -75,7 +75,10 @@ def test_an_account_survives_a_lost_browser(browser: Any, mail_server: str, smtp
         game_id = create_and_fill(people, "cotton-trade")
         game = ann.go(f"/games/{game_id}")
         assert BOB in game.inner_text("main"), "the name is shown as written"
-        assert game.query_selector("img[src=x]") is None and bob.go("/lobby").query_selector("img[src=x]") is None
+        assert (
+            game.query_selector("img[src=x]") is None
+            and bob.go("/lobby").query_selector("img[src=x]") is None
+        )
 
         # a new laptop: Ann signs in with her address and password
         laptop = Person(browser, base, "Ann's laptop")

@@ -39,9 +39,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 @pytest.fixture(scope="module")
 def people(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Person]]:
-    with serving(tmp_path_factory.mktemp("card-game-browser")) as base, signed_up(
-        browser, base, ("Ann", "Bob", "Cid"), width=1366
-    ) as folks:
+    with (
+        serving(tmp_path_factory.mktemp("card-game-browser")) as base,
+        signed_up(browser, base, ("Ann", "Bob", "Cid"), width=1366) as folks,
+    ):
         yield folks
 
 

@@ -197,8 +197,21 @@ def test_the_game_page_offers_the_awaited_seat_its_legal_decisions(
 
 def test_the_board_of_each_title_is_laid_out(client: TestClient, tables: dict[str, Table]) -> None:
     expected = {
-        "cotton-trade": ["Cotton demand", "Regions", "North America", "Ships for rent", "Contracts", "Harbour"],
-        "water-frame": ["English market", "Job market", "Administration", "Special markers mat", "Share value"],
+        "cotton-trade": [
+            "Cotton demand",
+            "Regions",
+            "North America",
+            "Ships for rent",
+            "Contracts",
+            "Harbour",
+        ],
+        "water-frame": [
+            "English market",
+            "Job market",
+            "Administration",
+            "Special markers mat",
+            "Share value",
+        ],
         "arkwright-card-game": ["Home market", "Wages", "Development supply", "Reserve"],
     }
     for title, words in expected.items():

@@ -596,7 +596,9 @@ class Ledger(LeagueUseCases, UndoUseCases, TalkUseCases, DisputeUseCases):
                         seat, player, reply, self.clock(), by="reply", made_by={"reply": armed["id"]}
                     )
                 else:
-                    game.drop_reply(seat, armed["id"], "the reply was not legal when it was due", self.clock())
+                    game.drop_reply(
+                        seat, armed["id"], "the reply was not legal when it was due", self.clock()
+                    )
                 return True
             rules = game.orders.get(str(seat))
             if not rules:

@@ -86,7 +86,11 @@ def static_bytes() -> int:
 
 
 TITLES = ("water-frame", "cotton-trade", "arkwright-card-game")  # the titles with a drawn board
-PLAYED = {"water-frame": 300, "cotton-trade": 150, "arkwright-card-game": 300}  # events of real decisions at most (then padded)
+PLAYED = {
+    "water-frame": 300,
+    "cotton-trade": 150,
+    "arkwright-card-game": 300,
+}  # events of real decisions at most (then padded)
 NAMES = {"water-frame": "Water Frame", "cotton-trade": "Cotton Trade", "arkwright-card-game": "card game"}
 
 

@@ -118,9 +118,22 @@ class Components:
 # The plain numbers among the components, each the constant of its name in the data file (a few
 # spelt out in full there: _CONSTANT_KEY).
 _NUMBERS = (
-    "rounds", "starting_pence", "ship_cards_extra", "demand_initial_base", "demand_removed_per_player",
-    "guaranteed_price", "bonus_first", "bonus_other", "oversized_discount", "shares_per_company",
-    "exchange_rate", "coin_tokens", "passenger_tokens", "vip_tokens", "good_ol_cards", "reputation_max",
+    "rounds",
+    "starting_pence",
+    "ship_cards_extra",
+    "demand_initial_base",
+    "demand_removed_per_player",
+    "guaranteed_price",
+    "bonus_first",
+    "bonus_other",
+    "oversized_discount",
+    "shares_per_company",
+    "exchange_rate",
+    "coin_tokens",
+    "passenger_tokens",
+    "vip_tokens",
+    "good_ol_cards",
+    "reputation_max",
 )
 _CONSTANT_KEY = {
     "ship_cards_extra": "ship_cards_per_player_extra",

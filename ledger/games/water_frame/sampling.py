@@ -122,7 +122,9 @@ WORLDS = 1  # one completion, searched deeper, beats several searched shallower 
 CANDIDATES = 6  # a wider menu is first cut to this many by a short look-ahead
 BUDGET_MS = 300.0  # a search's default size
 STEPS_PER_ROUND = 22  # decisions in a cycle of a 4-player game (greedy self-play)
-STEPS_PER_MS = 3.7  # engine steps a millisecond: below the ~6.7 measured with the greedy bot, so searches end early
+STEPS_PER_MS = (
+    3.7  # engine steps a millisecond: below the ~6.7 measured with the greedy bot, so searches end early
+)
 SMALL_STEP = 0.0
 SET_UP = 3.0
 _SET_UP = {Phase.FOUNDATION_1, Phase.FOUNDATION_2, Phase.START_SHARES, Phase.START_SPECIAL}
