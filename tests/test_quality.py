@@ -17,6 +17,15 @@ def test_ruff_finds_nothing() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def test_the_code_is_formatted_one_way() -> None:
+    """``ruff format`` (its version held to one minor release in pyproject.toml: a new style
+    would otherwise fail this without a change here)."""
+    done = subprocess.run(
+        [str(BIN / "ruff"), "format", "--check", "."], cwd=ROOT, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 def test_mypy_finds_nothing() -> None:
     done = subprocess.run([str(BIN / "mypy")], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
