@@ -175,6 +175,23 @@ class Standing:
     summary: str
 
 
+def final_standings(ranked: Any, forfeited: list[int]) -> list[dict[str, Any]]:
+    """The title's standings, with the seats that forfeited moved below everyone who played on."""
+    playing = [s for s in ranked if s.seat not in forfeited]
+    out = []
+    for s in ranked:
+        entry: dict[str, Any] = {
+            "seat": s.seat,
+            "rank": 1 + sum(1 for o in playing if o.rank < s.rank),
+            "score": list(s.score),
+            "summary": s.summary,
+        }
+        if s.seat in forfeited:
+            entry.update(rank=len(playing) + 1, forfeited=True)
+        out.append(entry)
+    return sorted(out, key=lambda e: (e["rank"], e["seat"]))
+
+
 @dataclass(frozen=True, slots=True)
 class TitleMeta:
     id: str

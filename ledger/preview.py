@@ -21,7 +21,7 @@ from pydantic import ValidationError
 
 from ledger import registry
 from ledger.canonical import canonical
-from ledger.domain import Game, split_effects
+from ledger.domain import Game
 from ledger.engine import Decision
 from ledger.errors import (
     ConflictError,
@@ -31,6 +31,7 @@ from ledger.errors import (
     StaleVersionError,
 )
 from ledger.export import visible_effects
+from ledger.records import split_effects
 
 
 def first_error(exc: ValidationError) -> str:

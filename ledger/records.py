@@ -21,9 +21,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.canonical import canonical, derive_key, hmac_hex, sha256_hex
+
+if TYPE_CHECKING:
+    from ledger.engine import Effect
 
 GENESIS = "0" * 64
 SERVER = "server"
@@ -31,6 +34,22 @@ SERVER = "server"
 
 def seat_audience(seat: int) -> str:
     return f"seat:{seat}"
+
+
+def split_effects(effects: tuple[Effect, ...]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Public effects, and private ones grouped by audience (``server``: nobody yet)."""
+    public: list[dict[str, Any]] = []
+    private: dict[str, Any] = {}
+    for e in effects:
+        payload = e.payload()
+        if e.visible_to is None:
+            public.append(payload)
+        elif not e.visible_to:
+            private.setdefault(SERVER, {}).setdefault("effects", []).append(payload)
+        else:
+            for seat in e.visible_to:
+                private.setdefault(seat_audience(seat), {}).setdefault("effects", []).append(payload)
+    return public, private
 
 
 def timestamp_text(ts: datetime) -> str:

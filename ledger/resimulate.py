@@ -13,10 +13,10 @@ from typing import Any
 from uuid import UUID
 
 from ledger import records, registry
-from ledger.domain import final_standings, split_effects
-from ledger.engine import DrawOutcome
+from ledger.engine import DrawOutcome, final_standings
 from ledger.errors import RuleViolationError
 from ledger.export import event_record
+from ledger.records import split_effects
 from ledger.rng import derive_draw
 from ledger.verify import DECISION, DRAW, FINISHED, STARTED, TIMED_OUT, UNDONE
 

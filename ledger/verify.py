@@ -361,7 +361,7 @@ def _replay(
     finish = [e for e in events if e["type"] == FINISHED]
     if not finish or state is None:
         return  # an abandoned game has no standings to compare
-    from ledger.domain import final_standings
+    from ledger.engine import final_standings
 
     standings = [
         {"seat": s["seat"], "rank": s["rank"], "score": s["score"]}

@@ -11,8 +11,6 @@ from ledger.domain.game import (
     GAME_TOPICS,
     WAITING,
     Game,
-    final_standings,
-    split_effects,
 )
 from ledger.domain.league import League, LeagueGame
 from ledger.domain.player import Player
@@ -34,6 +32,4 @@ __all__ = [
     "LeagueGame",
     "Player",
     "conversation_id",
-    "final_standings",
-    "split_effects",
 ]

@@ -24,46 +24,14 @@ from eventsourcing.utils import register_topic
 
 from ledger import records
 from ledger.clocks import Clocks
-from ledger.engine import Decision, DrawOutcome, Effect, RulesEngine
+from ledger.engine import Decision, DrawOutcome, Effect, RulesEngine, final_standings
+from ledger.records import split_effects
 from ledger.registry import engine as title_engine
 from ledger.rng import seed_commitment
 
 WAITING, ACTIVE, FINISHED, ABANDONED, ANNULLED = "waiting", "active", "finished", "abandoned", "annulled"
 BOT = "bot"  # a seat played by the title's bot (sandbox forks)
 ADMIN = "admin"  # the operator, where the record names who acted
-
-
-def final_standings(ranked: Any, forfeited: list[int]) -> list[dict[str, Any]]:
-    """The title's standings, with the seats that forfeited moved below everyone who played on."""
-    playing = [s for s in ranked if s.seat not in forfeited]
-    out = []
-    for s in ranked:
-        entry: dict[str, Any] = {
-            "seat": s.seat,
-            "rank": 1 + sum(1 for o in playing if o.rank < s.rank),
-            "score": list(s.score),
-            "summary": s.summary,
-        }
-        if s.seat in forfeited:
-            entry.update(rank=len(playing) + 1, forfeited=True)
-        out.append(entry)
-    return sorted(out, key=lambda e: (e["rank"], e["seat"]))
-
-
-def split_effects(effects: tuple[Effect, ...]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Public effects, and private ones grouped by audience (``server``: nobody yet)."""
-    public: list[dict[str, Any]] = []
-    private: dict[str, Any] = {}
-    for e in effects:
-        payload = e.payload()
-        if e.visible_to is None:
-            public.append(payload)
-        elif not e.visible_to:
-            private.setdefault(records.SERVER, {}).setdefault("effects", []).append(payload)
-        else:
-            for seat in e.visible_to:
-                private.setdefault(records.seat_audience(seat), {}).setdefault("effects", []).append(payload)
-    return public, private
 
 
 def with_seat(by_seat: dict[str, Any], seat: int, value: Any) -> dict[str, Any]:
