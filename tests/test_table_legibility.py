@@ -25,10 +25,13 @@ STATIC = Path(__file__).parent.parent / "api" / "web" / "static"
 # title, options, seats, seed, steps played, every how many steps a board is checked
 GAMES: list[tuple[str, dict[str, Any], int, int, int, int]] = [
     ("water-frame", {}, 2, 11, 400, 25),
+    ("water-frame", {}, 3, 18, 600, 50),
     ("water-frame", {}, 4, 12, 700, 50),
     ("arkwright-card-game", {}, 2, 13, 500, 40),
+    ("arkwright-card-game", {}, 3, 19, 700, 50),
     ("arkwright-card-game", {}, 4, 14, 900, 60),
     ("cotton-trade", {}, 2, 15, 250, 15),
+    ("cotton-trade", COTTON_TRADE_ADVANCED, 3, 20, 300, 25),
     ("cotton-trade", {}, 6, 16, 450, 40),
     ("cotton-trade", COTTON_TRADE_ADVANCED, 5, 17, 450, 40),
 ]

@@ -561,13 +561,21 @@ class CardGameBoard(Board):
         table = s.table
         out = []
         cx = x + 2
-        for st in stores:
+        held = [(int(st.get("goods", 0)), 4 if st["storehouse"] == "BIG" else 2) for st in stores]
+        big = ["big " if st["storehouse"] == "BIG" else "" for st in stores]
+        wordings = [  # the fullest that fits the factory's width: one, two or three side by side
+            [
+                f"{_chip_name(st['storehouse'])}{n} of {cap}"
+                for st, (n, cap) in zip(stores, held, strict=True)
+            ],
+            [f"{b}store {n}/{cap}" for b, (n, cap) in zip(big, held, strict=True)],
+            [f"{b}{n}/{cap}" for b, (n, cap) in zip(big, held, strict=True)],
+        ][0 if len(stores) == 1 else 1 :]
+        labels = next(
+            (ws for ws in wordings if sum(text_width(t, 9) + 11 for t in ws) <= w - 2), wordings[-1]
+        )
+        for st, (n, cap), shown in zip(stores, held, labels, strict=True):
             mine = s.claim(_is("store_goods", storehouse=st["storehouse"]))
-            n = int(st.get("goods", 0))
-            cap = 4 if st["storehouse"] == "BIG" else 2
-            shown = f"{_chip_name(st['storehouse'])}{n} of {cap}"
-            if len(stores) > 1:  # two side by side: the short form fits a narrow factory
-                shown = f"{'big ' if st['storehouse'] == 'BIG' else ''}store {n}/{cap}"
             cw = text_width(shown, 9) + 8
             chip = rect(cx, y + 1, cw, 12, "chip ship", 2) + txt(cx + 4, y + 10, shown, "xs")
             where = f"at the {good(g)} factory" if g else "in your reserve"
