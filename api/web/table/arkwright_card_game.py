@@ -499,14 +499,36 @@ class CardGameBoard(Board):
         out = []
         chips = []
         cx = x + 2
+        total = sum(int(c.get("value", 0)) for c in cards)
+        short_head = text_width(f"{kind[0].upper()} {total}", 9, bold=True) + 6
+
+        def said(c: Mapping[str, Any], short: int) -> str:
+            """A card's chip: "Engineer 1 appeal", shorter for a crowded row ("Eng. 1 app.", then
+            "E 1 ap", "E1a"; in full on hover)."""
+            name = _chip_name(c["card"]).strip()
+            mode = MODE.get(c.get("mode"), "") if quality else ""
+            if short >= 5:
+                return f"{name[:1]}{c['value']}{mode[:1]}"
+            if short >= 1 and name:
+                name = name[:1] if short >= 4 else name[:3] + "."
+            if short >= 2 and mode:
+                mode = mode[:2] if short >= 4 else mode[:3] + "."
+            return " ".join(p for p in (name, str(c["value"]), mode) if p)
+
+        # the fullest chips that fit beside the row's total; from level 3 on the total gives way
+        # (it is on hover)
+        level = next(
+            (
+                k
+                for k in range(6)
+                if sum(text_width(said(c, k), 9) + 9 for c in cards) <= w - 2 - (short_head if k < 3 else 0)
+            ),
+            5,
+        )
         for c in cards:
             back = s.claim(_is(f"set_{kind}_card", card=c["card"], good=None))
             name = quality_card(c["card"]) if quality else distribution_card(c["card"])
-            shown = (
-                _chip_name(c["card"])
-                + f"{c['value']}"
-                + (f" {MODE.get(c.get('mode'), '')}" if quality else "")
-            )
+            shown = said(c, level)
             cw = text_width(shown, 9) + 6
             chip = rect(cx, y + 1, cw, 12, "chip mk", 2) + txt(cx + 3, y + 10, shown, "xs")
             what = f"{name[:1].upper()}{name[1:]}: value {c['value']}" + (
@@ -527,11 +549,10 @@ class CardGameBoard(Board):
             )
         else:
             mine = s.claim(_is("set_distribution_card", good=g))
-        total = sum(int(c.get("value", 0)) for c in cards)
         head = f"{kind.capitalize()} {total}"
         if text_width(head, 9, bold=True) > x + w - 4 - cx:  # the cards leave no room: "Q 2"
             head = f"{kind[0].upper()} {total}"
-        shape = hit(mine, x, y, w, 14) + txt(x + w - 2, y + 10, head, "xs b", "end")
+        shape = hit(mine, x, y, w, 14) + (txt(x + w - 2, y + 10, head, "xs b", "end") if level < 3 else "")
         label = f"The {kind} of the {good(g)} factory: {total}"
         out.append(
             table.target(

@@ -294,6 +294,22 @@ def fit(words: str, width: float, size: float = 10.5, bold: bool = False) -> str
     return words.rstrip() + "\u2026"
 
 
+def wrap(words: str, width: float, size: float = 10.5, lines: int = 2) -> list[str]:
+    """``words`` broken at spaces into at most ``lines`` lines no wider than ``width`` pixels
+    (the last cut short with an ellipsis where they do not all fit)."""
+    out: list[str] = []
+    rest = words.split(" ")
+    while rest and len(out) < lines - 1:
+        k = len(rest)
+        while k > 1 and text_width(" ".join(rest[:k]), size) > width:
+            k -= 1
+        out.append(" ".join(rest[:k]))
+        rest = rest[k:]
+    if rest:
+        out.append(fit(" ".join(rest), width, size))
+    return out
+
+
 def fit_first(wordings: Sequence[str], width: float, size: float = 10.5, bold: bool = False) -> str:
     """The first of ``wordings`` (the fullest first) that fits ``width`` pixels, else the last
     one cut short with an ellipsis."""

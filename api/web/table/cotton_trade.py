@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from api.web.table.base import Board, Table, fit, fit_first, text, text_width
+from api.web.table.base import Board, Table, fit, fit_first, text, text_width, wrap
 from api.web.table.cotton_trade_words import (
     REGION,
     REGION_SHORT,
@@ -246,9 +246,8 @@ class CottonTradeBoard(Board):
                 f"{purpose_text(pay['purpose'])} and auctions a share"
             )
             out.append(txt(x, y + 10, "Paying by selling a share", "t"))
-            out.append(txt(x, y + 24, line[:62], "xs"))
-            if len(line) > 62:
-                out.append(txt(x, y + 35, line[62:], "xs"))
+            for k, part in enumerate(wrap(line, w - 6, 10)):
+                out.append(txt(x, y + 24 + 11 * k, part, "xs"))
         if not a:
             bank = v.get("bank_auction_queue", [])
             if bank and not pay:
@@ -371,23 +370,34 @@ class CottonTradeBoard(Board):
         track = r.get("track", [])
         mine = table.claim(_is("sail_ship", region=code))
         slots = max(4, len(track) + (1 if mine else 0))
-        sw = min(44.0, (w - 12) / slots)
+        # one row of ships under their numbers while a slot is wide enough for a token and its
+        # digit; else two rows in reading order, each number before its ship where there is room
+        # (on hover in any case); a narrower slot draws the token smaller
+        rows = 1 if (w - 12) / slots >= 24 else 2
+        per_row = -(-slots // rows)
+        sw = min(44.0, (w - 12) / per_row)
+        numbered = rows == 1 or sw >= 34
+        lead = (16 if slots >= 10 else 12) if rows == 2 and numbered else 0  # the number's room
+        rad = min(5.0, (sw - 14 - lead) / 2.2)
         shape = rect(x + 4, ty, w - 8, 30, "", 3, "ct-track")
         for i in range(slots):
-            sx = x + 8 + i * sw
-            shape += txt(sx + 2, ty + 9, f"{i + 1}", "xs muted")
+            row, col = divmod(i, per_row)
+            sx = x + 8 + col * sw
+            if rows == 1:
+                shape += txt(sx + 2, ty + 9, f"{i + 1}", "xs muted")
+            elif numbered:
+                shape += txt(sx + 1, ty + 13 + row * 13, f"{i + 1}", "xs muted")
         for i, ship in enumerate(track):
-            sx = x + 8 + i * sw
-            seat = int(ship["seat"])
-            shape += token(seat, sx + 9, ty + 20, 5)
-            shape += txt(
-                sx + 17, ty + 24, f"{ship['capacity']}" + ("·" if ship.get("stayed") else ""), "xs b"
-            )
-        if mine:  # in the free slots, on the ships' line
-            room = x + w - 10 - (x + 8 + len(track) * sw)
-            shape += txt(
-                x + w - 10, ty + 24, fit_first(("sail here", "here"), room, 10, bold=True), "xs b", "end"
-            )
+            row, col = divmod(i, per_row)
+            sx, sy = x + 8 + col * sw + lead, ty + (20 if rows == 1 else 9 + row * 13)
+            cx = sx + rad + (1 if lead else 3)
+            shape += token(int(ship["seat"]), cx, sy, rad)
+            said = f"{ship['capacity']}" + ("·" if ship.get("stayed") else "")
+            shape += txt(cx + rad + 2, sy + 4, said, "xs b")
+        if mine:  # in the free slots, on the ships' (last) line
+            room = x + w - 10 - (x + 8 + (len(track) - (rows - 1) * per_row) * sw)
+            said = fit_first(("sail here", "here"), room, 10, bold=True)
+            shape += txt(x + w - 10, ty + (24 if rows == 1 else 26), said, "xs b", "end")
         where = "; ".join(
             f"{i + 1}. {table.who(int(s['seat']))}'s {s['capacity']}-cotton ship"
             + (" (stayed from last round)" if s.get("stayed") else "")
@@ -564,8 +574,12 @@ def _contract_card(c: Mapping[str, Any], x: float, y: float, w: float, h: float,
         out.append(txt(x + 5, y + 16, "Drought", "s b"))
         out.append(txt(x + 5, y + 30, "no cotton", "xs"))
     else:
-        out.append(txt(x + 5, y + 16, f"{c['cotton']} cotton", "s b"))
-        out.append(txt(x + w - 5, y + 16, f"for {money(c['price'], currency)}", "s b", "end"))
+        cotton, price = f"{c['cotton']} cotton", money(c["price"], currency)
+        room = w - 16 - text_width(cotton, 11, bold=True)  # a narrow card: the price without "for"
+        out.append(txt(x + 5, y + 16, cotton, "s b"))
+        out.append(
+            txt(x + w - 5, y + 16, fit_first((f"for {price}", price), room, 11, bold=True), "s b", "end")
+        )
         if c.get("unrest"):
             out.append(txt(x + 5, y + 31, f"unrest {c['unrest']}", "xs"))
         bx = x + w - 5  # what it brings to the harbour, as the harbour's tokens, from the right
