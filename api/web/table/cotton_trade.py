@@ -385,7 +385,7 @@ class CottonTradeBoard(Board):
             sx = x + 8 + col * sw
             if rows == 1:
                 shape += txt(sx + 2, ty + 9, f"{i + 1}", "xs muted")
-            elif numbered:
+            elif numbered and i < len(track):  # the free slot says "sail here" instead
                 shape += txt(sx + 1, ty + 13 + row * 13, f"{i + 1}", "xs muted")
         for i, ship in enumerate(track):
             row, col = divmod(i, per_row)
