@@ -26,212 +26,51 @@ def setting(env: str, default: Any, *, meaning: str, **constraints: Any) -> Any:
 class Settings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    environment: Literal["development", "production"] = setting(
-        "GAMELEDGER_ENV",
-        "development",
-        meaning="production refuses to start without a PostgreSQL URL, an admin token of 24+ characters, a signing key and the public URL, or with the templates' placeholder secrets (change-me).",
-    )
-    data_dir: Path = setting(
-        "GAMELEDGER_DATA_DIR", Path(DEFAULT_DATA_DIR), meaning="Where the embedded SQLite files live."
-    )
-    database_url: str = setting(
-        "GAMELEDGER_DATABASE_URL",
-        "",
-        meaning="sqlite:///path or postgresql://...; empty: SQLite in data_dir.",
-    )
-    admin_token: str = setting(
-        "GAMELEDGER_ADMIN_TOKEN", "", meaning="Bearer token of the operator (league organiser)."
-    )
-    max_body_bytes: int = setting(
-        "GAMELEDGER_MAX_BODY_BYTES", 64 * 1024, ge=1024, meaning="Largest request body accepted (413 beyond)."
-    )
-    max_json_depth: int = setting(
-        "GAMELEDGER_MAX_JSON_DEPTH",
-        32,
-        ge=4,
-        meaning="Deepest JSON nesting accepted in a request body (422 beyond).",
-    )
-    pool_size: int = setting(
-        "GAMELEDGER_POOL_SIZE",
-        5,
-        ge=1,
-        meaning="The event store's database connections per process (the pool may overflow to twice this).",
-    )
-    pg_pre_ping: bool = setting(
-        "GAMELEDGER_PG_PRE_PING",
-        False,
-        meaning="Check every pooled PostgreSQL connection before use (a round trip per statement); off, a statement on a connection broken by a database restart is retried on a fresh one.",
-    )
-    init_db: bool = setting(
-        "GAMELEDGER_INIT_DB",
-        True,
-        meaning="Apply the pending schema migrations at start (under a lock); false where a Job runs `gameledger db migrate`.",
-    )
-    projections: Literal["inline", "off"] = setting(
-        "GAMELEDGER_PROJECTIONS",
-        "inline",
-        meaning="Run the read models in the server process, or leave them to workers.",
-    )
-    clock_interval: float = setting(
-        "GAMELEDGER_CLOCK_INTERVAL",
-        30.0,
-        ge=0,
-        meaning="Seconds between the clock scheduler's checks for timeouts (0: off).",
-    )
-    webhook_interval: float = setting(
-        "GAMELEDGER_WEBHOOK_INTERVAL",
-        2.0,
-        ge=0,
-        meaning="Seconds between webhook delivery rounds, and between the rounds that turn notifications into mails and Discord and Slack messages (0: off).",
-    )
-    outbound_allow: str = setting(
-        "GAMELEDGER_OUTBOUND_ALLOW",
-        "",
-        meaning="Host names and networks (comma-separated: hooks.internal, 10.1.0.0/16, 127.0.0.1) that webhooks may reach although they are not public; every other loopback, private, link-local, multicast or reserved address is refused when a webhook is saved and again when it is sent. Discord and Slack hooks go to discord.com and hooks.slack.com, or to a host listed here (a relay).",
-    )
-    vacation_days_per_year: int = setting(
-        "GAMELEDGER_VACATION_DAYS", 30, ge=0, le=366, meaning="Vacation allowance per player."
-    )
-    signing_key: str = setting(
-        "GAMELEDGER_SIGNING_KEY",
-        "",
-        repr=False,
-        meaning="Ed25519 key (32 bytes, base64) that signs the ledger digests; development makes one.",
-    )
-    digest_interval: float = setting(
-        "GAMELEDGER_DIGEST_INTERVAL",
-        3600.0,
-        ge=0,
-        meaning="Seconds between published digests of all games' heads (0: on demand).",
-    )
-    projection_batch: int = setting(
-        "GAMELEDGER_PROJECTION_BATCH",
-        2000,
-        ge=1,
-        meaning="Notifications per projection transaction when catching up.",
-    )
-    log_format: Literal["json", "text"] = setting(
-        "GAMELEDGER_LOG_FORMAT",
-        "json",
-        meaning="json: one JSON object per line (time, level, logger, message, request_id...).",
-    )
-    log_level: Literal["debug", "info", "warning", "error"] = setting(
-        "GAMELEDGER_LOG_LEVEL", "info", meaning="Lowest level logged."
-    )
-    ready_max_lag: int = setting(
-        "GAMELEDGER_READY_MAX_LAG",
-        5000,
-        ge=0,
-        meaning="/ready answers 503 when a projection is more events than this behind the log (0: no lag check).",
-    )
-    shutdown_timeout: float = setting(
-        "GAMELEDGER_SHUTDOWN_TIMEOUT",
-        20.0,
-        ge=0,
-        meaning="Seconds that in-flight requests get to finish after SIGTERM before connections are closed.",
-    )
+    # one setting a line, read as a table (the formatter would spread each over several)
+    # fmt: off
+    environment: Literal["development", "production"] = setting("GAMELEDGER_ENV", "development", meaning="production refuses to start without a PostgreSQL URL, an admin token of 24+ characters, a signing key and the public URL, or with the templates' placeholder secrets (change-me).")
+    data_dir: Path = setting("GAMELEDGER_DATA_DIR", Path(DEFAULT_DATA_DIR), meaning="Where the embedded SQLite files live.")
+    database_url: str = setting("GAMELEDGER_DATABASE_URL", "", meaning="sqlite:///path or postgresql://...; empty: SQLite in data_dir.")
+    admin_token: str = setting("GAMELEDGER_ADMIN_TOKEN", "", meaning="Bearer token of the operator (league organiser).")
+    max_body_bytes: int = setting("GAMELEDGER_MAX_BODY_BYTES", 64 * 1024, ge=1024, meaning="Largest request body accepted (413 beyond).")
+    max_json_depth: int = setting("GAMELEDGER_MAX_JSON_DEPTH", 32, ge=4, meaning="Deepest JSON nesting accepted in a request body (422 beyond).")
+    pool_size: int = setting("GAMELEDGER_POOL_SIZE", 5, ge=1, meaning="The event store's database connections per process (the pool may overflow to twice this).")
+    pg_pre_ping: bool = setting("GAMELEDGER_PG_PRE_PING", False, meaning="Check every pooled PostgreSQL connection before use (a round trip per statement); off, a statement on a connection broken by a database restart is retried on a fresh one.")
+    init_db: bool = setting("GAMELEDGER_INIT_DB", True, meaning="Apply the pending schema migrations at start (under a lock); false where a Job runs `gameledger db migrate`.")
+    projections: Literal["inline", "off"] = setting("GAMELEDGER_PROJECTIONS", "inline", meaning="Run the read models in the server process, or leave them to workers.")
+    clock_interval: float = setting("GAMELEDGER_CLOCK_INTERVAL", 30.0, ge=0, meaning="Seconds between the clock scheduler's checks for timeouts (0: off).")
+    webhook_interval: float = setting("GAMELEDGER_WEBHOOK_INTERVAL", 2.0, ge=0, meaning="Seconds between webhook delivery rounds, and between the rounds that turn notifications into mails and Discord and Slack messages (0: off).")
+    outbound_allow: str = setting("GAMELEDGER_OUTBOUND_ALLOW", "", meaning="Host names and networks (comma-separated: hooks.internal, 10.1.0.0/16, 127.0.0.1) that webhooks may reach although they are not public; every other loopback, private, link-local, multicast or reserved address is refused when a webhook is saved and again when it is sent. Discord and Slack hooks go to discord.com and hooks.slack.com, or to a host listed here (a relay).")
+    vacation_days_per_year: int = setting("GAMELEDGER_VACATION_DAYS", 30, ge=0, le=366, meaning="Vacation allowance per player.")
+    signing_key: str = setting("GAMELEDGER_SIGNING_KEY", "", repr=False, meaning="Ed25519 key (32 bytes, base64) that signs the ledger digests; development makes one.")
+    digest_interval: float = setting("GAMELEDGER_DIGEST_INTERVAL", 3600.0, ge=0, meaning="Seconds between published digests of all games' heads (0: on demand).")
+    projection_batch: int = setting("GAMELEDGER_PROJECTION_BATCH", 2000, ge=1, meaning="Notifications per projection transaction when catching up.")
+    log_format: Literal["json", "text"] = setting("GAMELEDGER_LOG_FORMAT", "json", meaning="json: one JSON object per line (time, level, logger, message, request_id...).")
+    log_level: Literal["debug", "info", "warning", "error"] = setting("GAMELEDGER_LOG_LEVEL", "info", meaning="Lowest level logged.")
+    ready_max_lag: int = setting("GAMELEDGER_READY_MAX_LAG", 5000, ge=0, meaning="/ready answers 503 when a projection is more events than this behind the log (0: no lag check).")
+    shutdown_timeout: float = setting("GAMELEDGER_SHUTDOWN_TIMEOUT", 20.0, ge=0, meaning="Seconds that in-flight requests get to finish after SIGTERM before connections are closed.")
     metrics: bool = setting("GAMELEDGER_METRICS", True, meaning="Serve Prometheus metrics at /metrics.")
 
-    signup_rate: float = setting(
-        "GAMELEDGER_SIGNUP_RATE",
-        20.0,
-        ge=0,
-        meaning="Sign-ups allowed per minute per client address (0: no limit).",
-    )
-    signup_burst: int = setting(
-        "GAMELEDGER_SIGNUP_BURST", 20, ge=1, meaning="Sign-ups allowed at once before the rate applies."
-    )
-    decision_rate: float = setting(
-        "GAMELEDGER_DECISION_RATE",
-        30.0,
-        ge=0,
-        meaning="Decisions allowed per second per player (0: no limit).",
-    )
-    decision_burst: int = setting(
-        "GAMELEDGER_DECISION_BURST", 120, ge=1, meaning="Decisions allowed at once before the rate applies."
-    )
-    public_read_rate: float = setting(
-        "GAMELEDGER_PUBLIC_READ_RATE",
-        5.0,
-        ge=0,
-        meaning="Reads of the public digest endpoints (/ledger/digest, /ledger/digests, /ledger/public-key, no token needed) allowed per second per client address (0: no limit).",
-    )
-    public_read_burst: int = setting(
-        "GAMELEDGER_PUBLIC_READ_BURST", 30, ge=1, meaning="Reads of the public digests allowed at once."
-    )
+    signup_rate: float = setting("GAMELEDGER_SIGNUP_RATE", 20.0, ge=0, meaning="Sign-ups allowed per minute per client address (0: no limit).")
+    signup_burst: int = setting("GAMELEDGER_SIGNUP_BURST", 20, ge=1, meaning="Sign-ups allowed at once before the rate applies.")
+    decision_rate: float = setting("GAMELEDGER_DECISION_RATE", 30.0, ge=0, meaning="Decisions allowed per second per player (0: no limit).")
+    decision_burst: int = setting("GAMELEDGER_DECISION_BURST", 120, ge=1, meaning="Decisions allowed at once before the rate applies.")
+    public_read_rate: float = setting("GAMELEDGER_PUBLIC_READ_RATE", 5.0, ge=0, meaning="Reads of the public digest endpoints (/ledger/digest, /ledger/digests, /ledger/public-key, no token needed) allowed per second per client address (0: no limit).")
+    public_read_burst: int = setting("GAMELEDGER_PUBLIC_READ_BURST", 30, ge=1, meaning="Reads of the public digests allowed at once.")
 
-    public_url: str = setting(
-        "GAMELEDGER_PUBLIC_URL",
-        "",
-        meaning="The address people reach the server at (https://play.example.org): the links in mails point there, and https:// marks the session cookie Secure. Empty (refused in production): the address each request came to.",
-    )
-    smtp_url: str = setting(
-        "GAMELEDGER_SMTP_URL",
-        "",
-        repr=False,
-        meaning="Where mail goes: smtp://user:password@host:587 (STARTTLS when the server offers it; the password is sent only over TLS or to this machine) or smtps://user:password@host:465 (TLS). Empty: every mail (its one-time links included) is written to the log, logger gameledger.mail at WARNING, for the operator to pass on. Account mails and notification mails (your turn, digests) alike.",
-    )
-    smtp_timeout: float = setting(
-        "GAMELEDGER_SMTP_TIMEOUT",
-        10.0,
-        gt=0,
-        le=300,
-        meaning="Seconds an SMTP connection or command may take before the attempt fails (and is retried).",
-    )
-    mail_from: str = setting(
-        "GAMELEDGER_MAIL_FROM", "gameledger <gameledger@localhost>", meaning="The From address of every mail."
-    )
-    mail_interval: float = setting(
-        "GAMELEDGER_MAIL_INTERVAL",
-        2.0,
-        ge=0,
-        meaning="Seconds between rounds of the mail outbox's drain (0: off); a process sends the mails it queued itself at once.",
-    )
-    session_days: int = setting(
-        "GAMELEDGER_SESSION_DAYS",
-        30,
-        ge=1,
-        le=400,
-        meaning="How long a sign-in (web or API session) lasts; signing out ends it sooner.",
-    )
-    recovery_link_minutes: int = setting(
-        "GAMELEDGER_RECOVERY_LINK_MINUTES",
-        30,
-        ge=5,
-        le=1440,
-        meaning="How long a mailed sign-in (recovery) link works; it works once.",
-    )
-    confirm_link_hours: int = setting(
-        "GAMELEDGER_CONFIRM_LINK_HOURS",
-        48,
-        ge=1,
-        le=720,
-        meaning="How long a mailed link confirming an email address works; it works once.",
-    )
-    signin_attempts_per_account: int = setting(
-        "GAMELEDGER_SIGNIN_ATTEMPTS_PER_ACCOUNT",
-        10,
-        ge=0,
-        meaning="Failed sign-ins allowed per email address in 15 minutes; beyond, sign-ins with it are refused (429) until the window has passed (0: no limit).",
-    )
-    signin_attempts_per_client: int = setting(
-        "GAMELEDGER_SIGNIN_ATTEMPTS_PER_CLIENT",
-        50,
-        ge=0,
-        meaning="Failed sign-ins allowed per client address in 15 minutes (0: no limit).",
-    )
-    account_mails_per_hour: int = setting(
-        "GAMELEDGER_ACCOUNT_MAILS_PER_HOUR",
-        3,
-        ge=0,
-        meaning="Confirmation and recovery mails sent to one address in an hour; beyond, none is sent and the answer is the same (0: no limit).",
-    )
-    recover_requests_per_client: int = setting(
-        "GAMELEDGER_RECOVER_REQUESTS_PER_CLIENT",
-        20,
-        ge=0,
-        meaning="Account recovery requests per client address in an hour (0: no limit).",
-    )
+    public_url: str = setting("GAMELEDGER_PUBLIC_URL", "", meaning="The address people reach the server at (https://play.example.org): the links in mails point there, and https:// marks the session cookie Secure. Empty (refused in production): the address each request came to.")
+    smtp_url: str = setting("GAMELEDGER_SMTP_URL", "", repr=False, meaning="Where mail goes: smtp://user:password@host:587 (STARTTLS when the server offers it; the password is sent only over TLS or to this machine) or smtps://user:password@host:465 (TLS). Empty: every mail (its one-time links included) is written to the log, logger gameledger.mail at WARNING, for the operator to pass on. Account mails and notification mails (your turn, digests) alike.")
+    smtp_timeout: float = setting("GAMELEDGER_SMTP_TIMEOUT", 10.0, gt=0, le=300, meaning="Seconds an SMTP connection or command may take before the attempt fails (and is retried).")
+    mail_from: str = setting("GAMELEDGER_MAIL_FROM", "gameledger <gameledger@localhost>", meaning="The From address of every mail.")
+    mail_interval: float = setting("GAMELEDGER_MAIL_INTERVAL", 2.0, ge=0, meaning="Seconds between rounds of the mail outbox's drain (0: off); a process sends the mails it queued itself at once.")
+    session_days: int = setting("GAMELEDGER_SESSION_DAYS", 30, ge=1, le=400, meaning="How long a sign-in (web or API session) lasts; signing out ends it sooner.")
+    recovery_link_minutes: int = setting("GAMELEDGER_RECOVERY_LINK_MINUTES", 30, ge=5, le=1440, meaning="How long a mailed sign-in (recovery) link works; it works once.")
+    confirm_link_hours: int = setting("GAMELEDGER_CONFIRM_LINK_HOURS", 48, ge=1, le=720, meaning="How long a mailed link confirming an email address works; it works once.")
+    signin_attempts_per_account: int = setting("GAMELEDGER_SIGNIN_ATTEMPTS_PER_ACCOUNT", 10, ge=0, meaning="Failed sign-ins allowed per email address in 15 minutes; beyond, sign-ins with it are refused (429) until the window has passed (0: no limit).")
+    signin_attempts_per_client: int = setting("GAMELEDGER_SIGNIN_ATTEMPTS_PER_CLIENT", 50, ge=0, meaning="Failed sign-ins allowed per client address in 15 minutes (0: no limit).")
+    account_mails_per_hour: int = setting("GAMELEDGER_ACCOUNT_MAILS_PER_HOUR", 3, ge=0, meaning="Confirmation and recovery mails sent to one address in an hour; beyond, none is sent and the answer is the same (0: no limit).")
+    recover_requests_per_client: int = setting("GAMELEDGER_RECOVER_REQUESTS_PER_CLIENT", 20, ge=0, meaning="Account recovery requests per client address in an hour (0: no limit).")
+    # fmt: on
 
     @field_validator("public_url")
     @classmethod

@@ -73,6 +73,13 @@ class World(MailWorld):
         assert r.status_code == 200, r.text
         return player
 
+    def move_email(self, token: str, email: str) -> None:
+        """The player asks for ``email`` and follows the link mailed there."""
+        r = self.client.post(f"{API}/me/email", json={"email": email}, headers=bearer(token))
+        assert r.status_code == 202, r.text
+        r = self.client.post(f"{API}/players/confirm-email", json={"token": self.link(email, "confirm")})
+        assert r.status_code == 200, r.text
+
     def sign_in(self, **body: Any) -> Any:
         r = self.client.post(f"{API}/sessions", json=body)
         self.client.cookies.clear()
@@ -437,30 +444,10 @@ def test_an_address_belongs_to_one_player_and_moves_only_when_released(world: Wo
     )
     assert (taken.status_code, assert_error_shape(taken)) == (409, "email/taken")
     # Ann moves to another address: the old one is told, and released
-    assert (
-        c.post(f"{API}/me/email", json={"email": "ann@example.org"}, headers=bearer(ann["token"])).status_code
-        == 202
-    )
-    assert (
-        c.post(
-            f"{API}/players/confirm-email", json={"token": world.link("ann@example.org", "confirm")}
-        ).status_code
-        == 200
-    )
+    world.move_email(ann["token"], "ann@example.org")
     told = [m for m in world.mails_to("shared@example.org") if "has changed" in m["Subject"]]
     assert len(told) == 1 and "ann@example.org" in text_of(told[0])
-    assert (
-        c.post(
-            f"{API}/me/email", json={"email": "shared@example.org"}, headers=bearer(bob["token"])
-        ).status_code
-        == 202
-    )
-    assert (
-        c.post(
-            f"{API}/players/confirm-email", json={"token": world.link("shared@example.org", "confirm")}
-        ).status_code
-        == 200
-    )
+    world.move_email(bob["token"], "shared@example.org")
     assert c.get(f"{API}/me", headers=bearer(bob["token"])).json()["email"] == "shared@example.org"
     # a recovery for the address now reaches Bob, not Ann
     assert c.post(f"{API}/players/recover", json={"email": "shared@example.org"}).status_code == 202

@@ -10,6 +10,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from api.services import PROJECTIONS
 from tests.api_helpers import API, Table
 
 ADMIN = {"Authorization": "Bearer test-admin-token-0123456789"}
@@ -169,11 +170,4 @@ def test_only_the_operator_abandons_and_an_abandoned_game_reveals_everything(cli
 def test_health_reports_each_projections_lag(client: TestClient) -> None:
     Table(client)
     health = client.get("/health").json()
-    assert set(health["projections_lag"]) == {
-        "gameindex",
-        "scoreboard",
-        "sharevalues",
-        "leaguestats",
-        "notifications",
-        "pace",
-    }
+    assert set(health["projections_lag"]) == set(PROJECTIONS)  # each named in test_projections

@@ -247,6 +247,18 @@ def test_migrations_apply_in_order_once_and_keep_the_data(database_url: str) -> 
         services.close()
 
 
+def db_status_check(env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``gameledger db status --check`` as an operator runs it."""
+    return subprocess.run(
+        [str(BIN / "gameledger"), "db", "status", "--check"],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
 def test_two_concurrent_migrations_apply_each_version_exactly_once(database_url: str, tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GAMELEDGER_")}
     env["GAMELEDGER_DATABASE_URL"] = database_url
@@ -268,28 +280,14 @@ def test_two_concurrent_migrations_apply_each_version_exactly_once(database_url:
     ]
     assert sorted(applied) == sorted(f"applied migration {m.version}: {m.name}" for m in MIGRATIONS)
     assert sum("nothing to migrate" in out for out, _ in outputs) == 1
-    done = subprocess.run(
-        [str(BIN / "gameledger"), "db", "status", "--check"],
-        env=env,
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = db_status_check(env, tmp_path)
     assert done.returncode == 0 and "0 pending" in done.stdout, done.stdout + done.stderr
 
 
 def test_db_status_check_fails_while_a_migration_is_pending(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GAMELEDGER_")}
     env["GAMELEDGER_DATA_DIR"] = str(tmp_path / "data")
-    done = subprocess.run(
-        [str(BIN / "gameledger"), "db", "status", "--check"],
-        env=env,
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = db_status_check(env, tmp_path)
     assert done.returncode == 1 and f"{LATEST} pending" in done.stdout and "PENDING" in done.stdout
 
 

@@ -506,7 +506,7 @@ class CardGameBoard(Board):
             """A card's chip: "Engineer 1 appeal", shorter for a crowded row ("Eng. 1 app.", then
             "E 1 ap", "E1a"; in full on hover)."""
             name = _chip_name(c["card"]).strip()
-            mode = MODE.get(c.get("mode"), "") if quality else ""
+            mode = MODE.get(str(c.get("mode")), "") if quality else ""
             if short >= 5:
                 return f"{name[:1]}{c['value']}{mode[:1]}"
             if short >= 1 and name:
