@@ -109,20 +109,21 @@ class WaterFrameBoard(Board):
         bits.append(phase_name(v.get("phase")))
         out.append(txt(8, 14, " · ".join(bits), "h"))
         turn, sale = v.get("turn"), v.get("sale")
+        notes = []  # the turn's action, and the production phase's sale of the active good
         if turn:
             action = WORDS.name(turn.get("action"))
-            note = (
+            notes.append(
                 f"{table.who(turn['seat'])}: {action} action on the £{turn['space']} space, "
                 f"budget £{turn['budget']}, spent £{turn['spent']}"
             )
-            out.append(txt(8, 29, note, "s"))
-        elif sale:  # the production phase's sale of the active good
+        if sale:
             sold = sum(sale.get("sold_from_production", [])) + sum(sale.get("sold_from_stock", []))
-            note = (
+            notes.append(
                 f"Sale of {good(sale['good'])}: {sold} sold by players, {sale.get('importer_sold', 0)} "
                 f"by the importer, {sale.get('tokens_left', 0)} demand left"
             )
-            out.append(txt(8, 29, note, "s"))
+        if notes:  # both at once (if ever) share the line, cut short before the turn order
+            out.append(txt(8, 29, fit(" · ".join(notes), 585), "s"))
         out.append(turn_order(table, 600, _start_named, first=72, widest=82, gap=2))
         return "".join(out)
 
