@@ -12,7 +12,7 @@ from api.changefeed import end_streams_on_exit
 from api.limits import BodyLimits
 from api.observability import RequestContext
 from api.observability import router as metrics_router
-from api.ratelimit import DecisionLimit, RateLimits
+from api.ratelimit import DecisionLimit, ForkLimit, RateLimits
 from api.routers import accounts, admin, games, health, leagues, ledger, players, stats, streams, talk, titles
 from api.routers import orders as orders_routes
 from api.routers.channels import router as channels_router
@@ -78,6 +78,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         public_read_burst=settings.public_read_burst,
     )
     app.state.decision_limit = DecisionLimit(settings.decision_rate, settings.decision_burst)
+    app.state.fork_limit = ForkLimit(settings.fork_rate, settings.fork_burst)
     app.add_middleware(RequestContext)  # outermost: request id, access log, metrics
     return app
 

@@ -15,11 +15,38 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
-def json_depth_exceeds(body: bytes, limit: int) -> bool:
-    """Whether brackets nest deeper than ``limit`` (strings and escapes skipped)."""
+INT64 = (-(2**63), 2**63 - 1)
+_NUMBER = frozenset(b"+-0123456789.eE")
+_START = frozenset(b"-0123456789")
+
+
+def _number_fits(token: bytes) -> bool:
+    """Whether a JSON number token is a 64-bit integer or a finite double."""
+    if any(b in b".eE" for b in token):
+        try:
+            value = float(token)
+        except ValueError:
+            return True  # not a number at all: the JSON reader refuses it with its own code
+        return value not in (float("inf"), float("-inf"))
+    if len(token) <= 18:  # at most 18 digits (and a sign) always fits
+        return True
+    try:
+        return INT64[0] <= int(token) <= INT64[1]
+    except ValueError:
+        return True
+
+
+def json_problem(body: bytes, depth_limit: int, *, numbers: bool = True) -> tuple[str, str] | None:
+    """What is wrong with a JSON body before anyone parses it, in one pass (strings and escapes
+    skipped): brackets nested deeper than ``depth_limit``, or (``numbers``) a number outside a
+    64-bit integer or a finite double, or NaN and Infinity, which JSON does not have. Python reads
+    any number of digits, but the read models' reader (orjson) does not, and every number the
+    service stores must be one that every reader of the record can read back."""
     depth = 0
     in_string = escaped = False
-    for byte in body:
+    i, n = 0, len(body)
+    while i < n:
+        byte = body[i]
         if in_string:
             if escaped:
                 escaped = False
@@ -31,11 +58,39 @@ def json_depth_exceeds(body: bytes, limit: int) -> bool:
             in_string = True
         elif byte in (0x5B, 0x7B):  # [ {
             depth += 1
-            if depth > limit:
-                return True
+            if depth > depth_limit:
+                return "request/too_deep", f"JSON nests deeper than {depth_limit} levels."
         elif byte in (0x5D, 0x7D):
             depth -= 1
-    return False
+        elif numbers and byte in _START:
+            j = i + 1
+            while j < n and body[j] in _NUMBER:
+                j += 1
+            if not _number_fits(body[i:j]):
+                return "request/number_out_of_range", OUT_OF_RANGE
+            i = j
+            continue
+        elif numbers and byte in (0x4E, 0x49):  # N(aN), I(nfinity)
+            return "request/number_out_of_range", OUT_OF_RANGE
+        i += 1
+    return None
+
+
+OUT_OF_RANGE = (
+    "A number in the body is not a 64-bit integer (-9223372036854775808 to 9223372036854775807) "
+    "or a finite number; NaN and Infinity are not JSON."
+)
+
+
+def _is_json(scope: Scope) -> bool:
+    """A body FastAPI reads as JSON: a JSON media type, or none at all."""
+    for name, value in scope.get("headers", []):
+        if name == b"content-type":
+            media = value.split(b";", 1)[0].strip().lower()
+            return media == b"application/json" or (
+                media.startswith(b"application/") and media.endswith(b"+json")
+            )
+    return True
 
 
 class BodyLimits:
@@ -85,10 +140,9 @@ class BodyLimits:
             chunks.append(chunk)
             more = message.get("more_body", False)
         body = b"".join(chunks)
-        if json_depth_exceeds(body, self.max_depth):
-            await self._refuse(
-                send, 422, "request/too_deep", f"JSON nests deeper than {self.max_depth} levels."
-            )
+        problem = json_problem(body, self.max_depth, numbers=_is_json(scope))
+        if problem is not None:
+            await self._refuse(send, 422, *problem)
             return
         sent = False
 

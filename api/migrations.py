@@ -105,6 +105,11 @@ def _migrations() -> list[Migration]:
             "notification channels: mail preferences, unsubscribe tokens, Discord and Slack hooks, digests",
             _channels,
         ),
+        Migration(
+            5,
+            "read models: a quarantine table beside each view's own, for the events it sets aside",
+            _read_models,
+        ),
     ]
 
 

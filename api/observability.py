@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import logging.config
@@ -245,6 +246,11 @@ class ProjectionLagCollector:
             "gameledger_projection_position", "The last notification id applied.", labels=["projection"]
         )
         head = GaugeMetricFamily("gameledger_ledger_head", "The last notification id in the event log.")
+        aside = GaugeMetricFamily(
+            "gameledger_projection_quarantined_events",
+            "Events the projection could not apply and set aside (see /health).",
+            labels=["projection"],
+        )
         try:
             top = self.services.ledger.recorder.max_notification_id() or 0
         except Exception:  # the database is down: /ready says so; no lag to report
@@ -258,9 +264,12 @@ class ProjectionLagCollector:
                 continue
             position.add_metric([name], at)
             lag.add_metric([name], max(0, top - at))
+            with contextlib.suppress(Exception):  # the same view just answered
+                aside.add_metric([name], catchup.projection.view.quarantined(limit=0)[0])
         yield head
         yield position
         yield lag
+        yield aside
 
 
 def metrics_text(services: Any) -> bytes:

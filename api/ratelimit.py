@@ -21,6 +21,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from fastapi import Request
 
@@ -53,6 +54,17 @@ class TokenBucket:
                 return 0.0
             self._buckets[key] = (tokens, now)
             return (1 - tokens) / self.rate
+
+    def charge(self, key: str, n: int) -> None:
+        """Take ``n`` more from ``key``'s bucket after the fact (it may go into debt, which the
+        rate pays back before the next request is allowed)."""
+        if n <= 0:
+            return
+        now = self.clock()
+        with self._lock:
+            tokens, last = self._buckets.get(key, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - last) * self.rate)
+            self._buckets[key] = (tokens - n, now)
 
     def _forget_full(self, now: float) -> None:
         full = [k for k, (t, last) in self._buckets.items() if t + (now - last) * self.rate >= self.burst]
@@ -90,10 +102,51 @@ class DecisionLimit:
             retry = retry_after(wait)
             raise RateLimitedError(f"Too many decisions by this player; try again in {retry} s.", retry)
 
+    def charge(self, caller: Caller, n: int) -> None:
+        """Count ``n`` decisions the caller's request set off (standing orders, replies, bots)."""
+        if self.bucket is not None:
+            self.bucket.charge(f"player:{caller.player_id}", n)
+
 
 def limit_decisions(request: Request, caller: CallerDep) -> None:
-    """The decision route's limit, counted before the decision is read (the app's DecisionLimit)."""
+    """The limit of the routes that decide, or set off automatic decisions (a decision, standing
+    orders, a join that starts a game, a fork, a return from the stand-in), counted before the
+    request is read (the app's DecisionLimit); ``charge_automatic`` counts what it set off."""
     limit: DecisionLimit | None = getattr(request.app.state, "decision_limit", None)
+    if limit is not None:
+        limit.take(caller)
+
+
+def charge_automatic(request: Request, caller: Caller, game: Any) -> None:
+    """Count the automatic decisions a request set off against the player who sent it: a join
+    that starts a game whose seats all hold standing orders plays it all in one request."""
+    limit: DecisionLimit | None = getattr(request.app.state, "decision_limit", None)
+    n = getattr(game, "automatic_decisions", 0)
+    if limit is not None and n:
+        limit.charge(caller, n)
+
+
+@dataclass
+class ForkLimit:
+    """Forks per player: each is a new game, and with bots a whole game played at once."""
+
+    per_hour: float
+    burst: int
+    clock: Callable[[], float] = time.monotonic
+
+    def __post_init__(self) -> None:
+        rate = self.per_hour / 3600
+        self.bucket = TokenBucket(rate, max(1, self.burst), self.clock) if rate > 0 else None
+
+    def take(self, caller: Caller) -> None:
+        wait = self.bucket.take(f"player:{caller.player_id}") if self.bucket else 0.0
+        if wait > 0:
+            retry = retry_after(wait)
+            raise RateLimitedError(f"Too many forks by this player; try again in {retry} s.", retry)
+
+
+def limit_forks(request: Request, caller: CallerDep) -> None:
+    limit: ForkLimit | None = getattr(request.app.state, "fork_limit", None)
     if limit is not None:
         limit.take(caller)
 

@@ -55,6 +55,8 @@ class Settings(BaseModel):
     signup_burst: int = setting("GAMELEDGER_SIGNUP_BURST", 20, ge=1, meaning="Sign-ups allowed at once before the rate applies.")
     decision_rate: float = setting("GAMELEDGER_DECISION_RATE", 30.0, ge=0, meaning="Decisions allowed per second per player (0: no limit).")
     decision_burst: int = setting("GAMELEDGER_DECISION_BURST", 120, ge=1, meaning="Decisions allowed at once before the rate applies.")
+    fork_rate: float = setting("GAMELEDGER_FORK_RATE", 20.0, ge=0, meaning="What-if forks allowed per hour per player (0: no limit); the decisions their bots make count as the player's decisions too.")
+    fork_burst: int = setting("GAMELEDGER_FORK_BURST", 5, ge=1, meaning="Forks allowed at once before the rate applies.")
     public_read_rate: float = setting("GAMELEDGER_PUBLIC_READ_RATE", 5.0, ge=0, meaning="Reads of the public digest endpoints (/ledger/digest, /ledger/digests, /ledger/public-key, no token needed) allowed per second per client address (0: no limit).")
     public_read_burst: int = setting("GAMELEDGER_PUBLIC_READ_BURST", 30, ge=1, meaning="Reads of the public digests allowed at once.")
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -43,7 +43,12 @@ from ledger.engine import Decision
 from ledger.errors import InvalidRequestError
 
 MAX_RULES = 20
-Value = str | int | bool | None
+MAX_FIELDS = 16  # fields one rule's where, at_most or at_least may name
+# No title's decision or count comes near a billion (money is in pounds or pence, events in
+# thousands): a bound of an order beyond it can only be a mistake, or an attack on the readers.
+GAME_NUMBER = 10**9
+Number = Annotated[int, Field(ge=-GAME_NUMBER, le=GAME_NUMBER)]
+Value = Annotated[str, Field(max_length=200)] | Number | bool | None
 
 
 class Rule(BaseModel):
@@ -52,16 +57,26 @@ class Rule(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     kinds: tuple[str, ...] = Field(min_length=1, max_length=64, description="Decision kinds it chooses among")
-    where: dict[str, Value] = Field(default_factory=dict, description="Fields a candidate must equal")
-    at_most: dict[str, int] = Field(default_factory=dict, description="Number fields' upper bounds")
-    at_least: dict[str, int] = Field(default_factory=dict, description="Number fields' lower bounds")
+    where: dict[str, Value] = Field(
+        default_factory=dict, max_length=MAX_FIELDS, description="Fields a candidate must equal"
+    )
+    at_most: dict[str, Number] = Field(
+        default_factory=dict, max_length=MAX_FIELDS, description="Number fields' upper bounds"
+    )
+    at_least: dict[str, Number] = Field(
+        default_factory=dict, max_length=MAX_FIELDS, description="Number fields' lower bounds"
+    )
     only_when: tuple[str, ...] | None = Field(
         None, description="Applies only when every legal decision is of these kinds"
     )
     pick: Literal["first", "lowest", "highest", "greedy"] = "first"
     field: str | None = Field(None, description="The number field lowest and highest compare")
-    until_version: int | None = Field(None, ge=1, description="Ends after this event of the game")
-    until_round: int | None = Field(None, ge=0, description="Ends when this many rounds have been played")
+    until_version: int | None = Field(
+        None, ge=1, le=1_000_000, description="Ends after this event of the game"
+    )
+    until_round: int | None = Field(
+        None, ge=0, le=1_000, description="Ends when this many rounds have been played"
+    )
     uses: int | None = Field(None, ge=1, le=10_000, description="Cancelled after this many decisions")
     cancel_on_own_decision: bool = Field(False, description="Cancelled when the player decides themself")
     note: str = Field("", max_length=200, description="The owner's own words for it")
@@ -81,7 +96,9 @@ class Reply(BaseModel):
     seat: int = Field(ge=0, le=63)
     decision: dict[str, Any] | None = Field(None, description="The exact decision awaited")
     kind: str | None = Field(None, description="Or: any decision of this kind ...")
-    where: dict[str, Value] = Field(default_factory=dict, description="... with these fields")
+    where: dict[str, Value] = Field(
+        default_factory=dict, max_length=MAX_FIELDS, description="... with these fields"
+    )
     reply: dict[str, Any] = Field(description="The decision made in answer")
 
     @model_validator(mode="after")
@@ -94,14 +111,21 @@ class Reply(BaseModel):
 @cache
 def kinds_of(title: str) -> tuple[str, ...]:
     """The decision kinds of a title's schema."""
+    return tuple(sorted(fields_of(title)))
+
+
+@cache
+def fields_of(title: str) -> dict[str, frozenset[str]]:
+    """Each decision kind of a title's schema and the names of its fields."""
     schema = registry.engine(title).decision_adapter.json_schema()
-    out = []
+    out: dict[str, frozenset[str]] = {}
     for d in schema.get("$defs", {}).values():
-        kind = d.get("properties", {}).get("type", {})
+        props = d.get("properties", {})
+        kind = props.get("type", {})
         value = kind.get("const", kind.get("enum", [None])[0] if kind.get("enum") else None)
         if isinstance(value, str):
-            out.append(value)
-    return tuple(sorted(set(out)))
+            out[value] = frozenset(props)
+    return out
 
 
 def _bad(message: str) -> InvalidRequestError:
@@ -123,6 +147,13 @@ def parse_rules(title: str, raw: list[dict[str, Any]]) -> list[dict[str, Any]]:
         unknown = sorted((set(rule.kinds) | set(rule.only_when or ())) - known)
         if unknown:
             raise _bad(f"Rule {n}: {unknown} are not decision kinds of {title}; its kinds: {list(known)}.")
+        fields = set().union(*(fields_of(title)[k] for k in rule.kinds))
+        named = {*rule.where, *rule.at_most, *rule.at_least, *((rule.field,) if rule.field else ())}
+        if named - fields:
+            raise _bad(
+                f"Rule {n}: {sorted(named - fields)} are not fields of {list(rule.kinds)}; "
+                f"their fields: {sorted(fields)}."
+            )
         out.append(rule.model_dump(mode="json", exclude_defaults=True))
     return out
 

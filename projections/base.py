@@ -16,17 +16,19 @@ worker) never apply a batch twice. Projections reduce a batch in memory
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any, ClassVar, Generic, TypeVar
 
 import orjson
 from eventsourcing.application import Application
 from eventsourcing.dispatch import singledispatchmethod
-from eventsourcing.persistence import IntegrityError, OperationalError, Tracking
+from eventsourcing.persistence import DataError, IntegrityError, OperationalError, PersistenceError, Tracking
 from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
 from eventsourcing.projection import Projection
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
@@ -36,6 +38,33 @@ from ledger.storage import Database
 from projections.topics import UNDONE
 
 CHUNK = 400  # ids per IN (...) list: well under SQLite's variable limit
+log = logging.getLogger("gameledger.projections")
+
+# Every view has this table beside its own: the events it could not read or apply, set aside.
+QUARANTINE_DDL = (
+    "CREATE TABLE IF NOT EXISTS {quarantine} (position BIGINT PRIMARY KEY, originator_id TEXT NOT NULL, "
+    "version BIGINT NOT NULL, topic TEXT NOT NULL, error TEXT NOT NULL, quarantined_at TEXT NOT NULL)"
+)
+
+
+def poisoned(exc: BaseException) -> bool:
+    """Whether an error is of the event's own making (the same event fails the same way every
+    time: set it aside and go on), rather than the store's (down, locked, busy, its schema not
+    migrated: try again later, and set nothing aside)."""
+    if isinstance(exc, DataError):  # a value the table cannot hold
+        return True
+    return not isinstance(exc, PersistenceError | PositionMovedError)
+
+
+@dataclass(frozen=True, slots=True)
+class Quarantined:
+    """An event a view set aside: where it is, and why."""
+
+    position: int
+    originator_id: str
+    version: int
+    topic: str
+    error: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,8 +130,8 @@ class SqlView:
         return statement
 
     def ddl(self) -> list[str]:
-        names = {n: self.t(n) for n in self.TABLE_NAMES}
-        return [stmt.format(**names) for stmt in self.TABLES]
+        names = {n: self.t(n) for n in (*self.TABLE_NAMES, "quarantine")}
+        return [stmt.format(**names) for stmt in (*self.TABLES, QUARANTINE_DDL)]
 
     def _position(self, c: Any, application_name: str) -> int:
         raise NotImplementedError
@@ -131,10 +160,28 @@ class SqlView:
         return True
 
     def clear(self, c: Any, application_name: str) -> None:
-        """Empty every table of the view and forget its position (inside a rebuild)."""
-        for name in self.TABLE_NAMES:
+        """Empty every table of the view, its quarantine included, and forget its position
+        (inside a rebuild, which tries the events set aside again)."""
+        for name in (*self.TABLE_NAMES, "quarantine"):
             c.execute(f"DELETE FROM {self.t(name)}")
         self._reset_tracking(c, application_name)
+
+    def quarantine(self, c: Any, items: Sequence[Quarantined]) -> None:
+        """Set events aside, each once (a batch applied again finds them there)."""
+        at = datetime.now(UTC).isoformat()
+        self.executemany(
+            c,
+            f"INSERT INTO {self.t('quarantine')} (position, originator_id, version, topic, error, "
+            "quarantined_at) VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (position) DO NOTHING",
+            [(q.position, q.originator_id, q.version, q.topic, q.error[:500], at) for q in items],
+        )
+
+    def quarantined(self, limit: int = 20) -> tuple[int, list[dict[str, Any]]]:
+        """How many events the view set aside, and the latest ``limit`` of them."""
+        table = self.t("quarantine")
+        count = self.rows(f"SELECT COUNT(*) AS n FROM {table}")[0]["n"]
+        latest = self.rows(f"SELECT * FROM {table} ORDER BY position DESC LIMIT %s", (limit,))
+        return int(count), latest
 
     def execute(self, c: Any, statement: str, params: Sequence[Any] = ()) -> None:
         c.execute(self.q(statement), tuple(params))
@@ -354,11 +401,62 @@ class Catchup:
         """Notifications in the log that the view has not yet looked at."""
         return max(0, self.head() - self.projection.view.position(self.app.name))
 
-    def decode(self, notifications: Sequence[Any]) -> list[Fact]:
+    def decode(self, notifications: Sequence[Any]) -> tuple[list[Fact], list[Quarantined]]:
+        """The notifications as facts, and those that cannot be read (set aside, not retried)."""
         mapper = self.app.mapper
-        if getattr(mapper, "cipher", None) or getattr(mapper, "compressor", None):
-            return [Fact.from_event(mapper.to_domain_event(n)) for n in notifications]
-        return [Fact.from_notification(n) for n in notifications]
+        whole = getattr(mapper, "cipher", None) or getattr(mapper, "compressor", None)
+        facts: list[Fact] = []
+        unreadable: list[Quarantined] = []
+        for n in notifications:
+            try:
+                fact = Fact.from_event(mapper.to_domain_event(n)) if whole else Fact.from_notification(n)
+            except Exception as exc:  # the record itself is bad: nothing will ever read it
+                unreadable.append(self._aside(n.id, str(n.originator_id), n.originator_version, n.topic, exc))
+                continue
+            facts.append(replace(fact, position=n.id) if whole else fact)
+        return facts, unreadable
+
+    def _aside(
+        self, position: int, originator: str, version: int, topic: str, exc: BaseException
+    ) -> Quarantined:
+        error = f"{type(exc).__name__}: {exc}"
+        log.error(
+            "projection %s set aside event %s (game %s version %s, %s): %s",
+            self.name,
+            position,
+            originator,
+            version,
+            topic,
+            error[:300],
+        )
+        return Quarantined(position, originator, version, topic, error)
+
+    def apply(self, c: Any, facts: list[Fact], unreadable: Sequence[Quarantined] = ()) -> None:
+        """Apply a batch inside the view's transaction; an event the projection cannot apply (an
+        error of the event's own making, not the store's) is set aside and the others applied,
+        one at a time behind savepoints, so that one bad event never stops a read model."""
+        view = self.projection.view
+        view.quarantine(c, unreadable)
+        view.execute(c, "SAVEPOINT batch")
+        try:
+            self.projection.process_batch(c, facts)
+        except Exception as exc:
+            if not poisoned(exc):
+                raise
+            view.execute(c, "ROLLBACK TO SAVEPOINT batch")
+            for fact in facts:
+                view.execute(c, "SAVEPOINT one")
+                try:
+                    self.projection.process_batch(c, [fact])
+                except Exception as one:
+                    if not poisoned(one):
+                        raise
+                    view.execute(c, "ROLLBACK TO SAVEPOINT one")
+                    aside = self._aside(fact.position, fact.originator_id, fact.version, fact.topic, one)
+                    view.quarantine(c, [aside])
+                else:
+                    view.execute(c, "RELEASE SAVEPOINT one")
+        view.execute(c, "RELEASE SAVEPOINT batch")
 
     def _select(self, start: int, stop: int) -> Sequence[Any]:
         return self.app.recorder.select_notifications(
@@ -369,21 +467,21 @@ class Catchup:
             topics=self.projection.topics,
         )
 
-    def _read(self, start: int, stop: int) -> tuple[int, list[Fact]]:
+    def _read(self, start: int, stop: int) -> tuple[int, list[Fact], list[Quarantined]]:
         notifications = self._select(start, stop)
         end = notifications[-1].id if len(notifications) == self.batch_size else stop
-        return end, self.decode(notifications)
+        return end, *self.decode(notifications)
 
-    def _batches(self, start: int, head: int) -> Iterator[tuple[int, list[Fact]]]:
-        """(end position, facts) per batch up to ``head``; the next batch is read and
-        decoded in a second thread while the caller applies this one."""
+    def _batches(self, start: int, head: int) -> Iterator[tuple[int, list[Fact], list[Quarantined]]]:
+        """(end position, facts, unreadable) per batch up to ``head``; the next batch is read
+        and decoded in a second thread while the caller applies this one."""
         with ThreadPoolExecutor(1, thread_name_prefix="prefetch") as pool:
             pending = pool.submit(self._read, start, head)
             while True:
-                end, facts = pending.result()
+                end, facts, unreadable = pending.result()
                 if end < head:
                     pending = pool.submit(self._read, end, head)
-                yield end, facts
+                yield end, facts, unreadable
                 if end >= head:
                     return
 
@@ -397,10 +495,10 @@ class Catchup:
             if head <= start:
                 break
             moved = False
-            for end, facts in self._batches(start, head):
+            for end, facts, unreadable in self._batches(start, head):
                 tracking = Tracking(self.app.name, end)
                 if not view.write(
-                    tracking, lambda c, f=facts: self.projection.process_batch(c, f), expected=start
+                    tracking, lambda c, f=facts, u=unreadable: self.apply(c, f, u), expected=start
                 ):
                     moved = True
                     break
@@ -440,8 +538,8 @@ class Catchup:
             view._lock(c)
             view.clear(c, self.app.name)
             if head:
-                for _, facts in self._batches(0, head):
-                    self.projection.process_batch(c, facts)
+                for _, facts, unreadable in self._batches(0, head):
+                    self.apply(c, facts, unreadable)
                     applied += len(facts)
                 view._insert_tracking(c, Tracking(self.app.name, head))  # type: ignore[attr-defined]
         return applied

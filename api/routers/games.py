@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterator
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query, status
+from fastapi import APIRouter, Depends, Path, Query, Request, status
 from fastapi.responses import Response, StreamingResponse
 
 from api.charts import share_value_svg
@@ -20,7 +20,7 @@ from api.presenters import (
     scoreboard_out,
     seat_names,
 )
-from api.ratelimit import limit_decisions
+from api.ratelimit import charge_automatic, limit_decisions, limit_forks
 from api.routers.keyed import OnceDep
 from api.schemas import (
     MAX_INDEX,
@@ -135,19 +135,28 @@ def get_game(game_id: GameId, caller: CallerDep, services: ServicesDep) -> dict[
     return game_out(services, services.ledger.get_game(game_id), caller)
 
 
-@router.post("/{game_id}/join", response_model=GameOut, responses=ERRORS)
+@router.post(
+    "/{game_id}/join",
+    response_model=GameOut,
+    responses=ERRORS,
+    dependencies=[Depends(limit_decisions)],  # the start may set off the seats' standing orders
+)
 def join_game(
     game_id: GameId,
+    request: Request,
     caller: CallerDep,
     services: ServicesDep,
     once: OnceDep,
 ) -> dict[str, Any]:
-    """Take the first free seat; the game starts when the last seat is taken."""
+    """Take the first free seat; the game starts when the last seat is taken. The decisions
+    standing orders make at the start count as yours in the decision limit."""
     if caller.is_admin:
         raise InvalidRequestError("The operator does not take seats.", code="request/admin_cannot_join")
 
     def answer() -> dict[str, Any]:
-        return game_out(services, services.ledger.join(game_id, caller.player_id), caller)
+        game = services.ledger.join(game_id, caller.player_id)
+        charge_automatic(request, caller, game)
+        return game_out(services, game, caller)
 
     return once(None, answer)
 
@@ -161,12 +170,14 @@ def join_game(
 def decide(
     game_id: GameId,
     body: DecisionIn,
+    request: Request,
     caller: CallerDep,
     services: ServicesDep,
     once: OnceDep,
 ) -> dict[str, Any]:
     """Make a decision on the version you saw. A stale version is refused with 409,
-    an illegal decision with 422 and its rule code; nothing is written then."""
+    an illegal decision with 422 and its rule code; nothing is written then. The decisions
+    that standing orders and replies make after it count as yours in the decision limit."""
 
     def answer() -> dict[str, Any]:
         result = services.ledger.decide(
@@ -177,6 +188,7 @@ def decide(
             seat=body.seat,
             idempotency_key=once.key,
         )
+        charge_automatic(request, caller, result.game)  # what orders and replies decided after it
         game = result.game or services.ledger.get_game(game_id)  # only the seats and the rules are read
         say = describer(services, game)
         return {
@@ -438,26 +450,33 @@ def resolve_dispute(
 
 
 @router.post(
-    "/{game_id}/forks", status_code=status.HTTP_201_CREATED, response_model=GameOut, responses=ERRORS
+    "/{game_id}/forks",
+    status_code=status.HTTP_201_CREATED,
+    response_model=GameOut,
+    responses=ERRORS,
+    dependencies=[Depends(limit_forks), Depends(limit_decisions)],  # per player, 429 request/rate_limited
 )
 def fork(
     game_id: GameId,
     body: ForkIn,
+    request: Request,
     caller: CallerDep,
     services: ServicesDep,
     once: OnceDep,
 ) -> dict[str, Any]:
     """A what-if sandbox from the position after event ``version``: played hotseat by you (the
     title's bot on ``bots`` seats), recording its origin, never counted in leagues or ratings.
-    A running game's position is forked only if it hides nothing from anyone."""
+    A running game's position is forked only if it hides nothing from anyone. Forks are limited
+    per player (``GAMELEDGER_FORK_RATE`` an hour), and the bots' decisions count as yours in the
+    decision limit."""
     if caller.is_admin:
         raise InvalidRequestError(
             "The operator does not play; fork as a player.", code="request/admin_cannot_join"
         )
 
     def answer() -> dict[str, Any]:
-        return game_out(
-            services, services.ledger.fork(game_id, caller.player_id, body.version, body.bots), caller
-        )
+        game = services.ledger.fork(game_id, caller.player_id, body.version, body.bots)
+        charge_automatic(request, caller, game)
+        return game_out(services, game, caller)
 
     return once(body, answer)

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
@@ -11,8 +13,9 @@ probes = APIRouter(tags=["health"])  # /live and /ready: served at the root only
 
 @router.get("/health")
 def health(services: ServicesDep) -> JSONResponse:
-    """Liveness, database reachability, each projection's lag (notifications not yet applied)
-    and tamper evidence: the most recently active games re-read from the store (hash chains,
+    """Liveness, database reachability, each projection's lag (notifications not yet applied),
+    the events a projection could not apply and set aside (``quarantined``: the latest 20 of
+    each, status ``degraded``), and tamper evidence: the most recently active games re-read from the store (hash chains,
     private parts against their commitments, latest snapshots against the record) and the
     snapshots thrown away at load; ``reasons`` says what was found, one line each."""
     try:
@@ -25,19 +28,46 @@ def health(services: ServicesDep) -> JSONResponse:
             lags[name] = catchup.lag()
         except Exception:  # a view's store may fail on its own
             lags[name] = None
+    quarantined: list[dict[str, Any]] = []
+    counts: dict[str, int] = {}
+    for name, catchup in services.catchups.items():
+        try:
+            counts[name], latest = catchup.projection.view.quarantined()
+        except Exception:  # noqa: S112 - a view's store may fail on its own (its lag says so)
+            continue
+        quarantined += [
+            {
+                "projection": name,
+                "position": int(q["position"]),
+                "game_id": q["originator_id"],
+                "version": int(q["version"]),
+                "topic": q["topic"],
+                "error": q["error"],
+                "quarantined_at": q["quarantined_at"],
+            }
+            for q in latest
+        ]
     try:
         integrity = services.integrity()
     except Exception as exc:  # the check itself failed: say so, do not hide it
         integrity = {"ok": False, "problems": [{"problem": f"{type(exc).__name__}: {exc}"[:200]}]}
+    status = "tampered" if not integrity["ok"] else "degraded" if quarantined else "ok"
     return JSONResponse(
         {
-            "status": "ok" if integrity["ok"] else "tampered",
+            "status": status,
             "database": services.db.kind,
             "projections_lag": lags,
             "ledger_integrity": integrity,
+            "quarantined_counts": {k: v for k, v in counts.items() if v},
+            "quarantined": quarantined,
             "reasons": [
                 f"game {p.get('game_id', '?')} version {p.get('version')}: {p['problem']}"
                 for p in integrity["problems"]
+            ]
+            + [
+                f"game {q['game_id']} version {q['version']}: projection {q['projection']} set it aside "
+                f"({q['error'][:120]}); after fixing the cause, `gameledger projections rebuild` applies it"
+                for q in quarantined
             ],
         }
     )

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
+from fastapi import Request as HTTPRequest
 from pydantic import Field
 
 from api.deps import CallerDep, ServicesDep
 from api.presenters import game_out
+from api.ratelimit import charge_automatic, limit_decisions
 from api.routers.games import ERRORS, GameId
 from api.schemas import GameOut, Request
 from ledger.domain import Game
@@ -22,12 +24,17 @@ from ledger.orders import MAX_RULES
 router = APIRouter(prefix="/games", tags=["games"])
 
 
-@router.post("/{game_id}/return", response_model=GameOut, responses=ERRORS)
-def return_to_game(game_id: GameId, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
+@router.post(
+    "/{game_id}/return", response_model=GameOut, responses=ERRORS, dependencies=[Depends(limit_decisions)]
+)
+def return_to_game(
+    game_id: GameId, request: HTTPRequest, caller: CallerDep, services: ServicesDep
+) -> dict[str, Any]:
     """Take your seat back from the stand-in bot (which plays a seat whose clock ran out under
     ``on_expiry: "bot"``); any decision of yours does the same. 409 ``game/not_away`` when no
     stand-in plays your seat."""
     game = services.ledger.return_to_game(game_id, caller.player_id)
+    charge_automatic(request, caller, game)
     return game_out(services, game, caller)
 
 
@@ -71,18 +78,23 @@ def get_orders(game_id: GameId, caller: CallerDep, services: ServicesDep) -> dic
     return _mine(services.ledger.get_game(game_id), caller.player_id, "orders")
 
 
-@router.put("/{game_id}/orders", responses=ERRORS)
-def put_orders(game_id: GameId, body: OrdersIn, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
+@router.put("/{game_id}/orders", responses=ERRORS, dependencies=[Depends(limit_decisions)])
+def put_orders(
+    game_id: GameId, body: OrdersIn, request: HTTPRequest, caller: CallerDep, services: ServicesDep
+) -> dict[str, Any]:
     """Replace your seat's standing order (an event: who, when, what; what is private to your seat
-    until a rule decides). A rule that applies now decides at once. 422 ``orders/invalid``."""
+    until a rule decides). A rule that applies now decides at once, and what it decides counts as
+    your decisions in the decision limit. 422 ``orders/invalid``."""
     game = services.ledger.set_orders(game_id, caller.player_id, body.rules)
+    charge_automatic(request, caller, game)
     return _mine(game, caller.player_id, "orders")
 
 
 @router.delete("/{game_id}/orders", responses=ERRORS)
 def delete_orders(game_id: GameId, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
     """Withdraw your seat's standing order."""
-    return put_orders(game_id, OrdersIn(rules=[]), caller, services)
+    game = services.ledger.set_orders(game_id, caller.player_id, [])
+    return _mine(game, caller.player_id, "orders")
 
 
 @router.get("/{game_id}/replies", responses=ERRORS)

@@ -55,6 +55,33 @@ from ledger.standin import stand_in_decision
 
 IDEMPOTENCY_NAMESPACE = uuid.UUID("6f1d8c52-3c1a-4d0e-9a57-1e2b7c1f0a11")
 MAX_NAME = 40
+# The automatic decisions (standing orders, conditional replies, the stand-in, forfeited and
+# sandbox seats) one seat may make in a row, and one request in all. No turn of any title takes a
+# seat near 200 small steps; the card game lets quality cards go to the reserve and back without
+# end within one action, and an order taking the first such move decided for ever. A whole game
+# played by bots in a sandbox stays well under the request's bound.
+MAX_TURN_STEPS = 200
+MAX_REQUEST_STEPS = 10_000
+
+
+@dataclass
+class _Run:
+    """The automatic decisions of one request: how many, and who made the last ones in a row."""
+
+    steps: int = 0
+    seat: int | None = None
+    in_a_row: int = 0
+
+    def within(self, seat: int) -> bool:
+        """Whether the seat may make one more automatic decision in this run."""
+        return seat != self.seat or self.in_a_row < MAX_TURN_STEPS
+
+    def count(self, seat: int) -> None:
+        self.steps += 1
+        self.in_a_row = self.in_a_row + 1 if seat == self.seat else 1
+        self.seat = seat
+
+
 AUTH_RECHECK_SECONDS = 2.0  # how long a verified token is trusted before the store is asked again
 NOTIFICATION_KINDS = (
     "your_turn",
@@ -549,42 +576,64 @@ class Ledger(LeagueUseCases, UndoUseCases, TalkUseCases, DisputeUseCases):
         self._run_automatic(game)
 
     def _run_automatic(self, game: Game) -> None:
-        """Derive and record every random draw that is due, and finish a game that is over."""
+        """Derive and record every random draw that is due, make every automatic decision (a
+        forfeited seat's default, a sandbox bot's, an armed reply or standing order, the
+        stand-in's), and finish a game that is over. Bounded: a seat makes at most
+        ``MAX_TURN_STEPS`` automatic decisions in a row (then a standing order is dropped with a
+        note to its owner, and a machine seat takes the default that ends its turn), and a
+        request at most ``MAX_REQUEST_STEPS``; the game counts them (``automatic_decisions``)."""
         eng = game.engine
+        turn = _Run()
         while True:
             pending = eng.pending(game.state)
             if pending.draw is not None:
                 values = derive_draw(game.seed_bytes, game.draws, pending.draw)
                 game.record_draw(DrawOutcome(pending.draw.key, values), self.clock())
                 continue
-            if pending.finished and game.status != FINISHED:
-                game.finish(self.clock())
-                return
+            if pending.finished:
+                if game.status != FINISHED:
+                    game.finish(self.clock())
+                break
+            if turn.steps >= MAX_REQUEST_STEPS:
+                break  # the game waits for the next request to go on
             forfeited = [s for s in pending.seats if s in game.forfeited]
-            if forfeited and not pending.finished:
+            if forfeited:
                 seat = forfeited[0]
-                decision = default_decision(game.title, game.state, seat)
+                mode = "default" if turn.within(seat) else "skip"
+                decision = default_decision(game.title, game.state, seat, mode)
                 game.record_decision(seat, game.seats[seat] or "", decision, self.clock(), forced="forfeit")
+                turn.count(seat)
                 continue
             bots = [s for s in pending.seats if game.seats[s] == BOT]
-            if bots and not pending.finished:  # a sandbox seat played by the strong bot
+            if bots:  # a sandbox seat played by the strong bot
                 seat = bots[0]
-                decision = stand_in_decision(game.title, game.state, seat, game.seed_bytes, game.version + 1)
-                game.record_decision(seat, BOT, decision, self.clock())
+                game.record_decision(seat, BOT, self._machine_decision(game, seat, turn), self.clock())
+                turn.count(seat)
                 continue
-            if not pending.finished and (game.orders or game.replies) and self._standing(game, pending.seats):
-                continue  # a standing order or conditional reply decided (before any stand-in)
+            if game.orders or game.replies:
+                acted = self._standing(game, pending.seats, turn)
+                if acted is not None:
+                    continue  # a standing order or conditional reply decided, or was dropped
             away = [s for s in pending.seats if s in game.stand_in]
-            if away and not pending.finished:  # a player whose clock ran out: the stand-in plays
+            if away:  # a player whose clock ran out: the stand-in plays
                 seat = away[0]
-                decision = stand_in_decision(game.title, game.state, seat, game.seed_bytes, game.version + 1)
+                decision = self._machine_decision(game, seat, turn)
                 game.record_decision(seat, game.seats[seat] or "", decision, self.clock(), by=BOT)
+                turn.count(seat)
                 continue
-            return
+            break
+        game.count_automatic(turn.steps)
 
-    def _standing(self, game: Game, awaited: tuple[int, ...] | list[int]) -> bool:
+    def _machine_decision(self, game: Game, seat: int, turn: _Run) -> Any:
+        """The strong bot's decision for a seat, or past the bound the default that ends its turn."""
+        if turn.within(seat):
+            return stand_in_decision(game.title, game.state, seat, game.seed_bytes, game.version + 1)
+        return default_decision(game.title, game.state, seat, "skip")
+
+    def _standing(self, game: Game, awaited: tuple[int, ...] | list[int], turn: _Run) -> int | None:
         """An awaited seat's armed conditional reply, else its standing order, decides for it (or
-        a rule that can no longer act is dropped with a note); whether anything was recorded."""
+        a rule that can no longer act is dropped with a note); the seat, if anything was recorded.
+        A seat whose orders have decided ``MAX_TURN_STEPS`` times in a row has them all dropped."""
         eng = game.engine
         for seat in awaited:
             player = game.seats[seat] or ""
@@ -595,14 +644,22 @@ class Ledger(LeagueUseCases, UndoUseCases, TalkUseCases, DisputeUseCases):
                     game.record_decision(
                         seat, player, reply, self.clock(), by="reply", made_by={"reply": armed["id"]}
                     )
+                    turn.count(seat)
                 else:
                     game.drop_reply(
                         seat, armed["id"], "the reply was not legal when it was due", self.clock()
                     )
-                return True
+                return seat
             rules = game.orders.get(str(seat))
             if not rules:
                 continue
+            if not turn.within(seat):
+                note = (
+                    f"it made {MAX_TURN_STEPS} decisions in a row without the turn passing, "
+                    "the most a turn may take; the seat is yours to play again"
+                )
+                game.drop_orders(seat, tuple((r["id"], note) for r in rules), self.clock())
+                return seat
             out = apply_orders(game.title, game.state, seat, rules, game.version + 1, game.seed_bytes)
             if out.dropped:
                 game.drop_orders(seat, out.dropped, self.clock())
@@ -610,9 +667,10 @@ class Ledger(LeagueUseCases, UndoUseCases, TalkUseCases, DisputeUseCases):
                 game.record_decision(
                     seat, player, out.decision, self.clock(), by="order", made_by={"order": out.order}
                 )
+                turn.count(seat)
             if out.dropped or out.decision is not None:
-                return True
-        return False
+                return seat
+        return None
 
     # -- standing orders and conditional replies ---------------------------------------------
 

@@ -63,6 +63,7 @@ class Game(Aggregate):
             snap = super().take(aggregate)
             state = dict(snap.state)
             state.pop("_precomputed", None)
+            state.pop("_automatic", None)
             for name in ("stand_in", "orders", "replies"):  # absent while empty: snapshots as before
                 if not state.get(name):
                     state.pop(name, None)
@@ -424,6 +425,7 @@ class Game(Aggregate):
         )
         d["_pending_events"] = []
         d["_precomputed"] = None
+        d["_automatic"] = 0
         clone.__dict__.update(d)
         return clone
 
@@ -436,6 +438,15 @@ class Game(Aggregate):
     @property
     def seed_bytes(self) -> bytes:
         return bytes.fromhex(self.seed)
+
+    @property
+    def automatic_decisions(self) -> int:
+        """The automatic decisions (orders, replies, bots, defaults) made on this copy of the game
+        since it was loaded: what the request that set them off is charged."""
+        return int(self.__dict__.get("_automatic", 0))
+
+    def count_automatic(self, n: int) -> None:
+        self.__dict__["_automatic"] = self.automatic_decisions + n
 
     def take_precomputed(self, version: int) -> Any:
         pre = self.__dict__.get("_precomputed")

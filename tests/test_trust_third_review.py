@@ -1,0 +1,273 @@
+"""Trust, third pass (issue 32): the holes an attack on accounts, table talk, standing orders,
+the preview, the stand-in, live streams and chat hooks found. Each test failed before its fix,
+on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from api.services import Services
+from api.settings import Settings
+from ledger.application.ledger import MAX_TURN_STEPS
+from ledger.orders import kinds_of
+from tests.api_helpers import API, Table
+
+HUGE = 10**400  # 401 digits: past a double's range, which is where orjson's reader gives up
+WIDE = 2**64  # one past an unsigned 64-bit integer
+
+
+def _orders(t: Table, seat: int, rules: list[dict[str, Any]]) -> Any:
+    """PUT the seat's orders, written by Python's own JSON writer (which writes Infinity)."""
+    body = json.dumps({"rules": rules})
+    headers = {**t.auth(seat), "Content-Type": "application/json"}
+    return t.client.put(f"{API}/games/{t.game_id}/orders", content=body, headers=headers)
+
+
+def _pages_answer(client: TestClient, t: Table) -> None:
+    """What waits for the read models answers: the lobby, the game list, the game page, turns."""
+    for path in ("/", f"/games/{t.game_id}", "/leagues"):
+        assert client.get(path, headers=t.auth(0)).status_code == 200, path
+    for path in (f"{API}/games", f"{API}/me/turns", f"{API}/me/waiting"):
+        assert client.get(path, headers=t.auth(0)).status_code == 200, path
+
+
+# -- hole 1: a number too large -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        {"kinds": ["pass_bid"], "at_most": {"pence": HUGE}},
+        {"kinds": ["pass_bid"], "at_least": {"pence": -HUGE}},
+        {"kinds": ["pass_bid"], "until_version": HUGE},
+        {"kinds": ["pass_bid"], "until_round": HUGE},
+        {"kinds": ["pass_bid"], "where": {"pence": HUGE}},
+        {"kinds": ["pass_bid"], "at_most": {"pence": WIDE}},
+        {"kinds": ["pass_bid"], "uses": 1.5e308 * 10},
+    ],
+    ids=["at_most", "at_least", "until_version", "until_round", "where", "past_64_bits", "infinite"],
+)
+def test_a_number_past_64_bits_in_an_order_is_refused_and_changes_nothing(
+    client: TestClient, rule: dict[str, Any]
+) -> None:
+    t = Table(client, 2)
+    before = t.game()["version"]
+    r = _orders(t, 0, [rule])
+    assert r.status_code == 422, r.text
+    assert r.json()["code"] == "request/number_out_of_range"
+    assert t.game()["version"] == before, "nothing was recorded"
+    assert client.get(f"{API}/games/{t.game_id}/orders", headers=t.auth(0)).json()["rules"] == []
+    _pages_answer(client, t)
+
+
+def test_a_number_past_64_bits_anywhere_in_a_body_is_refused_before_any_route_reads_it(
+    client: TestClient,
+) -> None:
+    t = Table(client, 2)
+    seat, view = t.awaited()
+    version = view["version"]
+    bodies = [
+        (
+            f"/games/{t.game_id}/replies",
+            "put",
+            {
+                "replies": [
+                    {
+                        "seat": 1 - seat,
+                        "kind": "pass_bid",
+                        "where": {"pence": HUGE},
+                        "reply": view["legal_decisions"][0],
+                    }
+                ]
+            },
+        ),
+        (
+            f"/games/{t.game_id}/decisions",
+            "post",
+            {"expected_version": HUGE, "decision": view["legal_decisions"][0]},
+        ),
+        (
+            f"/games/{t.game_id}/decisions",
+            "post",
+            {"expected_version": version, "decision": {**view["legal_decisions"][0], "pence": -HUGE}},
+        ),
+        ("/games", "post", {"title": "cotton-trade", "seats": WIDE}),
+        (f"/games/{t.game_id}/messages", "post", {"text": "hello", "n": HUGE}),
+    ]
+    for path, method, body in bodies:
+        r = getattr(client, method)(f"{API}{path}", json=body, headers=t.auth(seat))
+        assert r.status_code == 422, (path, r.text)
+        assert r.json()["code"] == "request/number_out_of_range", (path, r.text)
+    for raw in (b'{"text": "x", "n": NaN}', b'{"text": "x", "n": -Infinity}', b'{"text": "x", "n": 1e999}'):
+        r = client.post(
+            f"{API}/games/{t.game_id}/messages",
+            content=raw,
+            headers={**t.auth(seat), "Content-Type": "application/json"},
+        )
+        assert r.status_code == 422 and r.json()["code"] == "request/number_out_of_range", (raw, r.text)
+    assert t.game()["version"] == version, "nothing was recorded"
+    # the same digits inside a string are words, not a number
+    r = client.post(f"{API}/games/{t.game_id}/messages", json={"text": str(HUGE)[:300]}, headers=t.auth(seat))
+    assert r.status_code in (200, 201), r.text
+
+
+def test_an_order_whose_numbers_lie_outside_the_games_own_ranges_is_refused(client: TestClient) -> None:
+    t = Table(client, 2)
+    for rule, words in [
+        ({"kinds": ["pass_bid"], "until_version": 10**12}, "until_version"),
+        ({"kinds": ["pass_bid"], "until_round": 10**6}, "until_round"),
+        ({"kinds": ["bid"], "at_most": {"pence": 10**15}}, "at_most"),
+        ({"kinds": ["bid"], "where": {"no_such_field": 1}}, "no_such_field"),
+        ({"kinds": ["bid"], "where": {f"f{i}": 1 for i in range(40)}}, "where"),
+    ]:
+        r = _orders(t, 0, [rule])
+        assert r.status_code == 422, (rule, r.text)
+        assert r.json()["code"] == "orders/invalid" and words in r.json()["message"], r.text
+    ok = _orders(t, 0, [{"kinds": ["bid"], "at_most": {"pence": 60}, "pick": "lowest", "field": "pence"}])
+    assert ok.status_code == 200, ok.text
+
+
+def test_a_read_model_quarantines_an_event_it_cannot_read_and_goes_on_with_the_next(
+    client: TestClient, services: Services
+) -> None:
+    """An event stored before the bound (or by any other way in) that a read model cannot decode
+    or apply is set aside: logged, counted, named in /health; the service goes on serving."""
+    t = Table(client, 2)
+    ledger = services.ledger
+    game = ledger.get_game(t.game_id)
+    # what an older server stored: a rule holding a 401-digit number (no route accepts it now)
+    game.set_orders(0, [{"id": "r1", "kinds": ["pass_bid"], "at_most": {"pence": HUGE}}], ledger.clock())
+    ledger.save(game)
+    poisoned = game.version
+    _pages_answer(client, t)
+    health = client.get("/health").json()
+    quarantined = health["quarantined"]
+    assert quarantined, health
+    names = {q["projection"] for q in quarantined}
+    assert {"gameindex", "pace"} <= names, quarantined
+    assert all(q["game_id"] == t.game_id and q["version"] == poisoned for q in quarantined)
+    assert any(f"game {t.game_id} version {poisoned}" in line for line in health["reasons"]), health
+    # the next event is applied as usual: the game list follows the game
+    seat, view = t.awaited()
+    assert t.decide(seat, view["legal_decisions"][0], view["version"]).status_code == 200
+    games = client.get(f"{API}/games", headers=t.auth(0)).json()["games"]
+    assert next(g for g in games if g["game_id"] == t.game_id)["version"] == view["version"] + 1
+    # and a restart finds the quarantine where it left it: nothing is applied twice or retried
+    for catchup in services.catchups.values():
+        catchup.run()
+    assert client.get("/health").json()["quarantined"] == quarantined
+
+
+# -- hole 2: a standing order that decides forever ------------------------------------------
+
+
+def _quality_action(t: Table) -> tuple[int, dict[str, Any]]:
+    """Plays the card game on until a seat may choose the quality action, and chooses it: the
+    seat and its view, with quality cards to set."""
+    rnd = random.Random(3)
+    for _ in range(400):
+        seat, view = t.awaited()
+        quality = [d for d in view["legal_decisions"] if d == {"type": "choose_action", "action": "QUALITY"}]
+        if quality:
+            r = t.decide(seat, quality[0], view["version"])
+            assert r.status_code == 200, r.text
+            seat, view = t.awaited()
+            if any(d["type"] == "set_quality_card" for d in view["legal_decisions"]):
+                return seat, view
+            continue
+        choices = [
+            d for d in view["legal_decisions"] if d["type"] != "choose_action" or d["action"] != "QUALITY"
+        ]
+        assert (
+            t.decide(seat, rnd.choice(choices or view["legal_decisions"]), view["version"]).status_code == 200
+        )
+    raise AssertionError("no quality action in 400 decisions")
+
+
+def test_an_order_that_would_decide_forever_is_dropped_with_a_note_and_the_request_answers(
+    client: TestClient, services: Services
+) -> None:
+    """In the card game, quality cards may be moved to the reserve and back without end within one
+    action; an order that always takes the first such move decided for ever inside the request."""
+    t = Table(client, 2, title="arkwright-card-game")
+    seat, view = _quality_action(t)
+    answer: list[Any] = []
+    worker = threading.Thread(
+        target=lambda: answer.append(_orders(t, seat, [{"kinds": ["set_quality_card"], "note": "again"}])),
+        daemon=True,
+    )
+    worker.start()
+    worker.join(timeout=60)
+    assert answer, "the request never answered"
+    assert answer[0].status_code == 200, answer[0].text
+    assert answer[0].json()["rules"] == [], "the order was dropped"
+    game = services.ledger.get_game(t.game_id)
+    made = [
+        e.public
+        for e in services.ledger.events.get(game.id, gt=view["version"])
+        if type(e).TOPIC.endswith("decision_recorded")
+    ]
+    assert 0 < len(made) <= MAX_TURN_STEPS, len(made)
+    assert seat in game.awaiting, "the seat decides for itself again"
+    dropped = [
+        e
+        for e in services.ledger.events.get(game.id, gt=view["version"])
+        if type(e).TOPIC.endswith("orders_dropped")
+    ]
+    (note,) = [d["note"] for e in dropped for d in e.private[f"seat:{seat}"]["dropped"]]
+    assert f"{MAX_TURN_STEPS} decisions in a row" in note, note
+
+
+# -- hole 3: automatic decisions escape the decision limit ----------------------------------
+
+
+def test_the_decisions_orders_and_bots_make_count_against_the_player_who_set_them_off(
+    settings: Settings, services: Services
+) -> None:
+    """Three players with first-pick orders on every kind: the last join played the whole game in
+    one request, uncounted; and anyone could fork any finished game with every seat a bot."""
+    limited = settings.model_copy(
+        update={"decision_rate": 0.5, "decision_burst": 40, "fork_rate": 1, "fork_burst": 2}
+    )
+    with TestClient(create_app(limited, services)) as client:
+        people = [client.post(f"{API}/players", json={"name": n}).json() for n in ("Ann", "Bob", "Cid")]
+        auth = [{"Authorization": f"Bearer {p['token']}"} for p in people]
+        game = client.post(f"{API}/games", json={"title": "cotton-trade", "seats": 3}, headers=auth[0]).json()
+        url = f"{API}/games/{game['game_id']}"
+        every = [{"kinds": list(kinds_of("cotton-trade"))}]
+        assert client.post(f"{url}/join", headers=auth[1]).status_code == 200
+        for seat in (0, 1):
+            assert client.put(f"{url}/orders", json={"rules": every}, headers=auth[seat]).status_code == 200
+        assert client.post(f"{url}/join", headers=auth[2]).status_code == 200
+        # Cid's orders are the last: the game plays itself to its end inside his request
+        r = client.put(f"{url}/orders", json={"rules": every}, headers=auth[2])
+        assert r.status_code == 200, r.text
+        played = services.ledger.get_game(game["game_id"])
+        made = [
+            e.public
+            for e in services.ledger.events.get(played.id)
+            if type(e).TOPIC.endswith("decision_recorded")
+        ]
+        assert len(made) > 40, "his orders set off far more decisions than his burst"
+        refused = client.put(f"{url}/orders", json={"rules": []}, headers=auth[2])
+        assert refused.status_code == 429 and refused.json()["code"] == "request/rate_limited", refused.text
+        assert int(refused.headers["retry-after"]) >= 10, "he pays back every decision he set off"
+        assert played.status == "finished"
+        # a fork whose bots play every seat is a whole game, its decisions Bob's (his own bucket)
+        forks = [
+            client.post(f"{url}/forks", json={"version": 20, "bots": [0, 1, 2]}, headers=auth[1])
+            for _ in range(2)
+        ]
+        assert [f.status_code for f in forks] == [201, 429], [f.text for f in forks]
+        assert "decisions" in forks[1].json()["message"]
+        # and forks are limited per player however few decisions they make (Ann plays hers hotseat)
+        forks = [client.post(f"{url}/forks", json={"version": 20}, headers=auth[0]) for _ in range(3)]
+        assert [f.status_code for f in forks] == [201, 201, 429], [f.text for f in forks]
+        assert forks[-1].json()["code"] == "request/rate_limited" and "forks" in forks[-1].json()["message"]
