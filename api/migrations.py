@@ -107,7 +107,7 @@ def _migrations() -> list[Migration]:
         ),
         Migration(
             5,
-            "read models: a quarantine table beside each view's own, for the events it sets aside",
+            "read models: a quarantine table per view, for the events it set aside",
             _read_models,
         ),
     ]

@@ -47,13 +47,16 @@ QUARANTINE_DDL = (
 )
 
 
+ATTEMPTS = 3  # an event that fails this many times in a row on its own is set aside
+
+
 def poisoned(exc: BaseException) -> bool:
     """Whether an error is of the event's own making (the same event fails the same way every
     time: set it aside and go on), rather than the store's (down, locked, busy, its schema not
     migrated: try again later, and set nothing aside)."""
     if isinstance(exc, DataError):  # a value the table cannot hold
         return True
-    return not isinstance(exc, PersistenceError | PositionMovedError)
+    return not isinstance(exc, PersistenceError | PositionMovedError | MemoryError)
 
 
 @dataclass(frozen=True, slots=True)
@@ -431,6 +434,25 @@ class Catchup:
         )
         return Quarantined(position, originator, version, topic, error)
 
+    def _apply_one(self, c: Any, fact: Fact) -> None:
+        """Apply one event behind a savepoint; one that fails ``ATTEMPTS`` times in a row for a
+        reason of its own is set aside (a passing fault, such as a crash in the middle, is not)."""
+        view = self.projection.view
+        for attempt in range(1, ATTEMPTS + 1):
+            view.execute(c, "SAVEPOINT one")
+            try:
+                self.projection.process_batch(c, [fact])
+            except Exception as exc:
+                if not poisoned(exc):
+                    raise
+                view.execute(c, "ROLLBACK TO SAVEPOINT one")
+                if attempt == ATTEMPTS:
+                    aside = self._aside(fact.position, fact.originator_id, fact.version, fact.topic, exc)
+                    view.quarantine(c, [aside])
+            else:
+                view.execute(c, "RELEASE SAVEPOINT one")
+                return
+
     def apply(self, c: Any, facts: list[Fact], unreadable: Sequence[Quarantined] = ()) -> None:
         """Apply a batch inside the view's transaction; an event the projection cannot apply (an
         error of the event's own making, not the store's) is set aside and the others applied,
@@ -445,17 +467,7 @@ class Catchup:
                 raise
             view.execute(c, "ROLLBACK TO SAVEPOINT batch")
             for fact in facts:
-                view.execute(c, "SAVEPOINT one")
-                try:
-                    self.projection.process_batch(c, [fact])
-                except Exception as one:
-                    if not poisoned(one):
-                        raise
-                    view.execute(c, "ROLLBACK TO SAVEPOINT one")
-                    aside = self._aside(fact.position, fact.originator_id, fact.version, fact.topic, one)
-                    view.quarantine(c, [aside])
-                else:
-                    view.execute(c, "RELEASE SAVEPOINT one")
+                self._apply_one(c, fact)
         view.execute(c, "RELEASE SAVEPOINT batch")
 
     def _select(self, start: int, stop: int) -> Sequence[Any]:
