@@ -236,6 +236,33 @@ class AccountStore(SqlView):
                 )
                 self.execute(c, f"INSERT INTO {self.t('attempts')} (key, at) VALUES (%s, %s)", [key, at])
 
+    def reserve(self, limits: list[tuple[str, int]], at: str, since: str) -> tuple[str, str | None] | None:
+        """Note an attempt under every key at once, unless one of them already has its ``limit``
+        attempts after ``since``: then nothing is noted, and that key and its oldest attempt are
+        returned. One transaction, under the view's lock on PostgreSQL (and SQLite's one writer),
+        so that concurrent attempts cannot all pass a count taken before any of them was noted."""
+        with self.datastore.transaction(commit=True) as c:
+            self._lock(c)
+            for key, limit in limits:
+                if limit <= 0:
+                    continue
+                (row,) = self.fetch(
+                    c,
+                    f"SELECT COUNT(*) AS n, MIN(at) AS oldest FROM {self.t('attempts')} WHERE key = %s AND at > %s",
+                    [key, since],
+                )
+                if int(row["n"]) >= limit:
+                    return key, row["oldest"]
+            for key, limit in limits:
+                if limit > 0:
+                    self.execute(c, f"INSERT INTO {self.t('attempts')} (key, at) VALUES (%s, %s)", [key, at])
+        return None
+
+    def release(self, key: str, at: str) -> None:
+        """Take back one attempt noted under ``key`` at ``at`` (it succeeded)."""
+        with self.datastore.transaction(commit=True) as c:
+            self.execute(c, f"DELETE FROM {self.t('attempts')} WHERE key = %s AND at = %s", [key, at])
+
     def forget(self, key: str) -> None:
         with self.datastore.transaction(commit=True) as c:
             self.execute(c, f"DELETE FROM {self.t('attempts')} WHERE key = %s", [key])
@@ -338,6 +365,21 @@ class AccountService:
         if n >= limit:
             free_at = datetime.fromisoformat(oldest) + window if oldest else now + window
             raise RateLimitedError(what, int((free_at - now).total_seconds()) + 1, code)
+
+    def _reserve(self, limits: list[tuple[str, int, str]], window: timedelta) -> str:
+        """Reserve an attempt under each key (``(key, limit, refusal)``) before the slow check,
+        or refuse (429 ``auth/too_many_attempts``) with the refusal of the first key at its limit;
+        the time noted, to take the attempt back when it succeeds."""
+        now = self.now()
+        at = now.isoformat()
+        over = self.store.reserve([(k, n) for k, n, _ in limits], at, (now - window).isoformat())
+        self._wrote()
+        if over is not None:
+            key, oldest = over
+            free_at = datetime.fromisoformat(oldest) + window if oldest else now + window
+            what = next(w for k, _, w in limits if k == key)
+            raise RateLimitedError(what, int((free_at - now).total_seconds()) + 1, "auth/too_many_attempts")
+        return at
 
     def _note(self, *keys: str, window: timedelta) -> None:
         now = self.now()
@@ -539,16 +581,12 @@ class AccountService:
         if has is not None and not self.recovering(caller):
             if not current:
                 raise ForbiddenError("Give your current password to change it.", code="auth/current_password")
-            self._over(
-                "password:" + caller.player_id,
-                max(1, self.settings.signin_attempts_per_account),
-                SIGNIN_WINDOW,
-                "Too many wrong passwords; try again later.",
-                "auth/too_many_attempts",
-            )
+            key = "password:" + caller.player_id
+            limit = max(1, self.settings.signin_attempts_per_account)
+            at = self._reserve([(key, limit, "Too many wrong passwords; try again later.")], SIGNIN_WINDOW)
             if not self.passwords.verify(has, current):
-                self._note("password:" + caller.player_id, window=SIGNIN_WINDOW)
                 raise ForbiddenError("That is not your current password.", code="auth/current_password")
+            self.store.release(key, at)
         player = self.players.set_password(caller.player_id, self.passwords.hash(password))
         now = self.now().isoformat()
         self.store.revoke_sessions(caller.player_id, now, keep=caller.session_id)
@@ -594,26 +632,27 @@ class AccountService:
         address = normalise_email(email)
         account_key = "signin:" + _sha256(address)
         client_key = "signin-client:" + client.address
-        self._over(
-            client_key,
-            self.settings.signin_attempts_per_client,
+        at = self._reserve(
+            [
+                (
+                    client_key,
+                    self.settings.signin_attempts_per_client,
+                    "Too many failed sign-ins from your address; try again later.",
+                ),
+                (
+                    account_key,
+                    self.settings.signin_attempts_per_account,
+                    "Too many failed sign-ins with this address; try again later, or use 'Lost access?'.",
+                ),
+            ],
             SIGNIN_WINDOW,
-            "Too many failed sign-ins from your address; try again later.",
-            "auth/too_many_attempts",
-        )
-        self._over(
-            account_key,
-            self.settings.signin_attempts_per_account,
-            SIGNIN_WINDOW,
-            "Too many failed sign-ins with this address; try again later, or use 'Lost access?'.",
-            "auth/too_many_attempts",
         )
         player = self.players.player_for_email(address)
         stored = getattr(player, "password_hash", None) if player is not None else None
         if not self.passwords.verify(stored, password) or player is None:
-            self._note(account_key, client_key, window=SIGNIN_WINDOW)
             raise AuthError("Wrong email address or password.", code="auth/bad_credentials")
         self.store.forget(account_key)
+        self.store.release(client_key, at)
         if stored and self.passwords.needs_rehash(stored):
             self.players.set_password(str(player.id), self.passwords.hash(password))
         return self.open_session(str(player.id), "password", client)

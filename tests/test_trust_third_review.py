@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import random
 import threading
+import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,6 +20,9 @@ from api.settings import Settings
 from ledger.application.ledger import MAX_TURN_STEPS
 from ledger.orders import kinds_of
 from tests.api_helpers import API, Table
+from tests.mail_world import mailing, served
+from tests.mailkit import smtp_server
+from tests.test_accounts import World, later
 
 HUGE = 10**400  # 401 digits: past a double's range, which is where orjson's reader gives up
 WIDE = 2**64  # one past an unsigned 64-bit integer
@@ -271,3 +276,51 @@ def test_the_decisions_orders_and_bots_make_count_against_the_player_who_set_the
         forks = [client.post(f"{url}/forks", json={"version": 20}, headers=auth[0]) for _ in range(3)]
         assert [f.status_code for f in forks] == [201, 201, 429], [f.text for f in forks]
         assert forks[-1].json()["code"] == "request/rate_limited" and "forks" in forks[-1].json()["message"]
+
+
+# -- hole 4: sign-in guesses race past the limit --------------------------------------------
+
+
+@pytest.fixture
+def world(settings: Settings) -> Iterator[World]:
+    """The accounts' world of tests/test_accounts.py: the service mailing to a test SMTP server."""
+    with smtp_server() as smtp, served(mailing(settings, smtp)) as (services, client):
+        yield World(client, services, smtp)
+
+
+def test_concurrent_wrong_passwords_are_checked_no_more_often_than_the_limit_allows(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The failure was counted only after the slow password check, so 40 guesses sent at once
+    were all checked against a limit of 10: each attempt is now reserved before the check."""
+    world.confirmed("Ann", "ann@example.org", password="correct horse battery")
+    accounts = world.accounts
+    accounts.settings = accounts.settings.model_copy(
+        update={"signin_attempts_per_account": 10, "signin_attempts_per_client": 1000}
+    )
+    verified: list[str] = []
+    real = accounts.passwords.verify
+
+    def slow(stored: str | None, password: str) -> bool:
+        verified.append(password)
+        time.sleep(0.05)  # argon2's time, as a window for the others to slip through
+        return bool(real(stored, password))
+
+    monkeypatch.setattr(accounts.passwords, "verify", slow)
+    answers: list[int] = []
+
+    def guess(i: int) -> None:
+        r = world.client.post(f"{API}/sessions", json={"email": "ann@example.org", "password": f"guess {i}"})
+        answers.append(r.status_code)
+
+    threads = [threading.Thread(target=guess, args=(i,)) for i in range(40)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(verified) <= 10, f"{len(verified)} guesses checked against a limit of 10"
+    assert sorted(set(answers)) == [401, 429] and answers.count(401) == len(verified), answers
+    refused = world.sign_in(email="ann@example.org", password="correct horse battery")
+    assert refused.status_code == 429, "the limit holds for the right password too, until its window passes"
+    later(world, minutes=16)
+    assert world.sign_in(email="ann@example.org", password="correct horse battery").status_code == 201
