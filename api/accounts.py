@@ -396,13 +396,26 @@ class AccountService:
         now = self.now()
         self.store.prune((now - HOUR).isoformat(), (now - KEEP_ENDED).isoformat())
 
-    def _mail_allowed(self, email: str) -> bool:
-        limit = self.settings.account_mails_per_hour
-        if limit <= 0:
-            return True
+    def _mail_budget(self, kind: str, email: str, client: Client) -> list[str] | None:
+        """The keys a mail of this kind to ``email`` is counted under, or None when one of them
+        had its mails for the hour. Confirmations and recoveries are counted apart, so that the
+        answer to a sign-up never shows whether a recovery mail went to the address (only a known
+        one gets those), and recoveries per asking client address too, so that nobody else's
+        requests keep the owner's recovery mail from them."""
+        address = _sha256(email)
+        per = self.settings.account_mails_per_hour
+        if kind == CONFIRM:
+            limits = [("mail:confirm:" + address, per)]
+        else:
+            limits = [
+                (f"mail:recover:{address}:{_sha256(client.address)[:16]}", per),
+                ("mail:recover:" + address, self.settings.recovery_mails_per_hour_all),
+            ]
         now = self.now()
-        n, _ = self.store.count("mail:" + _sha256(email), (now - HOUR).isoformat())
-        return n < limit
+        for key, limit in limits:
+            if limit > 0 and self.store.count(key, (now - HOUR).isoformat())[0] >= limit:
+                return None
+        return [key for key, _ in limits]
 
     # -- mail -------------------------------------------------------------------------------
 
@@ -425,14 +438,22 @@ class AccountService:
         return value, expires
 
     def _mail_link(
-        self, kind: str, player: Any, email: str, lifetime: timedelta, client: Client, subject: str, text: str
+        self,
+        kind: str,
+        player: Any,
+        email: str,
+        lifetime: timedelta,
+        client: Client,
+        subject: str,
+        text: str,
+        budget: list[str],
     ) -> datetime:
         """A one-time link of this kind mailed to ``email`` (in ``text`` at ``{url}``); the mail
-        counts against the address's hourly mails and leaves the outbox once sent."""
+        counts under its ``budget`` keys and leaves the outbox once sent."""
         value, expires = self._link(kind, str(player.id), email, lifetime)
         page = "confirm" if kind == CONFIRM else "recover"
         url = f"{self.link_base(client)}/account/{page}#token={value}"
-        self._note("mail:" + _sha256(email), window=HOUR)
+        self._note(*budget, window=HOUR)
         self.mail.queue(
             Mail(
                 kind=f"account/{kind}",
@@ -448,7 +469,8 @@ class AccountService:
     def send_confirmation(self, player: Any, email: str, client: Client) -> datetime | None:
         """Mail a link that confirms ``email`` for the player (unless the address had its mails
         for the hour); returns when the link stops working."""
-        if not self._mail_allowed(email):
+        budget = self._mail_budget(CONFIRM, email, client)
+        if budget is None:
             return None
         hours = self.settings.confirm_link_hours
         text = (
@@ -458,9 +480,9 @@ class AccountService:
             "if you lose access to it. If you did not ask for this, ignore this mail: nothing changes.\n"
         )
         subject = "Confirm your email address for gameledger"
-        return self._mail_link(CONFIRM, player, email, timedelta(hours=hours), client, subject, text)
+        return self._mail_link(CONFIRM, player, email, timedelta(hours=hours), client, subject, text, budget)
 
-    def _send_recovery(self, player: Any, email: str, client: Client) -> None:
+    def _send_recovery(self, player: Any, email: str, client: Client, budget: list[str]) -> None:
         minutes = self.settings.recovery_link_minutes
         text = (
             f"someone (we hope you) asked to sign in to the gameledger account of {email} without a "
@@ -470,7 +492,7 @@ class AccountService:
             "ask for this, ignore this mail: nobody can use the link without reading your mail.\n"
         )
         self._mail_link(
-            RECOVER, player, email, timedelta(minutes=minutes), client, "Sign in to gameledger", text
+            RECOVER, player, email, timedelta(minutes=minutes), client, "Sign in to gameledger", text, budget
         )
 
     def _tell(self, player: Any, email: str, subject: str, text: str) -> None:
@@ -619,19 +641,24 @@ class AccountService:
     def recover(self, address: str, client: Client) -> None:
         """After answering (the same answer whatever happens): mail a sign-in link to the address
         if it is a player's confirmed one and it had fewer than its hourly mails."""
-        if not self._mail_allowed(address):
+        budget = self._mail_budget(RECOVER, address, client)
+        if budget is None:
             return
         player = self.players.player_for_email(address)
         if player is None:
             return
-        self._send_recovery(player, address, client)
+        self._send_recovery(player, address, client, budget)
 
     # -- sign-in and sessions -----------------------------------------------------------------
 
     def sign_in_password(self, email: str, password: str, client: Client) -> tuple[str, Session]:
         address = normalise_email(email)
-        account_key = "signin:" + _sha256(address)
+        # per account from this client, so that someone else's guesses never lock the owner out;
+        # per account from everywhere, against guesses spread over many client addresses
+        every_key = "signin:" + _sha256(address)
+        account_key = f"{every_key}:{_sha256(client.address)[:16]}"
         client_key = "signin-client:" + client.address
+        refusal = "Too many failed sign-ins with this address; try again later, or use 'Lost access?'."
         at = self._reserve(
             [
                 (
@@ -639,11 +666,8 @@ class AccountService:
                     self.settings.signin_attempts_per_client,
                     "Too many failed sign-ins from your address; try again later.",
                 ),
-                (
-                    account_key,
-                    self.settings.signin_attempts_per_account,
-                    "Too many failed sign-ins with this address; try again later, or use 'Lost access?'.",
-                ),
+                (account_key, self.settings.signin_attempts_per_account, refusal),
+                (every_key, self.settings.signin_attempts_per_account_all, refusal),
             ],
             SIGNIN_WINDOW,
         )
@@ -653,6 +677,7 @@ class AccountService:
             raise AuthError("Wrong email address or password.", code="auth/bad_credentials")
         self.store.forget(account_key)
         self.store.release(client_key, at)
+        self.store.release(every_key, at)
         if stored and self.passwords.needs_rehash(stored):
             self.players.set_password(str(player.id), self.passwords.hash(password))
         return self.open_session(str(player.id), "password", client)

@@ -68,9 +68,11 @@ class Settings(BaseModel):
     session_days: int = setting("GAMELEDGER_SESSION_DAYS", 30, ge=1, le=400, meaning="How long a sign-in (web or API session) lasts; signing out ends it sooner.")
     recovery_link_minutes: int = setting("GAMELEDGER_RECOVERY_LINK_MINUTES", 30, ge=5, le=1440, meaning="How long a mailed sign-in (recovery) link works; it works once.")
     confirm_link_hours: int = setting("GAMELEDGER_CONFIRM_LINK_HOURS", 48, ge=1, le=720, meaning="How long a mailed link confirming an email address works; it works once.")
-    signin_attempts_per_account: int = setting("GAMELEDGER_SIGNIN_ATTEMPTS_PER_ACCOUNT", 10, ge=0, meaning="Failed sign-ins allowed per email address in 15 minutes; beyond, sign-ins with it are refused (429) until the window has passed (0: no limit).")
+    signin_attempts_per_account: int = setting("GAMELEDGER_SIGNIN_ATTEMPTS_PER_ACCOUNT", 10, ge=0, meaning="Failed sign-ins allowed per email address from one client address in 15 minutes; beyond, sign-ins with it from there are refused (429) until the window has passed, while its owner elsewhere still signs in (0: no limit).")
+    signin_attempts_per_account_all: int = setting("GAMELEDGER_SIGNIN_ATTEMPTS_PER_ACCOUNT_ALL", 100, ge=0, meaning="Failed sign-ins allowed per email address from all client addresses together in 15 minutes: guessing spread over many addresses (0: no limit).")
     signin_attempts_per_client: int = setting("GAMELEDGER_SIGNIN_ATTEMPTS_PER_CLIENT", 50, ge=0, meaning="Failed sign-ins allowed per client address in 15 minutes (0: no limit).")
-    account_mails_per_hour: int = setting("GAMELEDGER_ACCOUNT_MAILS_PER_HOUR", 3, ge=0, meaning="Confirmation and recovery mails sent to one address in an hour; beyond, none is sent and the answer is the same (0: no limit).")
+    account_mails_per_hour: int = setting("GAMELEDGER_ACCOUNT_MAILS_PER_HOUR", 3, ge=0, meaning="Confirmation mails sent to one address in an hour, and recovery mails to one address asked for from one client address; beyond, none is sent and the answer is the same. The two are counted apart, so that nobody can tell from the one whether the other was sent (0: no limit).")
+    recovery_mails_per_hour_all: int = setting("GAMELEDGER_RECOVERY_MAILS_PER_HOUR_ALL", 10, ge=0, meaning="Recovery mails sent to one address in an hour, asked for from any client address (0: no limit).")
     recover_requests_per_client: int = setting("GAMELEDGER_RECOVER_REQUESTS_PER_CLIENT", 20, ge=0, meaning="Account recovery requests per client address in an hour (0: no limit).")
     # fmt: on
 

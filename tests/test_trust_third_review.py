@@ -21,7 +21,7 @@ from ledger.application.ledger import MAX_TURN_STEPS
 from ledger.orders import kinds_of
 from tests.api_helpers import API, Table
 from tests.mail_world import mailing, served
-from tests.mailkit import smtp_server
+from tests.mailkit import smtp_server, text_of
 from tests.test_accounts import World, later
 
 HUGE = 10**400  # 401 digits: past a double's range, which is where orjson's reader gives up
@@ -324,3 +324,56 @@ def test_concurrent_wrong_passwords_are_checked_no_more_often_than_the_limit_all
     assert refused.status_code == 429, "the limit holds for the right password too, until its window passes"
     later(world, minutes=16)
     assert world.sign_in(email="ann@example.org", password="correct horse battery").status_code == 201
+
+
+# -- hole 5: telling whether an address has an account, and locking its owner out ------------
+
+
+def _from(world: World, address: str) -> TestClient:
+    """A client of the same service from another client address."""
+    return TestClient(world.client.app, client=(address, 50000))
+
+
+def test_what_others_ask_for_an_address_neither_reveals_its_account_nor_locks_its_owner_out(
+    world: World,
+) -> None:
+    world.confirmed("Ann", "ann@example.org", password="correct horse battery")
+    mallory = _from(world, "203.0.113.66")
+    ann = _from(world, "198.51.100.7")
+    # Mallory asks for Ann's recovery again and again (and for an address nobody has) ...
+    for address in ("ann@example.org", "nobody@example.org"):
+        for _ in range(6):
+            assert mallory.post(f"{API}/players/recover", json={"email": address}).status_code == 202
+    world.mails_to("ann@example.org")
+    # ... so that a sign-up with each address can no longer tell them apart
+    answers = []
+    for address in ("ann@example.org", "nobody@example.org"):
+        r = mallory.post(f"{API}/players", json={"name": "Probe", "email": address})
+        assert r.status_code == 201, r.text
+        answers.append(
+            (r.json()["pending_email"] == address, r.json()["confirmation_expires_at"] is not None)
+        )
+        token = r.json()["token"]
+        r = mallory.post(
+            f"{API}/me/email", json={"email": address}, headers={"Authorization": f"Bearer {token}"}
+        )
+        answers.append((r.status_code, r.json()["sent"], r.json()["confirmation_expires_at"] is not None))
+    assert answers[:2] == answers[2:], answers
+    # Mallory guesses Ann's password until refused ...
+    for i in range(12):
+        mallory.post(f"{API}/sessions", json={"email": "ann@example.org", "password": f"guess {i}"})
+    refused = mallory.post(f"{API}/sessions", json={"email": "ann@example.org", "password": "guess"})
+    assert refused.status_code == 429
+    # ... yet Ann, elsewhere, signs in with her password, and her own "Lost access?" mails her a link
+    assert (
+        ann.post(
+            f"{API}/sessions", json={"email": "ann@example.org", "password": "correct horse battery"}
+        ).status_code
+        == 201
+    )
+    before = len(world.mails_to("ann@example.org"))
+    assert ann.post(f"{API}/players/recover", json={"email": "ann@example.org"}).status_code == 202
+    after = world.mails_to("ann@example.org")
+    assert len(after) == before + 1 and "/account/recover#" in text_of(after[-1]), (
+        "her recovery mail was sent"
+    )
