@@ -162,11 +162,20 @@ class AccountStore(SqlView):
         )
 
     def revoke_sessions(
-        self, player_id: str, at: str, only: str | None = None, keep: str | None = None
+        self,
+        player_id: str,
+        at: str,
+        only: str | None = None,
+        keep: str | None = None,
+        opened_with: str | None = None,
     ) -> int:
-        """End the player's sessions (just ``only``, or all but ``keep``); returns how many ended."""
+        """End the player's sessions (just ``only``, or all but ``keep``, or those opened with
+        ``opened_with``); returns how many ended."""
         sql = f"UPDATE {self.t('sessions')} SET revoked_at = %s WHERE player_id = %s AND revoked_at IS NULL"
         params: list[Any] = [at, player_id]
+        if opened_with is not None:
+            sql += " AND opened_with = %s"
+            params.append(opened_with)
         if only is not None:
             sql += " AND session_id = %s"
             params.append(only)
@@ -810,6 +819,19 @@ class AccountService:
         self._forget(player_id)
 
     def revoke_token(self, player_id: str, token_id: str) -> Any:
+        """Revoke a named token, and end the sessions it opened (a session must not outlive the
+        token that opened it: it could issue new tokens for 30 days)."""
         player = self.players.revoke_token(player_id, token_id)
+        self.store.revoke_sessions(player_id, self.now().isoformat(), opened_with=f"token:{token_id}")
         self._forget(player_id)
         return player
+
+    def session_live(self, session_id: str) -> bool:
+        """Whether the session is still open (read from the store, never from this process's
+        cache: a stream asks it at each wake-up, whichever process ended the session)."""
+        row = self.store.session(session_id)
+        return (
+            row is not None
+            and row["revoked_at"] is None
+            and datetime.fromisoformat(row["expires_at"]) > self.now()
+        )

@@ -11,7 +11,7 @@ from fastapi import Depends, Header, Path, Query, Request
 from api.accounts import SESSION_PREFIX
 from api.schemas import MAX_INDEX
 from api.services import Services
-from ledger.errors import AuthError, ForbiddenError
+from ledger.errors import AuthError, ForbiddenError, NotFoundError
 
 
 @dataclass(frozen=True)
@@ -104,3 +104,21 @@ def get_caller(
 
 
 CallerDep = Annotated[Caller, Depends(get_caller)]
+
+
+def access_ended(services: Services, caller: Caller) -> str | None:
+    """Why the credential a caller came with no longer works (``auth/session_ended``: the session
+    was signed out, ended or expired; ``auth/revoked``: the token was revoked), or None while it
+    does. Read from the store: what a long request, such as a stream, asks again as it goes."""
+    if caller.session_id is not None:
+        live = services.accounts.session_live(caller.session_id) if services.accounts else False
+        return None if live else "auth/session_ended"
+    if caller.token_id is not None:
+        from ledger.accounts import active_tokens
+
+        try:
+            player = services.ledger.get_player(caller.player_id)
+        except NotFoundError:
+            return "auth/revoked"
+        return None if caller.token_id in active_tokens(player) else "auth/revoked"
+    return None  # the operator's token: it changes only with a restart, which ends every stream

@@ -22,6 +22,7 @@ from ledger.orders import kinds_of
 from tests.api_helpers import API, Table
 from tests.mail_world import mailing, served
 from tests.mailkit import smtp_server, text_of
+from tests.sse import LiveStream
 from tests.test_accounts import World, later
 
 HUGE = 10**400  # 401 digits: past a double's range, which is where orjson's reader gives up
@@ -377,3 +378,65 @@ def test_what_others_ask_for_an_address_neither_reveals_its_account_nor_locks_it
     assert len(after) == before + 1 and "/account/recover#" in text_of(after[-1]), (
         "her recovery mail was sent"
     )
+
+
+# -- hole 6: access that outlives its revocation ----------------------------------------------
+
+
+def test_a_revoked_token_ends_its_sessions_and_every_stream_checks_access_at_each_wake_up(
+    client: TestClient, services: Services
+) -> None:
+    t = Table(client, 2)
+    ann = t.auth(0)
+    second = client.post(f"{API}/me/tokens", json={"name": "phone"}, headers=ann).json()
+    opened = client.post(f"{API}/sessions", json={"token": second["token"]}).json()
+    client.cookies.clear()
+    session = {"Authorization": f"Bearer {opened['token']}"}
+    assert client.get(f"{API}/me", headers=session).status_code == 200
+    # a spectator reads the talk while spectators may
+    spectator = client.post(f"{API}/players", json={"name": "Sam"}).json()["token"]
+    assert (
+        client.put(
+            f"{API}/games/{t.game_id}/messages/settings", json={"spectators": True}, headers=ann
+        ).status_code
+        == 200
+    )
+    path = f"{API}/games/{t.game_id}/stream"
+    by_token = LiveStream(client, path, second["token"], {"max_seconds": 60})
+    by_session = LiveStream(client, path, opened["token"], {"max_seconds": 60})
+    watching = LiveStream(client, path, spectator, {"max_seconds": 60})
+    me = LiveStream(client, f"{API}/me/stream", second["token"], {"max_seconds": 60})
+    try:
+        for stream in (by_token, by_session, watching):
+            stream.wait_for(lambda events: any(e.event == "game" for e in events))
+        me.wait_for(lambda events: me.status == 200)
+        # the token goes: the session it opened ends with it, and so do both streams it opened
+        assert client.delete(f"{API}/me/tokens/{second['token_id']}", headers=ann).status_code == 200
+        assert client.get(f"{API}/me", headers=session).status_code == 401
+        # the creator stops spectators reading the talk
+        assert (
+            client.put(
+                f"{API}/games/{t.game_id}/messages/settings", json={"spectators": False}, headers=ann
+            ).status_code
+            == 200
+        )
+        assert client.post(
+            f"{API}/games/{t.game_id}/messages", json={"text": "between us"}, headers=t.auth(1)
+        ).status_code in (200, 201)
+        seat, view = t.awaited()
+        assert t.decide(seat, view["legal_decisions"][0], view["version"]).status_code == 200
+        for stream in (by_token, by_session, me):
+            stream.wait_for(lambda events: any(e.event == "end" for e in events), timeout=20)
+            assert stream.completed, "the server ended the stream"
+            (end,) = [e for e in stream.events if e.event == "end"]
+            assert end.data["code"] in ("auth/revoked", "auth/session_ended"), end
+            assert all(
+                e.data.get("version", 0) <= view["version"] for e in stream.events if e.event == "game"
+            )
+        watching.wait_for(
+            lambda events: any(e.event == "game" and e.data["version"] > view["version"] for e in events)
+        )
+        assert not [e for e in watching.events if e.event == "talk"], "the spectator no longer reads the talk"
+    finally:
+        for stream in (by_token, by_session, watching, me):
+            stream.stop()

@@ -7,7 +7,10 @@ read would show it to its caller. A comment every 15 s keeps proxies from closin
 stream; it ends after ``max_seconds`` (the browser's EventSource reconnects by itself,
 sending the ``Last-Event-ID`` it saw: a player's stream resumes after it, a game's stream
 sends the game's summary only if it moved on); it stops as soon as the client goes away,
-and a client that reads nothing for ``SEND_TIMEOUT`` seconds is dropped. ``interval`` is
+and a client that reads nothing for ``SEND_TIMEOUT`` seconds is dropped. Access is checked
+again at every wake-up and heartbeat: once the caller's session has ended or token was
+revoked, the stream sends ``event: end`` with the code and closes (a reconnection gets 401),
+and a game's stream sends table talk only while its caller may read it. ``interval`` is
 kept for old clients: it bounds how long a change made by another process may wait for the
 feed's periodic check should a notification be lost.
 """
@@ -28,7 +31,7 @@ from prometheus_client import Counter
 from starlette.types import Message, Receive, Scope, Send
 
 from api.changefeed import ChangeFeed, feed_of
-from api.deps import CallerDep, ServicesDep
+from api.deps import Caller, CallerDep, ServicesDep, access_ended
 from api.notify import wanted_kinds
 from api.routers.games import ERRORS, GameId
 from api.routers.talk import messages_out
@@ -151,6 +154,15 @@ def _remaining(loop: asyncio.AbstractEventLoop, started: float, max_seconds: flo
     return max_seconds - (loop.time() - started)
 
 
+async def _ended(services: Any, caller: Caller) -> str | None:
+    """The stream's closing event if the caller's sign-in or token no longer works: asked at every
+    wake-up and heartbeat, so that a revocation (by any process) ends the streams it opened."""
+    why = await run_in_threadpool(access_ended, services, caller)
+    if why is None:
+        return None
+    return sse("end", {"code": why, "message": "This sign-in or token no longer works: sign in again."})
+
+
 @router.get("/games/{game_id}/stream", responses=ERRORS, response_class=StreamingResponse)
 async def game_stream(
     game_id: GameId,
@@ -167,8 +179,12 @@ async def game_stream(
     game = await run_in_threadpool(services.ledger.get_game, game_id)  # 404 before the stream opens
     ledger = services.ledger
     talk = await run_in_threadpool(ledger.conversation, game.id)
-    reads_talk = ledger.may_read_talk(game, caller.player_id, talk)
     feed = game_feed(services)
+
+    def may_read(gid: str) -> bool:
+        """Whether the caller reads the talk now (the creator may have stopped spectators)."""
+        return ledger.may_read_talk(ledger.get_game(gid), caller.player_id, ledger.conversation(gid))
+
     await run_in_threadpool(feed.start)
     gid = str(game_id)
     seen = event_id(last_event_id)
@@ -185,28 +201,40 @@ async def game_stream(
             sub.talk_moved = True  # what was said between the page's read and the subscription
             ended = False
             started = beat = loop.time()
+            check = False  # access was checked when the stream opened
             while True:
+                if check:
+                    closing = await _ended(services, caller)
+                    if closing is not None:
+                        yield closing
+                        return
                 if data["version"] > last:
                     last = data["version"]
                     yield sse("game", data, str(last))
                     beat = loop.time()
                     ended = data["status"] in ENDED
-                if reads_talk and sub.talk_moved:  # the talk is read only when it moved on
+                if sub.talk_moved:  # the talk is read only when it moved on, and who reads it with it
                     sub.talk_moved = False
-                    for message in await run_in_threadpool(new_messages, ledger, gid, said, caller):
-                        said = message["number"]
-                        yield sse("talk", message)
-                        beat = loop.time()
+                    if await run_in_threadpool(may_read, gid):
+                        for message in await run_in_threadpool(new_messages, ledger, gid, said, caller):
+                            said = message["number"]
+                            yield sse("talk", message)
+                            beat = loop.time()
                 if ended:
                     return
                 left = _remaining(loop, started, max_seconds)
                 if left <= 0 or feed.ending:
                     return
+                check = True
                 if await sub.wait(min(left, HEARTBEAT - (loop.time() - beat))):
                     if feed.ending:
                         return
                     data = sub.value or await run_in_threadpool(game_summary, services.ledger, gid)
                 elif loop.time() - beat >= HEARTBEAT:
+                    closing = await _ended(services, caller)
+                    if closing is not None:
+                        yield closing
+                        return
                     yield ": keep-alive\n\n"
                     beat = loop.time()
         finally:
@@ -266,6 +294,11 @@ async def my_stream(
                 woke = await sub.wait(min(left, HEARTBEAT - (loop.time() - beat)))
                 if feed.ending:
                     return
+                if woke or loop.time() - beat >= HEARTBEAT:
+                    closing = await _ended(services, caller)
+                    if closing is not None:
+                        yield closing
+                        return
                 if not woke and loop.time() - beat >= HEARTBEAT:
                     yield ": keep-alive\n\n"
                     beat = loop.time()
