@@ -86,6 +86,23 @@ def _channels(db: Database) -> None:
         notes.datastore.close()
 
 
+def _talk_heads(db: Database) -> None:
+    """The game index learns every game's table-talk head (the digest's leaves sign it): its
+    new table, then the index rebuilt from the log (readers keep the old rows until it commits)."""
+    from api.storage import build_ledger
+    from projections.base import Catchup
+    from projections.game_index import GameIndex, GameIndexView
+
+    init_views(db)
+    view = build_view(GameIndexView, db)
+    ledger = build_ledger(db)
+    try:
+        Catchup(ledger, GameIndex(view)).rebuild()
+    finally:
+        ledger.close()
+        view.datastore.close()
+
+
 def _migrations() -> list[Migration]:
     from projections.game_index import GameIndexView
 
@@ -110,6 +127,7 @@ def _migrations() -> list[Migration]:
             "read models: a quarantine table per view, for the events it set aside",
             _read_models,
         ),
+        Migration(6, "game index: each game's table-talk head, signed in the digest", _talk_heads),
     ]
 
 

@@ -166,7 +166,10 @@ class Services:
             self.refresh("gameindex")
             position = self.game_index.view.position(self.ledger.name)
             if latest is None or latest[0]["position"] != position:
-                leaves = [leaf(h["game_id"], h["version"], h["hash"]) for h in self.game_index.view.heads()]
+                leaves = [
+                    leaf(h["game_id"], h["version"], h["hash"], h["talk_version"], h["talk_hash"])
+                    for h in self.game_index.view.heads()
+                ]
                 doc = make_digest(leaves, self.signer, datetime.now(UTC).isoformat(), position)
                 self.digests.store(doc, leaves)
                 latest = (doc, leaves)

@@ -2,7 +2,9 @@
 
 A digest is the root of a Merkle tree (RFC 6962 hashing: leaves prefixed 0x00,
 nodes 0x01; an odd node is promoted) whose leaves are, in game-id order, the
-canonical JSON of ``{"game", "version", "head"}`` — each game's latest event hash.
+canonical JSON of ``{"game", "version", "head"}`` — each game's latest event hash — with
+``"talk_version"`` and ``"talk_head"`` beside them once the game has table talk (its own
+chain's latest event hash), so that the signed digest covers what was said too.
 The digest document is signed with Ed25519; its public key travels with it and is
 also served on its own, so that anyone can pin it. Given an export, the digest and
 the game's inclusion proof, ``gameledger verify`` checks offline that the export's
@@ -29,8 +31,15 @@ def _h(data: bytes) -> bytes:
     return hashlib.sha256(data).digest()
 
 
-def leaf(game: str, version: int, head: str) -> dict[str, Any]:
-    return {"game": game, "version": version, "head": head}
+def leaf(
+    game: str, version: int, head: str, talk_version: int | None = None, talk_head: str | None = None
+) -> dict[str, Any]:
+    """A game's leaf: its head, and its table talk's head when it has one (a game without talk
+    keeps the leaf it always had)."""
+    entry: dict[str, Any] = {"game": game, "version": version, "head": head}
+    if talk_version is not None and talk_head is not None:
+        entry |= {"talk_version": talk_version, "talk_head": talk_head}
+    return entry
 
 
 def leaf_hash(entry: dict[str, Any]) -> bytes:

@@ -203,7 +203,7 @@ def _verify(
     report.add("hash chain", chain_ok, detail)
     check_talk(report, header, talk)
     if digest is not None:
-        check_digest(report, events, digest, public_key)
+        check_digest(report, events, digest, public_key, talk)
 
     # 2. private parts present in the export open their commitments
     opened = bad = 0
@@ -238,10 +238,17 @@ def _verify(
 
 
 def check_digest(
-    report: Report, events: list[dict[str, Any]], digest: dict[str, Any], public_key: str | None
+    report: Report,
+    events: list[dict[str, Any]],
+    digest: dict[str, Any],
+    public_key: str | None,
+    talk: list[dict[str, Any]] | None = None,
 ) -> None:
     """The published digest is signed by the ledger's key and includes this game's head at
-    the proof's version, which is the export's event at that version."""
+    the proof's version, which is the export's event at that version; and, when the digest's
+    leaf holds the table talk's head and the export holds the talk, the talk's event at that
+    version is the one signed (a reworded or dropped message fails, whatever hashes were
+    recomputed)."""
     from ledger import digest as dg
 
     signed = report.add(
@@ -271,6 +278,29 @@ def check_digest(
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         included, detail = False, f"the digest's proof is malformed ({type(exc).__name__}: {exc})"
     report.add("game included in the digest", included, detail)
+    if included and talk:
+        _check_talk_head(report, entry, talk)
+
+
+def _check_talk_head(report: Report, entry: dict[str, Any], talk: list[dict[str, Any]]) -> None:
+    name = "table talk included in the digest"
+    signed = entry.get("talk_version")
+    if signed is None:
+        report.warnings.append(
+            "the digest was signed before the game had table talk: the talk is checked by its own "
+            "hash chain only; verify against a newer digest"
+        )
+        return
+    at = next((e for e in talk if e["version"] == signed), None)
+    if at is None:
+        report.add(name, False, f"the digest signs talk event {signed}; the export has {len(talk)}")
+    elif at["hash"] != entry.get("talk_head"):
+        report.add(name, False, f"talk event {signed} is not the one the digest signs (changed since)")
+    else:
+        later = len(talk) - signed
+        report.add(
+            name, True, f"talk up to event {signed}" + (f"; {later} since, not yet signed" if later else "")
+        )
 
 
 def _replay(

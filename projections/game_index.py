@@ -11,7 +11,17 @@ from typing import Any
 
 from ledger.domain import GAME_TOPICS
 from projections.base import BatchProjection, Fact, SqlView, chunks
-from projections.topics import ABANDONED, ANNULLED, CREATED, FINISHED, PLAYER_CREATED, SEAT_CLAIMED, STARTED
+from projections.topics import (
+    ABANDONED,
+    ANNULLED,
+    CREATED,
+    FINISHED,
+    PLAYER_CREATED,
+    SEAT_CLAIMED,
+    STARTED,
+    TALK_CREATED,
+    TALK_TOPICS,
+)
 
 # the games table's columns, declared once: its DDL, and the order save_games writes them in
 GAME_TABLE = (
@@ -25,7 +35,7 @@ GAME_COLUMNS = tuple(column.split()[0] for column in GAME_TABLE.split(","))
 
 class GameIndexView(SqlView):
     view_name = "gameindex"
-    TABLE_NAMES = ("games", "seats", "players", "timed", "heads")
+    TABLE_NAMES = ("games", "seats", "players", "timed", "heads", "talkheads")
     TABLES = (
         "CREATE TABLE IF NOT EXISTS {games} (" + GAME_TABLE + ")",
         "CREATE INDEX IF NOT EXISTS gameindex_games_updated ON {games} (updated_at)",
@@ -39,6 +49,9 @@ class GameIndexView(SqlView):
         "CREATE TABLE IF NOT EXISTS {timed} (game_id TEXT PRIMARY KEY, time_control TEXT NOT NULL)",
         # every game's latest event hash: the leaves of the signed digest
         "CREATE TABLE IF NOT EXISTS {heads} (game_id TEXT PRIMARY KEY, version INTEGER NOT NULL, hash TEXT NOT NULL)",
+        # every game's table talk's latest event hash, signed in the game's leaf beside its head
+        "CREATE TABLE IF NOT EXISTS {talkheads} (conversation_id TEXT PRIMARY KEY, game_id TEXT NOT NULL,"
+        " version INTEGER NOT NULL, hash TEXT NOT NULL)",
     )
 
     def save_heads(self, c: Any, heads: dict[str, tuple[int, str]]) -> None:
@@ -49,8 +62,29 @@ class GameIndexView(SqlView):
             [[gid, v, h] for gid, (v, h) in heads.items()],
         )
 
+    def save_talk_heads(
+        self, c: Any, started: dict[str, tuple[str, str]], heads: dict[str, tuple[int, str]]
+    ) -> None:
+        """``started``: conversation id -> (game id, its first hash); ``heads``: conversation id
+        -> (version, hash) of its latest event in the batch."""
+        self.executemany(
+            c,
+            f"INSERT INTO {self.t('talkheads')} VALUES (%s, %s, 1, %s) ON CONFLICT (conversation_id) DO NOTHING",
+            [[cid, gid, h] for cid, (gid, h) in started.items()],
+        )
+        self.executemany(
+            c,
+            f"UPDATE {self.t('talkheads')} SET version = %s, hash = %s WHERE conversation_id = %s AND version < %s",
+            [[v, h, cid, v] for cid, (v, h) in heads.items()],
+        )
+
     def heads(self) -> list[dict[str, Any]]:
-        return self.rows(f"SELECT game_id, version, hash FROM {self.t('heads')} ORDER BY game_id")
+        """Every game's head, with its table talk's when it has one (the digest's leaves)."""
+        return self.rows(
+            f"SELECT h.game_id, h.version, h.hash, k.version AS talk_version, k.hash AS talk_hash"
+            f" FROM {self.t('heads')} h LEFT JOIN {self.t('talkheads')} k ON k.game_id = h.game_id"
+            " ORDER BY h.game_id"
+        )
 
     def save_timed(self, c: Any, game_id: str, time_control: dict[str, Any]) -> None:
         self.execute(
@@ -210,13 +244,20 @@ class GameIndexView(SqlView):
 
 class GameIndex(BatchProjection[GameIndexView]):
     name = "gameindex"
-    topics = (*GAME_TOPICS, PLAYER_CREATED)  # every game event moves its head (the digest's leaf)
+    # every game event moves its head, every talk event its talk's head (the digest's leaf)
+    topics = (*GAME_TOPICS, *TALK_TOPICS, PLAYER_CREATED)
 
     def process_batch(self, c: Any, events: list[Fact]) -> None:
         view = self.view
         players = [(e.originator_id, e.data["name"], e.at) for e in events if e.topic == PLAYER_CREATED]
         view.save_players(c, players)
-        game_events = [e for e in events if e.topic != PLAYER_CREATED]
+        talk = [e for e in events if e.topic in TALK_TOPICS]
+        if talk:
+            started = {
+                e.originator_id: (e.public["game"], e.data["hash"]) for e in talk if e.topic == TALK_CREATED
+            }
+            view.save_talk_heads(c, started, {e.originator_id: (e.version, e.data["hash"]) for e in talk})
+        game_events = [e for e in events if e.topic != PLAYER_CREATED and e.topic not in TALK_TOPICS]
         if not game_events:
             return
         games = view.load_games(c, sorted({e.originator_id for e in game_events}))

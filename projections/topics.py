@@ -7,6 +7,7 @@ dispatches on them (``if e.topic == STARTED``); the names are the domain's topic
 from __future__ import annotations
 
 from ledger.domain import Game, Player
+from ledger.domain.talk import Conversation
 
 CREATED = Game.Created.TOPIC
 SEAT_CLAIMED = Game.SeatClaimed.TOPIC
@@ -24,3 +25,10 @@ ABANDONED = Game.Abandoned.TOPIC
 ANNULLED = Game.Annulled.TOPIC
 ENDED = (FINISHED, ABANDONED, ANNULLED)  # the events that end a game
 PLAYER_CREATED = Player.Created.TOPIC
+TALK_CREATED = Conversation.Created.TOPIC
+TALK_TOPICS = (
+    TALK_CREATED,
+    Conversation.MessagePosted.TOPIC,
+    Conversation.MessageHidden.TOPIC,
+    Conversation.SpectatorsChanged.TOPIC,
+)

@@ -17,8 +17,10 @@ from fastapi.testclient import TestClient
 from api.app import create_app
 from api.services import Services
 from api.settings import Settings
+from ledger import records
 from ledger.application.ledger import MAX_TURN_STEPS
 from ledger.orders import kinds_of
+from ledger.verify import verify_export
 from tests.api_helpers import API, Table
 from tests.mail_world import mailing, served
 from tests.mailkit import smtp_server, text_of
@@ -440,3 +442,48 @@ def test_a_revoked_token_ends_its_sessions_and_every_stream_checks_access_at_eac
     finally:
         for stream in (by_token, by_session, watching, me):
             stream.stop()
+
+
+# -- hole 7: a forged table-talk transcript verified ------------------------------------------
+
+
+def _rechained(lines: list[str], change: Any) -> list[str]:
+    """The export with ``change`` applied to its talk lines and the talk's hash chain computed
+    again, as a forger would (the header's talk_version kept equal to the talk's length)."""
+    header, *rest = [json.loads(line) for line in lines]
+    game = [r for r in rest if r.get("record") != "talk"]
+    talk = change([r for r in rest if r.get("record") == "talk"])
+    prev = records.GENESIS
+    for r in talk:
+        r["prev_hash"] = prev
+        head = records.Header(r["game"], r["version"], r["type"], r["timestamp"], prev)
+        r["hash"] = prev = head.hash(r["public"], r["commitments"])
+    header["talk_version"] = len(talk)
+    return [json.dumps(x, sort_keys=True) for x in (header, *game, *talk)]
+
+
+def test_a_forged_or_shortened_table_talk_fails_against_the_signed_digest(client: TestClient) -> None:
+    t = Table(client, 2)
+    for seat, text in [(0, "I will not bid on Egypt"), (1, "agreed"), (0, "nor on India")]:
+        assert client.post(
+            f"{API}/games/{t.game_id}/messages", json={"text": text}, headers=t.auth(seat)
+        ).status_code in (200, 201)
+    lines = client.get(f"{API}/games/{t.game_id}/export", headers=t.auth(0)).text.splitlines()
+    digest = client.get(f"{API}/ledger/digest", params={"game": t.game_id}).json()
+    key = client.get(f"{API}/ledger/public-key").json()["public_key"]
+    honest = verify_export(lines, digest, key)
+    assert honest.ok, honest.text()
+    assert any(name == "table talk included in the digest" and ok for name, ok, _ in honest.checks), (
+        honest.text()
+    )
+
+    def reworded(talk: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        first = next(r for r in talk if r["type"].endswith("message_posted"))
+        first["public"]["text"] = "I will bid on Egypt"
+        return talk
+
+    for forged in (_rechained(lines, reworded), _rechained(lines, lambda talk: talk[:-1])):
+        report = verify_export(forged, digest, key)
+        assert not report.ok, report.text()
+        failed = [name for name, ok, _ in report.checks if not ok]
+        assert failed == ["table talk included in the digest"], report.text()
