@@ -79,6 +79,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     )
     app.state.decision_limit = DecisionLimit(settings.decision_rate, settings.decision_burst)
     app.state.fork_limit = ForkLimit(settings.fork_rate, settings.fork_burst)
+    app.state.stream_slots = streams.StreamSlots(settings.streams_per_player, settings.streams_per_client)
     app.add_middleware(RequestContext)  # outermost: request id, access log, metrics
     return app
 

@@ -57,6 +57,8 @@ class Settings(BaseModel):
     decision_burst: int = setting("GAMELEDGER_DECISION_BURST", 120, ge=1, meaning="Decisions allowed at once before the rate applies.")
     fork_rate: float = setting("GAMELEDGER_FORK_RATE", 20.0, ge=0, meaning="What-if forks allowed per hour per player (0: no limit); the decisions their bots make count as the player's decisions too.")
     fork_burst: int = setting("GAMELEDGER_FORK_BURST", 5, ge=1, meaning="Forks allowed at once before the rate applies.")
+    streams_per_player: int = setting("GAMELEDGER_STREAMS_PER_PLAYER", 50, ge=0, meaning="Live-update streams (a game's, a player's notifications) one player may hold open at once in each server process; beyond, 429 request/too_many_streams (0: no limit).")
+    streams_per_client: int = setting("GAMELEDGER_STREAMS_PER_CLIENT", 500, ge=0, meaning="Live-update streams one client address may hold open at once in each server process, whoever opens them (0: no limit).")
     public_read_rate: float = setting("GAMELEDGER_PUBLIC_READ_RATE", 5.0, ge=0, meaning="Reads of the public digest endpoints (/ledger/digest, /ledger/digests, /ledger/public-key, no token needed) allowed per second per client address (0: no limit).")
     public_read_burst: int = setting("GAMELEDGER_PUBLIC_READ_BURST", 30, ge=1, meaning="Reads of the public digests allowed at once.")
 

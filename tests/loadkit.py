@@ -62,6 +62,8 @@ def server_env(database_url: str, data_dir: Path, **extra: str) -> dict[str, str
         "GAMELEDGER_POOL_SIZE": "3",
         "GAMELEDGER_SIGNUP_RATE": "0",  # load from one address and one token per seat
         "GAMELEDGER_DECISION_RATE": "0",
+        "GAMELEDGER_STREAMS_PER_PLAYER": "0",  # thousands of watchers with one token ...
+        "GAMELEDGER_STREAMS_PER_CLIENT": "0",  # ... from this one address
     }
     return env | extra
 

@@ -487,3 +487,53 @@ def test_a_forged_or_shortened_table_talk_fails_against_the_signed_digest(client
         assert not report.ok, report.text()
         failed = [name for name, ok, _ in report.checks if not ok]
         assert failed == ["table talk included in the digest"], report.text()
+
+
+# -- hole 9: streams without a cap ------------------------------------------------------------
+
+
+def _answered(stream: LiveStream, timeout: float = 10) -> None:
+    """Until the server has sent the whole of a (refused) stream's answer."""
+    deadline = time.monotonic() + timeout
+    while not stream.completed:
+        assert time.monotonic() < deadline, "no answer"
+        time.sleep(0.01)
+
+
+def test_open_streams_are_capped_per_player_and_per_client_address(
+    settings: Settings, services: Services
+) -> None:
+    capped = settings.model_copy(update={"streams_per_player": 3, "streams_per_client": 5})
+    with TestClient(create_app(capped, services)) as client:
+        t = Table(client, 2)
+        path = f"{API}/games/{t.game_id}/stream"
+        token = t.players[0]["token"]
+        mine = [LiveStream(client, path, token, {"max_seconds": 60}) for _ in range(3)]
+        others: list[LiveStream] = []
+        try:
+            for s in mine:
+                s.wait_for(lambda events: any(e.event == "game" for e in events))
+            extra = LiveStream(client, path, token, {"max_seconds": 60})
+            _answered(extra)
+            assert extra.status == 429 and json.loads(extra.text)["code"] == "request/too_many_streams", (
+                extra.text
+            )
+            # the player's own stream of notifications counts too; a closed stream frees its place
+            mine.pop().stop()
+            again = LiveStream(client, f"{API}/me/stream", token, {"max_seconds": 60})
+            mine.append(again)
+            again.wait_for(lambda events: again.status == 200)
+            # from one client address: at most five, whoever opens them
+            people = [client.post(f"{API}/players", json={"name": f"W{i}"}).json()["token"] for i in range(3)]
+            others = [
+                LiveStream(client, path, people[0], {"max_seconds": 60}),
+                LiveStream(client, path, people[1], {"max_seconds": 60}),
+            ]
+            for s in others:
+                s.wait_for(lambda events: any(e.event == "game" for e in events))
+            sixth = LiveStream(client, path, people[2], {"max_seconds": 60})
+            _answered(sixth)
+            assert sixth.status == 429 and json.loads(sixth.text)["code"] == "request/too_many_streams"
+        finally:
+            for s in (*mine, *others):
+                s.stop()

@@ -21,10 +21,11 @@ import asyncio
 import contextvars
 import json
 import logging
-from collections.abc import AsyncIterator
+import threading
+from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Query
+from fastapi import APIRouter, Header, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
 from prometheus_client import Counter
@@ -37,6 +38,7 @@ from api.routers.games import ERRORS, GameId
 from api.routers.talk import messages_out
 from api.schemas import MAX_INDEX
 from ledger.application import Ledger
+from ledger.errors import RateLimitedError
 
 router = APIRouter(tags=["streams"])
 log = logging.getLogger("gameledger.streams")
@@ -114,15 +116,68 @@ class _DroppedStreamFilter(logging.Filter):
 logging.getLogger("uvicorn.error").addFilter(_DroppedStreamFilter())
 
 
+class StreamSlots:
+    """The streams open in this process, per player and per client address: a stream takes a
+    place in both when it opens (429 ``request/too_many_streams`` when either is full) and gives
+    them back when it ends, however it ends."""
+
+    def __init__(self, per_player: int, per_client: int) -> None:
+        self.per_player = per_player
+        self.per_client = per_client
+        self._lock = threading.Lock()
+        self._open: dict[str, int] = {}
+
+    def take(self, request: Request, caller: Caller) -> Callable[[], None]:
+        client = request.client.host if request.client else "?"
+        keys = [
+            (f"player:{caller.player_id}", self.per_player, "this player"),
+            (f"addr:{client}", self.per_client, "your address"),
+        ]
+        with self._lock:
+            for key, limit, who in keys:
+                if limit and self._open.get(key, 0) >= limit:
+                    raise RateLimitedError(
+                        f"{who.capitalize()} has {limit} live-update streams open already; close one.",
+                        5,
+                        "request/too_many_streams",
+                    )
+            for key, _, _ in keys:
+                self._open[key] = self._open.get(key, 0) + 1
+        released = False
+
+        def release() -> None:
+            nonlocal released
+            with self._lock:
+                if released:
+                    return
+                released = True
+                for key, _, _ in keys:
+                    left = self._open.get(key, 1) - 1
+                    if left > 0:
+                        self._open[key] = left
+                    else:
+                        self._open.pop(key, None)
+
+        return release
+
+
+def stream_slot(request: Request, caller: Caller) -> Callable[[], None] | None:
+    """A place for a new stream in the app's ``StreamSlots`` (none kept without them)."""
+    slots: StreamSlots | None = getattr(request.app.state, "stream_slots", None)
+    return slots.take(request, caller) if slots is not None else None
+
+
 class EventStream(StreamingResponse):
     """A ``text/event-stream`` response that drops a client which stops reading: a send that
     cannot complete in ``SEND_TIMEOUT`` seconds ends the response and the server closes the
-    connection (the other streams never wait on it: each has its own task)."""
+    connection (the other streams never wait on it: each has its own task). ``release`` gives
+    back the stream's places when it ends."""
 
     media_type = "text/event-stream"
 
-    def __init__(self, content: AsyncIterator[str]) -> None:
+    def __init__(self, content: AsyncIterator[str], release: Callable[[], None] | None = None) -> None:
         super().__init__(content, headers=SSE_HEADERS)
+        self.release = release
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         async def send_or_drop(message: Message) -> None:
@@ -145,6 +200,8 @@ class EventStream(StreamingResponse):
                 extra={"client": client[0] if client else None},
             )
         finally:  # a stream left at a yield (its send failed) leaves the change feed now
+            if self.release is not None:
+                self.release()
             close = getattr(self.body_iterator, "aclose", None)
             if close is not None:
                 await close()
@@ -166,6 +223,7 @@ async def _ended(services: Any, caller: Caller) -> str | None:
 @router.get("/games/{game_id}/stream", responses=ERRORS, response_class=StreamingResponse)
 async def game_stream(
     game_id: GameId,
+    request: Request,
     caller: CallerDep,
     services: ServicesDep,
     max_seconds: MaxSeconds = 300,
@@ -240,11 +298,12 @@ async def game_stream(
         finally:
             feed.unsubscribe(sub)
 
-    return EventStream(events())
+    return EventStream(events(), stream_slot(request, caller))  # 429 when too many are open
 
 
 @router.get("/me/stream", responses=ERRORS, response_class=StreamingResponse)
 async def my_stream(
+    request: Request,
     caller: CallerDep,
     services: ServicesDep,
     max_seconds: MaxSeconds = 300,
@@ -305,4 +364,4 @@ async def my_stream(
         finally:
             feed.unsubscribe(sub)
 
-    return EventStream(events())
+    return EventStream(events(), stream_slot(request, caller))  # 429 when too many are open
