@@ -35,6 +35,7 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 from eventsourcing.utils import register_topic
+from zxcvbn import zxcvbn
 
 from ledger.errors import ConflictError, InvalidRequestError, NotFoundError
 from ledger.retry import retrying
@@ -85,8 +86,12 @@ def normalise_email(text: str) -> str:
     return f"{local.lower()}@{ascii_domain}"
 
 
+MIN_GUESSES_LOG10 = 6  # zxcvbn's score 2: a million guesses at least
+
+
 def check_password(password: str, *, name: str = "", email: str | None = None) -> None:
-    """A password we accept: 8 to 200 characters, not blank, not the player's name or address."""
+    """A password we accept: 8 to 200 characters, not blank, not the player's name or address,
+    and not among the common or breached passwords, nor made of them (zxcvbn's estimate)."""
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
         raise InvalidRequestError(
             f"A password is {MIN_PASSWORD} to {MAX_PASSWORD} characters long.", code="request/weak_password"
@@ -97,6 +102,17 @@ def check_password(password: str, *, name: str = "", email: str | None = None) -
     if folded in {name.strip().casefold(), (email or "").casefold()}:
         raise InvalidRequestError(
             "A password cannot be your name or your email address.", code="request/weak_password"
+        )
+    # zxcvbn: the passwords of the great breaches, common words, names, keyboard patterns, dates
+    # and repeats, each with a count of guesses; below MIN_GUESSES_LOG10 a password falls to an
+    # online guesser within days even at our limits. It reads the first 72 characters.
+    strength = zxcvbn(password[:72], user_inputs=[name, email or "", *(email or "").split("@"), "gameledger"])
+    if strength["guesses_log10"] < MIN_GUESSES_LOG10:
+        feedback = strength["feedback"]
+        why = feedback.get("warning") or "It is easy to guess."
+        hint = " ".join(feedback.get("suggestions") or ["Add another word or two, uncommon ones."])
+        raise InvalidRequestError(
+            f"This password is too easy to guess. {why} {hint}".strip(), code="request/weak_password"
         )
 
 

@@ -537,3 +537,38 @@ def test_open_streams_are_capped_per_player_and_per_client_address(
         finally:
             for s in (*mine, *others):
                 s.stop()
+
+
+# -- hole 10: weak passwords -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("password", "why"),
+    [
+        ("password", "common password"),
+        ("12345678", "common password"),
+        ("aaaaaaaa", "Repeats"),
+        ("Password1", "common password"),
+        ("letmein123", "commonly used password"),
+        ("annsmith1", "easy to guess"),
+    ],
+)
+def test_common_and_breached_passwords_are_refused_and_the_answer_says_why(
+    client: TestClient, password: str, why: str
+) -> None:
+    r = client.post(
+        f"{API}/players", json={"name": "Ann Smith", "email": "ann@example.org", "password": password}
+    )
+    assert r.status_code == 422, r.text
+    assert r.json()["code"] == "request/weak_password" and why in r.json()["message"], r.json()
+    ann = client.post(f"{API}/players", json={"name": "Ann Smith"}).json()
+    r = client.put(
+        f"{API}/me/password", json={"password": password}, headers={"Authorization": f"Bearer {ann['token']}"}
+    )
+    assert r.status_code == 422 and r.json()["code"] == "request/weak_password", r.text
+    ok = client.put(
+        f"{API}/me/password",
+        json={"password": "a matrix of cotton mills"},
+        headers={"Authorization": f"Bearer {ann['token']}"},
+    )
+    assert ok.status_code == 200, ok.text
