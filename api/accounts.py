@@ -320,7 +320,6 @@ class Client:
 
     address: str = "?"
     user_agent: str = ""
-    base_url: str = ""  # the server's address as the request named it (links, without public_url)
 
 
 class AccountService:
@@ -357,9 +356,6 @@ class AccountService:
         ident = self.ledger.entropy(16).hex()
         secret = base64.urlsafe_b64encode(self.ledger.entropy(32)).decode().rstrip("=")
         return ident, f"{prefix}_{ident}_{secret}"
-
-    def link_base(self, client: Client) -> str:
-        return self.settings.public_url or client.base_url.rstrip("/")
 
     # -- limits ---------------------------------------------------------------------------
 
@@ -461,7 +457,7 @@ class AccountService:
         counts under its ``budget`` keys and leaves the outbox once sent."""
         value, expires = self._link(kind, str(player.id), email, lifetime)
         page = "confirm" if kind == CONFIRM else "recover"
-        url = f"{self.link_base(client)}/account/{page}#token={value}"
+        url = f"{self.settings.link_base}/account/{page}#token={value}"
         self._note(*budget, window=HOUR)
         self.mail.queue(
             Mail(

@@ -7,8 +7,10 @@ player chose:
 - **mail** to the player's confirmed address: each notification at once (``each``), or one
   digest at most every ``digest_hours`` hours (``digest``), or none (``off``). Every mail
   links to the game page and carries a one-click unsubscribe (RFC 8058: the
-  ``List-Unsubscribe`` and ``List-Unsubscribe-Post`` headers, and a link in the text) with
-  the player's unsubscribe token, 32 random bytes kept in this store;
+  ``List-Unsubscribe`` and ``List-Unsubscribe-Post`` headers, and a link in the text) whose
+  token names the player and the day the mail was written and is signed (HMAC-SHA256) with
+  the player's unsubscribe secret, 32 random bytes kept in this store that no mail carries:
+  each day's mails carry a new token, and each works for ``UNSUBSCRIBE_DAYS``;
 - **a Discord or Slack incoming webhook** of the player, and the one a game's creator gave
   for the whole table (told of games starting, finishing and whose turn it is), in each
   service's own format (Discord ``content``, Slack ``text``).
@@ -28,9 +30,11 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import hmac
 import json
 import logging
 import re
+import uuid
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -53,7 +57,9 @@ CLOCK_LOW = 0.2  # "running low": below this share of the allotment
 CLOCK_CHECK_SECONDS = 60.0
 DEFAULT_DIGEST_HOURS = 24
 UNSUBSCRIBE_PREFIX = "glu_"
-UNSUBSCRIBE_TOKEN = re.compile(r"glu_[A-Za-z0-9_-]{43}")  # 32 random bytes, base64url
+# glu_<player id, hex>_<day number>_<HMAC-SHA256 of both under the player's secret, 16 bytes base64url>
+UNSUBSCRIBE_TOKEN = re.compile(r"glu_([0-9a-f]{32})_([0-9]{1,6})_([A-Za-z0-9_-]{22})")
+UNSUBSCRIBE_DAYS = 120  # how long a mail's unsubscribe link works
 CHAT_HOSTS = {
     "discord": (
         {"discord.com", "discordapp.com", "ptb.discord.com", "canary.discord.com"},
@@ -66,6 +72,11 @@ MAX_CHAT_TEXT = 1900  # Discord's content holds 2,000 characters
 
 
 # -- the store -----------------------------------------------------------------------------------
+
+
+def _unsubscribe_mac(secret: str, pid: str, day: int) -> str:
+    digest = hmac.new(secret.encode(), f"unsubscribe:{pid}:{day}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:16]).decode().rstrip("=")
 
 
 class ChannelStore(SqlView):
@@ -356,7 +367,7 @@ class Channels:
 
     @property
     def base(self) -> str:
-        return str(self.settings.public_url or "http://localhost:8000").rstrip("/")
+        return str(self.settings.link_base)
 
     def allowed(self, host: str) -> bool:
         """Whether the operator lets hooks go to this host although it is no service's own: a name
@@ -437,11 +448,28 @@ class Channels:
             self.store.update(player_id, **values, updated_at=self.now().isoformat())
         return self.settings_of(player_id)
 
+    def unsubscribe_token(self, player_id: str, secret: str, day: int | None = None) -> str:
+        """The token of a mail written on ``day`` (days since 1970, today by default)."""
+        day = self._day() if day is None else day
+        pid = uuid.UUID(player_id).hex
+        return f"{UNSUBSCRIBE_PREFIX}{pid}_{day}_{_unsubscribe_mac(secret, pid, day)}"
+
+    def _day(self) -> int:
+        return int(self.now().timestamp() // 86400)
+
     def by_token(self, token: str) -> dict[str, Any] | None:
-        """The player's choices an unsubscribe token stands for (None: not a token we sent)."""
-        if not UNSUBSCRIBE_TOKEN.fullmatch(token):
+        """The player's choices an unsubscribe token stands for (None: not a token we sent, or
+        one older than ``UNSUBSCRIBE_DAYS``)."""
+        match = UNSUBSCRIBE_TOKEN.fullmatch(token)
+        if match is None:
             return None
-        return self.store.by_unsubscribe(token)
+        pid, day, mac = match[1], int(match[2]), match[3]
+        if not self._day() - UNSUBSCRIBE_DAYS <= day <= self._day() + 1:
+            return None
+        row = self.store.prefs(str(uuid.UUID(hex=pid)))
+        if row is None or not hmac.compare_digest(_unsubscribe_mac(row["unsubscribe"], pid, day), mac):
+            return None
+        return row
 
     def unsubscribe(self, token: str) -> dict[str, Any] | None:
         """One click: no more notification mails for the token's player (None: no such token)."""
@@ -588,17 +616,20 @@ class Channels:
             return f"\nTime left: {note['left']}.\n"
         return ""
 
+    def _unsubscribe_url(self, prefs: dict[str, Any]) -> str:
+        return f"{self.base}/unsubscribe/{self.unsubscribe_token(prefs['player_id'], prefs['unsubscribe'])}"
+
     def _footer(self, prefs: dict[str, Any]) -> str:
         return (
             "\n-- \nYou get these mails because you play on gameledger with this address."
-            f"\nStop them with one click: {self.base}/unsubscribe/{prefs['unsubscribe']}"
+            f"\nStop them with one click: {self._unsubscribe_url(prefs)}"
             f"\nChoose which mails you get, or a digest instead: {self.base}/settings\n"
         )
 
     def _mail(
         self, player: Any, email: str, prefs: dict[str, Any], kind: str, subject: str, text: str, item: str
     ) -> int:
-        unsubscribe = f"{self.base}/unsubscribe/{prefs['unsubscribe']}"
+        unsubscribe = self._unsubscribe_url(prefs)
         mail_id = self.mail.queue(
             Mail(
                 kind=kind,

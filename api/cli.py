@@ -96,6 +96,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     _check_address(args.host, args.port)
+    if not settings.public_url:
+        if not _loopback(args.host):
+            raise CliError(
+                f"serving on {args.host} needs GAMELEDGER_PUBLIC_URL, the address people reach this server "
+                "at (the links in mails point there): without one they could only point at this machine's "
+                "loopback. Set it, or serve on 127.0.0.1.",
+                MISUSE,
+            )
+        # the links in mails point at this machine, on the port served on (never at a request's Host)
+        host = (
+            f"[{args.host}]" if ":" in args.host else "127.0.0.1" if args.host == "localhost" else args.host
+        )
+        os.environ["GAMELEDGER_PUBLIC_URL"] = f"http://{host}:{args.port}"
     level = args.log_level or settings.log_level
     configure_logging(settings.log_format, level)
     if args.config:  # the worker processes read the same file
@@ -155,6 +168,17 @@ def _run_uvicorn(
         proxy_headers=True,
         timeout_graceful_shutdown=int(settings.shutdown_timeout) or None,
     )
+
+
+def _loopback(host: str) -> bool:
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _check_address(host: str, port: int) -> None:

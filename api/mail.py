@@ -34,6 +34,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from email import policy
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid, parseaddr
 from typing import Any, Protocol
@@ -116,9 +117,15 @@ class Mail:
     keep_text: bool = True  # False: erase the text once sent (a one-time link)
 
 
+MAIL_POLICY = policy.SMTP.clone(max_line_length=998)
+
+
 def build_message(mail: Mail, sender: str, message_id: str | None = None) -> EmailMessage:
-    """The RFC 5322 message (EmailMessage refuses line breaks in a header: no header injection)."""
-    msg = EmailMessage()
+    """The RFC 5322 message (EmailMessage refuses line breaks in a header: no header injection).
+    Lines may be as long as RFC 5322 allows (998): folded at 78, a header made of one long word
+    (List-Unsubscribe's ``<URI>``) became RFC 2047 encoded words, which mail programs do not read
+    as a URI."""
+    msg = EmailMessage(policy=MAIL_POLICY)
     msg["From"] = sender
     msg["To"] = mail.to
     msg["Subject"] = mail.subject

@@ -103,6 +103,27 @@ def _talk_heads(db: Database) -> None:
         view.datastore.close()
 
 
+def _new_unsubscribe_secrets(db: Database) -> None:
+    """Every player's unsubscribe secret anew: the mails before this release carried it in their
+    links (and access logs kept those); the mails since carry a token signed with it."""
+    import secrets
+
+    from api.channels import ChannelStore
+
+    store = build_view(ChannelStore, db, create_table=True)
+    try:
+        players = [r["player_id"] for r in store.rows(f"SELECT player_id FROM {store.t('prefs')}")]  # noqa: S608
+        with store.datastore.transaction(commit=True) as c:
+            for player_id in players:
+                store.execute(
+                    c,
+                    f"UPDATE {store.t('prefs')} SET unsubscribe = %s WHERE player_id = %s",  # noqa: S608
+                    [secrets.token_urlsafe(32), player_id],
+                )
+    finally:
+        store.datastore.close()
+
+
 def _migrations() -> list[Migration]:
     from projections.game_index import GameIndexView
 
@@ -128,6 +149,11 @@ def _migrations() -> list[Migration]:
             _read_models,
         ),
         Migration(6, "game index: each game's table-talk head, signed in the digest", _talk_heads),
+        Migration(
+            7,
+            "notification channels: new unsubscribe secrets, mails carry signed tokens",
+            _new_unsubscribe_secrets,
+        ),
     ]
 
 

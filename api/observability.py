@@ -162,6 +162,9 @@ def _route_template(scope: Scope) -> str:
     return "/".join(segments)
 
 
+_SECRET_IN_PATH = re.compile(r"^(/unsubscribe/glu_)[^/]*")
+
+
 class RequestContext:
     """Request id, access log line and metrics for every HTTP request (pure ASGI, so
     streamed responses pass through untouched)."""
@@ -208,16 +211,17 @@ class RequestContext:
             if status < 500:
                 DECISIONS.labels(outcome).inc()
         client = scope.get("client")
+        path = _SECRET_IN_PATH.sub(r"\1…", scope["path"])  # a link's token never reaches the log
         ACCESS.log(
             logging.DEBUG if scope["path"] in QUIET_PATHS and status < 400 else logging.INFO,
             "%s %s %s",
             method,
-            scope["path"],
+            path,
             status,
             extra={
                 "request_id": request_id,
                 "method": method,
-                "path": scope["path"],
+                "path": path,
                 "route": route,
                 "status": status,
                 "duration_ms": round(seconds * 1000, 2),

@@ -15,6 +15,7 @@ from typing import Any, Literal, cast
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 DEFAULT_DATA_DIR = "gameledger-data"
+LOCAL_URL = "http://127.0.0.1:8000"  # the links' address without a public URL (serve sets the port)
 
 
 def setting(env: str, default: Any, *, meaning: str, **constraints: Any) -> Any:
@@ -62,7 +63,7 @@ class Settings(BaseModel):
     public_read_rate: float = setting("GAMELEDGER_PUBLIC_READ_RATE", 5.0, ge=0, meaning="Reads of the public digest endpoints (/ledger/digest, /ledger/digests, /ledger/public-key, no token needed) allowed per second per client address (0: no limit).")
     public_read_burst: int = setting("GAMELEDGER_PUBLIC_READ_BURST", 30, ge=1, meaning="Reads of the public digests allowed at once.")
 
-    public_url: str = setting("GAMELEDGER_PUBLIC_URL", "", meaning="The address people reach the server at (https://play.example.org): the links in mails point there, and https:// marks the session cookie Secure. Empty (refused in production): the address each request came to.")
+    public_url: str = setting("GAMELEDGER_PUBLIC_URL", "", meaning="The address people reach the server at (https://play.example.org): the links in mails point there, and https:// marks the session cookie Secure. Empty (refused in production, and by serve on any address but loopback): this machine's loopback, http://127.0.0.1 and the port served on.")
     smtp_url: str = setting("GAMELEDGER_SMTP_URL", "", repr=False, meaning="Where mail goes: smtp://user:password@host:587 (STARTTLS when the server offers it; the password is sent only over TLS or to this machine) or smtps://user:password@host:465 (TLS). Empty: every mail (its one-time links included) is written to the log, logger gameledger.mail at WARNING, for the operator to pass on. Account mails and notification mails (your turn, digests) alike.")
     smtp_timeout: float = setting("GAMELEDGER_SMTP_TIMEOUT", 10.0, gt=0, le=300, meaning="Seconds an SMTP connection or command may take before the attempt fails (and is retried).")
     mail_from: str = setting("GAMELEDGER_MAIL_FROM", "gameledger <gameledger@localhost>", meaning="The From address of every mail.")
@@ -151,6 +152,13 @@ class Settings(BaseModel):
                     "production needs GAMELEDGER_PUBLIC_URL (https://your.host): the links in mails point there"
                 )
         return self
+
+    @property
+    def link_base(self) -> str:
+        """Where the links in mails and chat posts point: the public URL, or this machine's
+        loopback (``gameledger serve`` sets the URL for the port it listens on), never the
+        address a request names (its Host header is whatever the client wrote)."""
+        return (self.public_url or LOCAL_URL).rstrip("/")
 
     @property
     def effective_database_url(self) -> str:

@@ -5,6 +5,7 @@ on SQLite and on PostgreSQL."""
 from __future__ import annotations
 
 import json
+import logging
 import random
 import threading
 import time
@@ -16,14 +17,14 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.services import Services
-from api.settings import Settings
+from api.settings import LOCAL_URL, Settings
 from ledger import records
 from ledger.application.ledger import MAX_TURN_STEPS
 from ledger.orders import kinds_of
 from ledger.verify import verify_export
 from tests.api_helpers import API, Table
 from tests.mail_world import mailing, served
-from tests.mailkit import smtp_server, text_of
+from tests.mailkit import free_port, link_in, smtp_server, text_of
 from tests.sse import LiveStream
 from tests.test_accounts import World, later
 
@@ -572,3 +573,68 @@ def test_common_and_breached_passwords_are_refused_and_the_answer_says_why(
         headers={"Authorization": f"Bearer {ann['token']}"},
     )
     assert ok.status_code == 200, ok.text
+
+
+# -- hole 11: links built from the request's Host; hole 12: the unsubscribe header --------------
+
+
+def test_without_a_public_url_mailed_links_point_at_loopback_whatever_the_host_header(
+    settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with smtp_server() as smtp, served(mailing(settings, smtp, public_url="")) as (services, client):
+        world = World(client, services, smtp)
+        world.sign_up("Ann", email="ann@example.org")
+        confirm = next(m for m in world.mails_to("ann@example.org") if "/account/confirm#" in text_of(m))
+        assert link_in(confirm)[0] == LOCAL_URL
+        r = client.post(f"{API}/players/confirm-email", json={"token": link_in(confirm)[2]})
+        assert r.status_code == 200
+        evil = client.post(
+            f"{API}/players/recover", json={"email": "ann@example.org"}, headers={"Host": "evil.example"}
+        )
+        assert evil.status_code == 202
+        recovery = next(m for m in world.mails_to("ann@example.org") if "/account/recover#" in text_of(m))
+        base, _, _ = link_in(recovery)
+        assert base == LOCAL_URL and "evil" not in text_of(recovery), text_of(recovery)
+    # and the server refuses to listen beyond loopback without a public URL
+    from api import cli
+
+    port = str(free_port())
+    code = cli.main(["serve", "--host", "0.0.0.0", "--port", port, "--database-url", settings.database_url])
+    assert code != 0 and "GAMELEDGER_PUBLIC_URL" in capsys.readouterr().err
+
+
+def test_the_unsubscribe_header_is_a_plain_uri_its_token_changes_and_stays_out_of_the_log(
+    settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    from tests.test_notify_channels import T0, FakeClock
+    from tests.test_notify_channels import World as NotifyWorld
+
+    clock = FakeClock(T0)
+
+    def on_the_clock(services: Services) -> None:
+        services.ledger.clock = clock
+        assert services.channels is not None
+        services.channels.now = clock
+
+    with smtp_server() as smtp, served(mailing(settings, smtp), on_the_clock) as (services, client):
+        world = NotifyWorld(client, services, smtp, clock)
+        ann, bob = world.player("Ann", "ann@example.org"), world.player("Bob", "bob@example.org")
+        world.game([ann, bob])
+        first = world.mails("ann@example.org", "has started")[0]
+        raw = dict(first.raw_items())["List-Unsubscribe"]
+        assert "=?" not in raw and raw.strip().startswith("<http") and raw.strip().endswith(">"), raw
+        clock.advance(days=2)
+        world.game([ann, bob])
+        second = world.mails("ann@example.org", "has started")[-1]
+        old, new = (m["List-Unsubscribe"][1:-1] for m in (first, second))
+        assert old != new, "each day's mails carry a token of their own"
+        caplog.set_level(logging.INFO, logger="gameledger")
+        r = client.post(
+            old.removeprefix(mailing(settings, smtp).public_url), data={"List-Unsubscribe": "One-Click"}
+        )
+        assert r.status_code == 200 and "data-unsubscribed" in r.text, "an older mail's link still works"
+        token = old.rsplit("/", 1)[1]
+        assert any("/unsubscribe/" in rec.getMessage() for rec in caplog.records), "the request was logged"
+        assert not any(
+            token in rec.getMessage() or token in str(getattr(rec, "path", "")) for rec in caplog.records
+        )

@@ -35,7 +35,6 @@ def client_of(request: Request) -> Client:
     return Client(
         address=request.client.host if request.client else "?",
         user_agent=request.headers.get("user-agent", ""),
-        base_url=str(request.base_url),
     )
 
 
