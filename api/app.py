@@ -41,7 +41,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         version="0.1.0",
         summary="Asynchronous play, replay and audit of the industrial revolution's economic board games.",
         openapi_url="/openapi.json",
-        docs_url="/docs",
+        docs_url=None,  # served below, from this machine
         redoc_url=None,
         lifespan=lifespan,
     )
@@ -69,6 +69,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     app.include_router(web.router)
     app.include_router(unsubscribe_router)
     app.mount(web.STATIC_PATH, web.static_files(), name="static")
+    install_docs(app)
     app.add_middleware(BodyLimits, max_bytes=settings.max_body_bytes, max_depth=settings.max_json_depth)
     app.add_middleware(
         RateLimits,
@@ -82,6 +83,49 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     app.state.stream_slots = streams.StreamSlots(settings.streams_per_player, settings.streams_per_client)
     app.add_middleware(RequestContext)  # outermost: request id, access log, metrics
     return app
+
+
+DOCS_STATIC = "/docs-static"
+
+
+def install_docs(app: FastAPI) -> None:
+    """The interactive API documentation (Swagger UI) at /docs, its script and style served from
+    this machine (the copy the fastapi-offline package ships) rather than a CDN, under a Content-Security-Policy
+    that lets only those and the page's own initialising script (by its hash) run."""
+    import base64
+    import hashlib
+    import re
+
+    from pathlib import Path
+
+    import fastapi_offline
+    from fastapi.openapi.docs import get_swagger_ui_html
+    from fastapi.responses import HTMLResponse
+    from fastapi.staticfiles import StaticFiles
+
+    page = get_swagger_ui_html(
+        openapi_url="/openapi.json",
+        title="gameledger API",
+        swagger_js_url=f"{DOCS_STATIC}/swagger-ui-bundle.js",
+        swagger_css_url=f"{DOCS_STATIC}/swagger-ui.css",
+        swagger_favicon_url=f"{DOCS_STATIC}/favicon.png",
+    ).body
+    inline = re.findall(rb"<script>(.*?)</script>", page, re.S)
+    hashes = " ".join(f"'sha256-{base64.b64encode(hashlib.sha256(s).digest()).decode()}'" for s in inline)
+    headers = {
+        "Content-Security-Policy": (
+            f"default-src 'self'; script-src 'self' {hashes}; style-src 'self' 'unsafe-inline'; "
+            "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; form-action 'self'"
+        ),
+        "X-Content-Type-Options": "nosniff",
+    }
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:
+        return HTMLResponse(page, headers=headers)
+
+    assets = Path(fastapi_offline.__file__).parent / "static"
+    app.mount(DOCS_STATIC, StaticFiles(directory=assets), name="docs-static")
 
 
 def app_from_env() -> FastAPI:

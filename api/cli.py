@@ -166,6 +166,7 @@ def _run_uvicorn(
         log_config=logging_config(settings.log_format, level),
         access_log=False,  # the request middleware writes one line per request, with its id
         proxy_headers=True,
+        forwarded_allow_ips=settings.trusted_proxies,  # whose X-Forwarded-For is believed
         timeout_graceful_shutdown=int(settings.shutdown_timeout) or None,
     )
 

@@ -307,6 +307,8 @@ class MailOutbox(SqlView):
         final = attempt["result"] in ("delivered", "failed")
         erase = final and not row["keep_text"]
         with self.datastore.transaction(commit=True) as c:
+            if erase and self.dialect == "sqlite":
+                c.execute("PRAGMA secure_delete = ON")  # the old text's bytes are overwritten in the file
             self.execute(
                 c,
                 f"UPDATE {self.t('outbox')} SET status = %s, attempts = %s, next_attempt_at = %s, updated_at = %s,"
@@ -335,6 +337,15 @@ class MailOutbox(SqlView):
                     attempt["duration_ms"],
                 ],
             )
+        if erase and self.dialect == "sqlite":
+            self._checkpoint()
+
+    def _checkpoint(self) -> None:
+        """Fold SQLite's write-ahead log into the file and empty it, so that the erased text is in
+        neither (best effort: a reader still on an older snapshot keeps the log until it ends)."""
+        with self.datastore.get_connection(commit=True) as conn:
+            conn._sqlite_conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
 
     def get(self, mail_id: str) -> dict[str, Any] | None:
         rows = self.rows(f"SELECT * FROM {self.t('outbox')} WHERE mail_id = %s", [mail_id])

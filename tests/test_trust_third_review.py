@@ -10,6 +10,7 @@ import random
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -638,3 +639,39 @@ def test_the_unsubscribe_header_is_a_plain_uri_its_token_changes_and_stays_out_o
         assert not any(
             token in rec.getMessage() or token in str(getattr(rec, "path", "")) for rec in caplog.records
         )
+
+
+# -- hole 13: the smaller ones ------------------------------------------------------------------
+
+
+def test_a_mailed_one_time_link_leaves_no_trace_in_the_sqlite_files_once_sent(settings: Settings) -> None:
+    if not settings.database_url.startswith("sqlite"):
+        pytest.skip("SQLite's files (PostgreSQL's dead rows go with its vacuum)")
+    with smtp_server() as smtp, served(mailing(settings, smtp)) as (services, client):
+        world = World(client, services, smtp)
+        world.confirmed("Ann", "ann@example.org", password="correct horse battery")
+        assert client.post(f"{API}/players/recover", json={"email": "ann@example.org"}).status_code == 202
+        secret = world.link("ann@example.org", "recover")
+        folder = Path(settings.database_url.removeprefix("sqlite:///")).parent
+        for path in folder.glob("*.sqlite3*"):
+            assert secret.encode() not in path.read_bytes(), f"the link lingers in {path.name}"
+
+
+@pytest.mark.browser
+def test_the_api_documentation_is_served_from_this_machine_under_a_content_security_policy(
+    browser: Any, server: str
+) -> None:
+    """/docs loaded Swagger UI's script from a CDN, without subresource integrity or a policy."""
+    page = browser.new_page()
+    fetched: list[str] = []
+    refused: list[str] = []
+    page.on("request", lambda r: fetched.append(r.url))
+    page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
+    try:
+        answer = page.goto(f"{server}/docs")
+        assert answer is not None and "script-src 'self' 'sha256-" in answer.headers["content-security-policy"]
+        page.wait_for_selector(".opblock", timeout=20_000)  # the operations, drawn by Swagger UI
+        assert all(url.startswith(server) for url in fetched), [u for u in fetched if not u.startswith(server)]
+        assert not refused, refused
+    finally:
+        page.close()

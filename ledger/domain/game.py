@@ -689,17 +689,17 @@ class Game(Aggregate):
     def set_orders(self, seat: int, rules: list[dict[str, Any]], timestamp: datetime) -> None:
         """Replace the seat's standing order (an empty list removes it); each rule gets its id."""
         ids = [{"id": f"o{self.version + 1}.{n}", **r} for n, r in enumerate(rules, start=1)]
-        public = {"seat": seat, "player": self.seats[seat], "rules": len(ids)}
+        public = {"seat": seat, "player": self.seats[seat]}  # how many rules, too, is the seat's own
         self._record(self.OrdersSet, timestamp, public, self._private_to(seat, {"orders": ids}))
 
     def drop_orders(self, seat: int, dropped: tuple[tuple[str, str], ...], timestamp: datetime) -> None:
         notes = [{"order": o, "note": note} for o, note in dropped]
-        public = {"seat": seat, "player": self.seats[seat], "count": len(notes)}
+        public = {"seat": seat, "player": self.seats[seat]}
         self._record(self.OrdersDropped, timestamp, public, self._private_to(seat, {"dropped": notes}))
 
     def set_replies(self, seat: int, replies: list[dict[str, Any]], timestamp: datetime) -> None:
         ids = [{"id": f"r{self.version + 1}.{n}", **r} for n, r in enumerate(replies, start=1)]
-        public = {"seat": seat, "player": self.seats[seat], "replies": len(ids)}
+        public = {"seat": seat, "player": self.seats[seat]}
         self._record(self.RepliesSet, timestamp, public, self._private_to(seat, {"replies": ids}))
 
     def drop_reply(self, seat: int, reply: str, note: str, timestamp: datetime) -> None:
