@@ -38,7 +38,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from api.mail import Mail, MailDelivery
-from ledger.accounts import PlayerAccounts, check_password, normalise_email
+from ledger.accounts import ACCOUNT, PlayerAccounts, check_password, normalise_email, token_scope
 from ledger.errors import AuthError, ConflictError, ForbiddenError, NotFoundError, RateLimitedError
 from projections.base import SqlView
 
@@ -308,6 +308,7 @@ class Session:
     opened_with: str
     csrf: str
     created_at: str
+    scope: str = ACCOUNT  # a session opened with a token for playing may only play
 
     @property
     def is_operator(self) -> bool:
@@ -759,13 +760,15 @@ class AccountService:
             admin = self.settings.admin_token
             if not admin or row["opened_with"] != "operator:" + _sha256(admin)[:16]:
                 return None  # the operator's token has changed since
-            name, bot = "admin", False
+            name, bot, scope = "admin", False, ACCOUNT
         else:
             try:
                 player = self.ledger.get_player(row["player_id"])
             except NotFoundError:
                 return None
             name, bot = player.name, bool(getattr(player, "bot", False))
+            how, _, token_id = row["opened_with"].partition(":")
+            scope = token_scope(player, token_id) if how == "token" else ACCOUNT
         if now - datetime.fromisoformat(row["last_seen_at"]) >= SEEN_EVERY:
             self.store.seen(
                 row["session_id"],
@@ -780,6 +783,7 @@ class AccountService:
             opened_with=row["opened_with"].split(":", 1)[0],
             csrf=csrf_proof(token),
             created_at=row["created_at"],
+            scope=scope,
         )
         if len(self._cache) >= 50_000:
             self._cache.clear()

@@ -95,7 +95,6 @@ def install_docs(app: FastAPI) -> None:
     import base64
     import hashlib
     import re
-
     from pathlib import Path
 
     import fastapi_offline

@@ -11,6 +11,7 @@ from fastapi import Depends, Header, Path, Query, Request
 from api.accounts import SESSION_PREFIX
 from api.schemas import MAX_INDEX
 from api.services import Services
+from ledger.accounts import ACCOUNT, token_scope
 from ledger.errors import AuthError, ForbiddenError, NotFoundError
 
 
@@ -24,6 +25,7 @@ class Caller:
     opened_with: str | None = None  # how that session was opened: password, token, recovery, signup, operator
     csrf: str | None = None  # the session's anti-forgery proof, for the pages to send back
     token_id: str | None = None  # the player's bearer token that authenticated this request
+    scope: str = "account"  # what its credential may do: play, or account (ledger/accounts.py)
 
 
 def get_services(request: Request) -> Services:
@@ -52,7 +54,7 @@ def bearer_token(authorization: str) -> str:
 
 
 def _session_caller(session: Any) -> Caller:
-    same = ("player_id", "name", "bot", "session_id", "opened_with", "csrf")  # named alike on both
+    same = ("player_id", "name", "bot", "session_id", "opened_with", "csrf", "scope")  # named alike on both
     return Caller(is_admin=session.is_operator, **{name: getattr(session, name) for name in same})
 
 
@@ -69,7 +71,13 @@ def caller_for_token(services: Services, token: str) -> Caller:
             )
         return _session_caller(session)
     player, token_id = services.ledger.verify_token(token)
-    return Caller(player_id=str(player.id), name=player.name, bot=player.bot, token_id=token_id)
+    return Caller(
+        player_id=str(player.id),
+        name=player.name,
+        bot=player.bot,
+        token_id=token_id,
+        scope=token_scope(player, token_id),
+    )
 
 
 def get_caller(
@@ -104,6 +112,21 @@ def get_caller(
 
 
 CallerDep = Annotated[Caller, Depends(get_caller)]
+
+
+def account_caller(caller: CallerDep) -> Caller:
+    """The caller, if its credential may change the account (a token for playing may not, nor a
+    session it opened): 403 ``auth/scope`` otherwise."""
+    if caller.scope != ACCOUNT:
+        raise ForbiddenError(
+            "This token is for playing: it cannot change the account. Use your account's own token, "
+            "or sign in with your password.",
+            code="auth/scope",
+        )
+    return caller
+
+
+AccountCallerDep = Annotated[Caller, Depends(account_caller)]
 
 
 def access_ended(services: Services, caller: Caller) -> str | None:

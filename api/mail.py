@@ -346,7 +346,6 @@ class MailOutbox(SqlView):
         with self.datastore.get_connection(commit=True) as conn:
             conn._sqlite_conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
-
     def get(self, mail_id: str) -> dict[str, Any] | None:
         rows = self.rows(f"SELECT * FROM {self.t('outbox')} WHERE mail_id = %s", [mail_id])
         return rows[0] if rows else None

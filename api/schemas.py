@@ -346,12 +346,18 @@ class PasswordIn(Request):
 
 class TokenIn(Request):
     name: str = Field(min_length=1, max_length=60, examples=["my bot on the home server"])
+    scope: Literal["play", "account"] = Field(
+        "play",
+        description="play: games, orders, table talk and reading (for a bot or a script); account: also "
+        "the account's address, password, tokens, sessions and notification channels",
+    )
 
 
 class TokenOut(BaseModel):
     token_id: str
     name: str
     created_at: str
+    scope: str = Field("account", description="play, or account (see POST /me/tokens)")
     current: bool = Field(False, description="The token this request was made with")
 
 

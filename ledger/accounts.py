@@ -42,6 +42,18 @@ from ledger.retry import retrying
 
 EMAIL_NAMESPACE = uuid.UUID("3f0c9e4a-8b51-4d27-a6e3-5c1d7b9f2e60")
 FIRST_TOKEN = "first"  # noqa: S105 - the id of the token given at registration
+# A token's scope: ``play`` (games, orders, talk, reading) or ``account`` (also the account's
+# address, password, tokens, sessions and notification channels). The first token is the account's.
+PLAY, ACCOUNT = "play", "account"
+SCOPES = (PLAY, ACCOUNT)
+
+
+def token_scope(player: Any, token_id: str) -> str:
+    """The scope of one of the player's tokens (``account`` for the first, and for any issued
+    before tokens had scopes)."""
+    return str(active_tokens(player).get(token_id, {}).get("scope", ACCOUNT))
+
+
 MAX_EMAIL = 254
 MAX_TOKEN_NAME = 60
 MAX_TOKENS = 50  # named tokens a player may hold at once
@@ -171,6 +183,7 @@ class TokenIssued(Aggregate.Event):
     token_id: str
     name: str
     token_hash: str
+    scope: str = ACCOUNT  # tokens issued before scopes could do everything
 
     def apply(self, aggregate: Any) -> None:
         aggregate.tokens = {
@@ -179,6 +192,7 @@ class TokenIssued(Aggregate.Event):
                 "name": self.name,
                 "hash": self.token_hash,
                 "created_at": self.timestamp.isoformat(),
+                "scope": getattr(self, "scope", ACCOUNT),
             },
         }
 
@@ -359,9 +373,13 @@ class PlayerAccounts:
 
         return self._retrying(attempt)
 
-    def issue_token(self, player_id: str, name: str) -> tuple[str, str, Any]:
-        """A new named token: (its id, the token, shown only this once, the player)."""
+    def issue_token(self, player_id: str, name: str, scope: str = PLAY) -> tuple[str, str, Any]:
+        """A new named token of a scope: (its id, the token, shown only this once, the player)."""
         clean = check_token_name(name)
+        if scope not in SCOPES:
+            raise InvalidRequestError(
+                f"A token's scope is one of {', '.join(SCOPES)}.", code="request/invalid"
+            )
         entropy = self.ledger.entropy
 
         def attempt() -> tuple[str, str, Any]:
@@ -379,6 +397,7 @@ class PlayerAccounts:
                 token_id=token_id,
                 name=clean,
                 token_hash=token_hash(token),
+                scope=scope,
                 timestamp=self.clock(),
             )
             self.ledger.save(player)
@@ -409,7 +428,12 @@ class PlayerAccounts:
     def tokens_of(player: Any) -> list[dict[str, Any]]:
         """The player's active tokens, oldest first: id, name, created_at (never the hash)."""
         tokens = [
-            {"token_id": token_id, "name": t["name"], "created_at": t["created_at"]}
+            {
+                "token_id": token_id,
+                "name": t["name"],
+                "created_at": t["created_at"],
+                "scope": t.get("scope", ACCOUNT),
+            }
             for token_id, t in active_tokens(player).items()
         ]
         return sorted(tokens, key=lambda t: (t["created_at"], t["token_id"]))

@@ -483,7 +483,9 @@ def test_an_account_always_keeps_a_way_back_in(world: World) -> None:
     back in), and the address may go while a token remains; not both."""
     c = world.client
     ann = world.confirmed("Ann", "ann@example.org")
-    named = c.post(f"{API}/me/tokens", json={"name": "laptop"}, headers=bearer(ann["token"])).json()
+    named = c.post(
+        f"{API}/me/tokens", json={"name": "laptop", "scope": "account"}, headers=bearer(ann["token"])
+    ).json()
     me = bearer(named["token"])
     assert c.delete(f"{API}/me/tokens/first", headers=me).status_code == 200
     r = c.delete(f"{API}/me/email", headers=me)
@@ -537,8 +539,12 @@ def test_named_tokens_are_listed_issued_and_revoked_and_the_first_token_is_one_o
         r = c.post(f"{API}/me/tokens", json=body, headers=me)
         assert (r.status_code, assert_error_shape(r)) == (422, code), body
 
-    # the first token can go now; it stops working at once
-    assert c.delete(f"{API}/me/tokens/first", headers=bearer(bot["token"])).status_code == 200
+    # a token for playing (the default) cannot revoke the first; one for the account can, and then
+    # the first token stops working at once
+    refused = c.delete(f"{API}/me/tokens/first", headers=bearer(bot["token"]))
+    assert (refused.status_code, assert_error_shape(refused)) == (403, "auth/scope")
+    laptop = c.post(f"{API}/me/tokens", json={"name": "laptop", "scope": "account"}, headers=me).json()
+    assert c.delete(f"{API}/me/tokens/first", headers=bearer(laptop["token"])).status_code == 200
     gone = c.get(f"{API}/me", headers=me)
     assert (gone.status_code, assert_error_shape(gone)) == (401, "auth/invalid_token")
     # nobody revokes another player's token

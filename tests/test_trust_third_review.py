@@ -669,9 +669,61 @@ def test_the_api_documentation_is_served_from_this_machine_under_a_content_secur
     page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
     try:
         answer = page.goto(f"{server}/docs")
-        assert answer is not None and "script-src 'self' 'sha256-" in answer.headers["content-security-policy"]
+        assert (
+            answer is not None and "script-src 'self' 'sha256-" in answer.headers["content-security-policy"]
+        )
         page.wait_for_selector(".opblock", timeout=20_000)  # the operations, drawn by Swagger UI
-        assert all(url.startswith(server) for url in fetched), [u for u in fetched if not u.startswith(server)]
+        assert all(url.startswith(server) for url in fetched), [
+            u for u in fetched if not u.startswith(server)
+        ]
         assert not refused, refused
     finally:
         page.close()
+
+
+def test_a_token_for_playing_cannot_change_the_account_nor_open_a_session_that_can(
+    client: TestClient,
+) -> None:
+    """Bearer tokens had no scopes: a bot's token could change the account's address and password."""
+    t = Table(client, 2)
+    full = t.auth(0)
+    bot = client.post(f"{API}/me/tokens", json={"name": "my bot"}, headers=full).json()
+    assert bot["scope"] == "play", "a named token plays unless asked for more"
+    as_bot = {"Authorization": f"Bearer {bot['token']}"}
+    opened = client.post(f"{API}/sessions", json={"token": bot["token"]}).json()
+    client.cookies.clear()
+    as_session = {"Authorization": f"Bearer {opened['token']}"}
+    seat, view = t.awaited()
+    if seat == 0:  # the bot plays
+        assert (
+            t.decide(
+                0, view["legal_decisions"][0], view["version"], Authorization=as_bot["Authorization"]
+            ).status_code
+            == 200
+        )
+    assert client.get(f"{API}/me", headers=as_bot).status_code == 200
+    changes = [
+        ("put", "/me/password", {"password": "a matrix of cotton mills"}),
+        ("post", "/me/email", {"email": "mallory@example.org"}),
+        ("post", "/me/tokens", {"name": "another", "scope": "account"}),
+        ("delete", f"/me/tokens/{bot['token_id']}", None),
+        ("put", "/me/notifications/channels", {"mail": "off"}),
+    ]
+    for method, path, body in changes:
+        for who in (as_bot, as_session):
+            r = client.request(method.upper(), f"{API}{path}", json=body, headers=who)
+            assert r.status_code == 403 and r.json()["code"] == "auth/scope", (path, r.text)
+    # the account's own token (and a token issued for the account) may
+    account = client.post(
+        f"{API}/me/tokens", json={"name": "laptop", "scope": "account"}, headers=full
+    ).json()
+    assert account["scope"] == "account"
+    r = client.put(
+        f"{API}/me/password",
+        json={"password": "a matrix of cotton mills"},
+        headers={"Authorization": f"Bearer {account['token']}"},
+    )
+    assert r.status_code == 200, r.text
+    listed = client.get(f"{API}/me/tokens", headers=full).json()["tokens"]
+    scopes = {tok["token_id"]: tok["scope"] for tok in listed}
+    assert scopes == {"first": "account", bot["token_id"]: "play", account["token_id"]: "account"}, scopes

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, BackgroundTasks, Depends, Request, Response, status
 
 from api.accounts import AccountService, Client
-from api.deps import SESSION_COOKIE, Caller, CallerDep, ServicesDep
+from api.deps import SESSION_COOKIE, AccountCallerDep, Caller, CallerDep, ServicesDep
 from api.schemas import (
     EmailIn,
     ErrorOut,
@@ -110,7 +110,7 @@ def my_sessions(caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
 
 @router.delete("/me/sessions/{session_id}", responses=ERRORS)
 def end_session(
-    session_id: str, caller: CallerDep, services: ServicesDep, request: Request, response: Response
+    session_id: str, caller: AccountCallerDep, services: ServicesDep, request: Request, response: Response
 ) -> dict[str, Any]:
     """End one of your sessions (``current``: sign out of this one, which also clears its cookie)."""
     target = caller.session_id if session_id == "current" else session_id
@@ -151,7 +151,9 @@ def confirm_email(body: LinkIn, services: ServicesDep) -> dict[str, Any]:
 
 
 @router.post("/me/email", status_code=status.HTTP_202_ACCEPTED, responses=ERRORS)
-def add_email(body: EmailIn, caller: CallerDep, services: ServicesDep, client: ClientDep) -> dict[str, Any]:
+def add_email(
+    body: EmailIn, caller: AccountCallerDep, services: ServicesDep, client: ClientDep
+) -> dict[str, Any]:
     """Add or change your address: a one-time link is mailed to it, and it becomes yours when the
     link is opened (until then your confirmed address, if any, stays)."""
     player = _player(caller)
@@ -160,7 +162,7 @@ def add_email(body: EmailIn, caller: CallerDep, services: ServicesDep, client: C
 
 
 @router.delete("/me/email", responses=ERRORS)
-def remove_email(caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
+def remove_email(caller: AccountCallerDep, services: ServicesDep) -> dict[str, Any]:
     """Remove your address (and cancel a confirmation waiting for its link). Refused while it is
     your only way back in (409 ``account/last_way_in``: you hold no token)."""
     player = _player(caller)
@@ -172,7 +174,7 @@ def remove_email(caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
 
 
 @router.put("/me/password", responses=ERRORS)
-def set_password(body: PasswordIn, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
+def set_password(body: PasswordIn, caller: AccountCallerDep, services: ServicesDep) -> dict[str, Any]:
     """Set or change your password (argon2id; 8 to 200 characters). A change needs the current
     password, except within an hour of a sign-in by a recovery link. Your other sessions end."""
     _player(caller)
@@ -192,17 +194,24 @@ def my_tokens(caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
 
 
 @router.post("/me/tokens", status_code=status.HTTP_201_CREATED, response_model=TokenCreated, responses=ERRORS)
-def issue_token(body: TokenIn, caller: CallerDep, services: ServicesDep) -> TokenCreated:
-    """A new named bearer token (shown once, stored as its SHA-256): for a bot, a script, a device."""
-    token_id, token, player = _accounts(services).players.issue_token(_player(caller), body.name)
+def issue_token(body: TokenIn, caller: AccountCallerDep, services: ServicesDep) -> TokenCreated:
+    """A new named bearer token (shown once, stored as its SHA-256): for a bot, a script, a device.
+    ``scope`` ``play`` (the default) plays, sets orders, talks and reads; ``account`` may also change
+    the account (address, password, tokens, sessions, notification channels), as the first token
+    and a password's sign-in may. A session opened with a token has the token's scope."""
+    token_id, token, player = _accounts(services).players.issue_token(_player(caller), body.name, body.scope)
     created = player.tokens[token_id]
     return TokenCreated(
-        token_id=token_id, name=created["name"], created_at=created["created_at"], token=token
+        token_id=token_id,
+        name=created["name"],
+        created_at=created["created_at"],
+        scope=created["scope"],
+        token=token,
     )
 
 
 @router.delete("/me/tokens/{token_id}", responses=ERRORS)
-def revoke_token(token_id: str, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
+def revoke_token(token_id: str, caller: AccountCallerDep, services: ServicesDep) -> dict[str, Any]:
     """Revoke one of your tokens (``first``: the one given at sign-up); it stops working at once
     on this server (within 2 s on the others). Refused for your last token while you have no
     confirmed address (409 ``account/last_way_in``)."""

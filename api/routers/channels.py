@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse
 from pydantic import Field
 
 from api.channels import CHAT_SERVICES, Channels, mask_url
-from api.deps import CallerDep, ServicesDep, get_services
+from api.deps import AccountCallerDep, CallerDep, ServicesDep, get_services
 from api.schemas import ErrorOut
 from api.schemas import Request as Body
 from ledger.errors import ForbiddenError
@@ -63,7 +63,7 @@ def get_channels(caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
 
 
 @router.put("/me/notifications/channels", responses=ERRORS)
-def put_channels(body: ChannelsIn, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
+def put_channels(body: ChannelsIn, caller: AccountCallerDep, services: ServicesDep) -> dict[str, Any]:
     """Change how you are told (fields left out stay as they are). Mails go to your confirmed address."""
     return _channels(services).change(
         _me(caller),
@@ -74,14 +74,14 @@ def put_channels(body: ChannelsIn, caller: CallerDep, services: ServicesDep) -> 
 
 
 @router.put("/me/chat-webhook", responses=ERRORS)
-def put_my_hook(body: ChatHookIn, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
+def put_my_hook(body: ChatHookIn, caller: AccountCallerDep, services: ServicesDep) -> dict[str, Any]:
     """Your own Discord or Slack channel: told what you are told by mail (the kinds you chose). The
     URL must be the service's own incoming-webhook address (or one the operator allows)."""
     return _channels(services).change(_me(caller), chat=body.model_dump())
 
 
 @router.delete("/me/chat-webhook", responses=ERRORS)
-def delete_my_hook(caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
+def delete_my_hook(caller: AccountCallerDep, services: ServicesDep) -> dict[str, Any]:
     return _channels(services).change(_me(caller), chat=None)
 
 
