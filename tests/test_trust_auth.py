@@ -36,7 +36,9 @@ ROLES = ("none", "wrong_token", "other_seat", "spectator", "admin")
 # "admin": the operator only; "page": a web page, signed in by cookie; "own": one of the caller's
 # own tokens or sessions by its id (called with another player's id: not found, nothing ends);
 # "talk": a game's table talk, read by its seats and the operator only (no spectators unless the
-# creator allows them); "creator": the game's creator (or the operator).
+# creator allows them); "creator": the game's creator (or the operator); "adjudicator": who rules
+# on the game's disputes, the organiser of its league (or the operator), never a player of it
+# (tests/test_dispute_pages.py walks the league's roles).
 POLICY: dict[tuple[str, str], str] = {
     ("GET", "/openapi.json"): "public",
     ("GET", "/docs"): "public",
@@ -128,7 +130,7 @@ POLICY: dict[tuple[str, str], str] = {
     ("POST", "/api/v1/leagues/{league}/members"): "organiser",
     ("DELETE", "/api/v1/leagues/{league}/members/{player_id}"): "organiser",
     ("POST", "/api/v1/games/{game_id}/abandon"): "admin",
-    ("POST", "/api/v1/games/{game_id}/disputes/{number}/resolve"): "admin",
+    ("POST", "/api/v1/games/{game_id}/disputes/{number}/resolve"): "adjudicator",
     ("POST", "/api/v1/admin/clocks/tick"): "admin",
     ("POST", "/api/v1/admin/webhooks/run"): "admin",
     ("POST", "/api/v1/admin/resimulate"): "admin",
@@ -457,6 +459,13 @@ def expect(m: Matrix, method: str, template: str, policy: str, role: str) -> Non
             assert 200 <= r.status_code < 300, (where, r.status_code, r.text[:200])
         else:
             assert (r.status_code, assert_error_shape(r, where)) == (403, "game/not_creator"), where
+            assert m.written() == before, f"{where} wrote to the store"
+    elif policy == "adjudicator":  # the matrix's game is in no league: the operator rules
+        if role == "admin":
+            assert r.status_code not in (401, 403), (where, r.status_code, r.text[:200])
+        else:
+            code = "dispute/plays_in_game" if m.seats_of(role) else "dispute/not_adjudicator"
+            assert (r.status_code, assert_error_shape(r, where)) == (403, code), (where, r.text[:200])
             assert m.written() == before, f"{where} wrote to the store"
     elif policy in ("admin", "organiser"):
         if role == "admin":

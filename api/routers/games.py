@@ -27,7 +27,6 @@ from api.schemas import (
     AbandonIn,
     DecisionIn,
     DecisionOut,
-    DisputeIn,
     ErrorOut,
     EventsOut,
     ForkIn,
@@ -35,7 +34,6 @@ from api.schemas import (
     GameListOut,
     GameOut,
     PreviewOut,
-    ResolveIn,
     StateOut,
     UndoAnswerIn,
     VersionIn,
@@ -392,49 +390,6 @@ def audit(game_id: GameId, caller: CallerDep, services: ServicesDep) -> dict[str
     if not result["record"] and not result["ok"] and result["checks"][:1] == []:
         raise NotFoundError(f"No game {game_id}.")
     return result
-
-
-@router.post("/{game_id}/disputes", status_code=status.HTTP_201_CREATED, responses=ERRORS)
-def open_dispute(
-    game_id: GameId,
-    body: DisputeIn,
-    caller: CallerDep,
-    services: ServicesDep,
-    once: OnceDep,
-) -> dict[str, Any]:
-    """Dispute what some events recorded (a player of the game), citing table-talk messages by
-    number if need be; the dispute is an event of the game, visible in its audit, and an
-    administrator adjudicates it."""
-
-    def answer() -> dict[str, Any]:
-        game, number = services.ledger.open_dispute(
-            game_id, caller.player_id, body.versions, body.text, body.messages
-        )
-        return {"dispute": number, "game": game_out(services, game, caller)}
-
-    return once(body, answer)
-
-
-@router.get("/{game_id}/disputes", responses=ERRORS)
-def list_disputes(game_id: GameId, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
-    game = services.ledger.get_game(game_id)
-    return {"disputes": sorted(game.disputes.values(), key=lambda d: d["dispute"])}
-
-
-@router.post("/{game_id}/disputes/{number}/resolve", response_model=GameOut, responses=ERRORS)
-def resolve_dispute(
-    game_id: GameId,
-    number: Annotated[int, Path(ge=1, le=MAX_INDEX)],
-    body: ResolveIn,
-    caller: CallerDep,
-    services: ServicesDep,
-) -> dict[str, Any]:
-    """The administrator's adjudication: no change, a correction (the game goes back to the
-    position before event ``rewind_to`` by a compensating event) or annulment."""
-    if not caller.is_admin:
-        raise ForbiddenError("Only an administrator adjudicates a dispute.", code="auth/admin_only")
-    game = services.ledger.resolve_dispute(game_id, number, body.outcome, body.note, body.rewind_to)
-    return game_out(services, game, caller)
 
 
 @router.post(
