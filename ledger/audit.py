@@ -1,4 +1,6 @@
-"""The audit of one game, run by the server over its full stored record.
+"""The audit of one game, run by the server over its full stored record: one computation whose
+results make both the JSON document for machines and the sentences for people
+(``ledger.audit_words``: each check's result in words, and a failed check's first event named).
 
 The server holds every private part and the seed, so it checks everything at any
 time: the hash chain (an edited, deleted or reordered row is caught at its
@@ -11,10 +13,12 @@ would be, and the log in words.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 from uuid import UUID
 
-from ledger import registry
+from ledger import audit_words, registry
 from ledger.export import event_record, redact, visible_effects
 from ledger.rng import seed_commitment
 from ledger.snapshots import restore
@@ -104,14 +108,14 @@ def audit_game(
         records, seed = _raw_records(ledger, gid)
     except Exception as exc:
         report.add("every stored event decodes", False, f"{type(exc).__name__}: {exc}")
-        return {"game_id": str(gid), "ok": False, "checks": _checks(report), "record": [], "log": []}
+        return _broken(gid, report)
     if not records or records[0]["type"] != CREATED:
         report.add("stream starts with game created", False)
-        return {"game_id": str(gid), "ok": False, "checks": _checks(report), "record": [], "log": []}
+        return _broken(gid, report)
     created = records[0]["public"]
     ended = any(r["type"] in (FINISHED, ABANDONED, ANNULLED) for r in records)
-    chain_ok, detail, _ = check_chain(records)
-    report.add("hash chain", chain_ok, detail)
+    chain_ok, detail, broken_at = check_chain(records)
+    report.add("hash chain", chain_ok, detail, broken_at)
     if seed is not None:
         report.add(
             "random draws committed at creation",
@@ -123,6 +127,7 @@ def audit_game(
             "every private part present and committed",
             missing == 0 and mismatched == 0,
             f"{missing} missing, {mismatched} mismatched" + (f" (first at version {first})" if first else ""),
+            first,
         )
         _replay(report, {}, records, seed, conservation=True)
     bad = snapshot_problems(ledger, gid, records)
@@ -130,6 +135,7 @@ def audit_game(
         "every snapshot agrees with the record",
         not bad,
         f"{len(bad)} disagree (first at version {bad[0][0] or '?'}: {bad[0][1]})" if bad else "",
+        bad[0][0] if bad else None,
     )
     title = created["title"]
     current = registry.meta(title).rules_version
@@ -171,6 +177,17 @@ def audit_game(
         what = p.get("decision", {}).get("type", kind) if p.get("decision") else kind.replace("_", " ")
         log.append(f"v{r['version']} {r['timestamp'][:19]} {actor}{what}")
         log.extend(f"    {t}" for t in texts)
+    by_version = {r["version"]: r for r in records}
+    words = audit_words.Context(
+        events=len(records),
+        ended=ended,
+        seed_commitment=created["seed_commitment"],
+        rules=created["rules_version"],
+        current_rules=current,
+    )
+    checks = _checks(
+        report, words, lambda v: audit_words.event_words(by_version[v], who) if v in by_version else ""
+    )
     return {
         "game_id": str(gid),
         "title": title,
@@ -181,11 +198,38 @@ def audit_game(
         "events": len(records),
         "head": records[-1]["hash"],
         "ok": report.ok,
-        "checks": _checks(report),
+        "summary": audit_words.summary(report.ok, checks, ended),
+        "checks": checks,
         "record": record,
         "log": log,
     }
 
 
-def _checks(report: Report) -> list[dict[str, Any]]:
-    return [{"name": name, "ok": ok, "detail": detail} for name, ok, detail in report.checks]
+def _broken(gid: UUID, report: Report) -> dict[str, Any]:
+    """The audit of a record that cannot be read as a game at all."""
+    words = audit_words.Context(events=0, ended=False, seed_commitment="", rules="")
+    checks = _checks(report, words, lambda v: "")
+    summary = audit_words.summary(False, checks, False)
+    return {"game_id": str(gid), "ok": False, "summary": summary, "checks": checks, "record": [], "log": []}
+
+
+def _checks(report: Report, words: audit_words.Context, named: Callable[[int], str]) -> list[dict[str, Any]]:
+    """Each check: its name, outcome and detail (for machines), what it is about and its result
+    in a sentence, and where it fails, the first event at fault (its version and in words)."""
+    out = []
+    for name, ok, detail in report.checks:
+        at = report.at.get(name)
+        event = named(at) if at else ""
+        ctx = replace(words, failing_event=event)
+        out.append(
+            {
+                "name": name,
+                "ok": ok,
+                "detail": detail,
+                "title": audit_words.title(name),
+                "sentence": audit_words.sentence(name, ok, detail, at, ctx),
+                "at": at,
+                "event": event or None,
+            }
+        )
+    return out

@@ -139,6 +139,7 @@ POLICY: dict[tuple[str, str], str] = {
     ("GET", "/games/new"): "page",
     ("GET", "/games/{game_id}"): "page",
     ("GET", "/games/{game_id}/replay"): "page",
+    ("GET", "/games/{game_id}/audit"): "page",
     ("GET", "/settings"): "page",
     ("GET", "/leagues"): "page",
     ("GET", "/leagues/{league}"): "page",

@@ -315,6 +315,7 @@ def walk(scene: Scene, viewer: int | None) -> list[tuple[str, str]]:
     try:
         for name, url, params in [
             ("game page", f"/games/{scene.game_id}", {}),
+            ("audit page", f"/games/{scene.game_id}/audit", {}),
             ("lobby page", "/lobby", {}),
             *[("replay page", f"/games/{scene.game_id}/replay", {"v": k}) for k in versions],
         ]:
