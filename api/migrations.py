@@ -86,6 +86,13 @@ def _channels(db: Database) -> None:
         notes.datastore.close()
 
 
+def _disputes(db: Database) -> None:
+    """The disputes queue's tables; the projection then catches up from the start of the log."""
+    from projections.disputes import DisputeQueueView
+
+    build_view(DisputeQueueView, db, create_table=True).datastore.close()
+
+
 def _migrations() -> list[Migration]:
     from projections.game_index import GameIndexView
 
@@ -104,6 +111,11 @@ def _migrations() -> list[Migration]:
             4,
             "notification channels: mail preferences, unsubscribe tokens, Discord and Slack hooks, digests",
             _channels,
+        ),
+        Migration(
+            5,
+            "disputes: the queue of every game's disputes (a read model, caught up from the log)",
+            _disputes,
         ),
     ]
 

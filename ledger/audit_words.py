@@ -181,8 +181,12 @@ def sentence(name: str, ok: bool, detail: str, at: int | None, ctx: Context) -> 
 def summary(ok: bool, checks: list[dict[str, Any]], ended: bool) -> str:
     """The audit's outcome in one sentence."""
     if ok:
-        end = "" if ended else " so far; the draws become checkable by anyone when the game ends"
-        return f"Every check passed{end}: the record is the game as it was played."
+        if ended:
+            return "Every check passed: the record is the game as it was played."
+        return (
+            "Every check passed: the record is the game as it has been played so far "
+            "(anyone can check its draws too once it ends)."
+        )
     failed = [c for c in checks if not c["ok"]]
     first = min((c["at"] for c in failed if c.get("at")), default=None)
     where = f" The first event at fault is event {first}." if first else ""

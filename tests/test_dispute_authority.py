@@ -17,7 +17,7 @@ from api.services import Services
 from api.settings import Settings
 from ledger.domain import ADMIN
 from tests.api_helpers import API
-from tests.dispute_kit import OPERATOR, LeagueGame, register
+from tests.dispute_kit import OPERATOR, LeagueGame
 from tests.mail_world import mailing, served
 from tests.mailkit import SmtpServer, smtp_server, text_of
 from tests.trust_world import assert_error_shape, bearer

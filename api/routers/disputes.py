@@ -15,14 +15,17 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request, Response, status
 
+from api.audits import stretch_of
 from api.deps import Caller, CallerDep, ServicesDep
-from api.presenters import game_out
+from api.presenters import game_out, names_for, seat_names
 from api.ratelimit import TokenBucket, retry_after
 from api.routers.games import ERRORS, GameId
 from api.routers.keyed import OnceDep
+from api.routers.talk import message_out
 from api.schemas import MAX_INDEX, DisputeIn, GameOut, ResolveIn
-from ledger.domain import Game
-from ledger.errors import RateLimitedError
+from api.services import Services
+from ledger.domain import ACTIVE, ADMIN, Game
+from ledger.errors import ForbiddenError, NotFoundError, RateLimitedError
 
 router = APIRouter(tags=["disputes"])
 Number = Annotated[int, Path(ge=1, le=MAX_INDEX, description="The dispute's number in its game")]
@@ -131,3 +134,130 @@ def resolve_dispute(
         game_id, number, body.outcome, body.note, body.rewind_to, by=caller.player_id
     )
     return game_out(services, game, caller)
+
+
+# -- one dispute, and the queues -------------------------------------------------------------
+
+
+def player_name(services: Services, player_id: str | None) -> str:
+    """A player's name (the operator: "the operator")."""
+    if not player_id or player_id == ADMIN:
+        return "the operator"
+    names = services.game_index.view.player_names([player_id])
+    if player_id in names:
+        return str(names[player_id])
+    try:
+        return str(services.ledger.get_player(player_id).name)
+    except NotFoundError:
+        return f"player {player_id[:8]}"
+
+
+def signed_digest(services: Services, game: Game, through: int) -> dict[str, Any]:
+    """The latest signed digest with the game's proof; a new one if it does not hold the game up
+    to event ``through`` yet."""
+    digest = services.digest(str(game.id), fresh=False)
+    leaf = (digest.get("proof") or {}).get("leaf") or {}
+    if int(leaf.get("version") or 0) < through:
+        digest = services.digest(str(game.id), fresh=True)
+    return digest
+
+
+def dispute_view(services: Services, game_id: str, number: int, caller: Caller) -> dict[str, Any]:
+    """A dispute as its page shows it: for the players of its game, whoever rules on it and the
+    operator (anyone else: 403 ``dispute/not_a_party``). The dispute, who rules, the cited table
+    talk, and the audit of the disputed events in words."""
+    ledger = services.ledger
+    game = ledger.get_game(game_id)
+    d = game.disputes.get(str(number))
+    if d is None:
+        raise NotFoundError(f"The game has no dispute {number}.", code="dispute/not_found")
+    adjudicator = ledger.adjudicator(game)
+    if not (game.seats_of(caller.player_id) or caller.is_admin or caller.player_id == adjudicator):
+        raise ForbiddenError(
+            "A dispute is for the players of its game and whoever rules on it.", code="dispute/not_a_party"
+        )
+    names = seat_names(game, names_for(services, game))
+    talk = ledger.conversation(game.id)
+    held = talk.messages if talk else []
+    cited = [message_out(held[n - 1], caller.is_admin) for n in d.get("messages", []) if 1 <= n <= len(held)]
+    versions = [int(v) for v in d["versions"]]
+    stretch = stretch_of(
+        services, game, versions, caller, names, signed_digest(services, game, max(versions))
+    )
+    league = ledger.league_of(game)
+    first = ledger.correctable_from(game)
+    return {
+        "game_id": str(game.id),
+        "title": game.title,
+        "title_name": game.engine.meta.name,
+        "status": game.status,
+        "version": game.version,
+        "my_seats": game.seats_of(caller.player_id),
+        "dispute": {
+            **d,
+            "name": names.get(d["seat"], f"Seat {d['seat']}"),
+            "ruled_by_name": player_name(services, d.get("by")) if d["status"] != "open" else None,
+        },
+        "league": None
+        if league is None
+        else {"league_id": str(league.id), "name": league.name, "organiser": league.created_by},
+        "adjudicator": {"player_id": adjudicator, "name": player_name(services, adjudicator)},
+        "may_rule": d["status"] == "open" and ledger.may_rule(game, caller.player_id),
+        "correction": {
+            "possible": game.status == ACTIVE and first is not None,
+            "first": first,
+            "last": game.version,
+        },
+        "cited": cited,
+        "stretch": stretch,
+    }
+
+
+@router.get("/games/{game_id}/disputes/{number}", responses=ERRORS)
+def get_dispute(game_id: GameId, number: Number, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
+    """One dispute, for the players of its game, whoever rules on it and the operator: what is
+    disputed and why, who rules, the table talk it cites, and the audit of the disputed events
+    in words (the record unchanged through each, a draw the one the seed gives, a move among
+    those the rules offered). Anyone else: 403 ``dispute/not_a_party``."""
+    return dispute_view(services, game_id, number, caller)
+
+
+def queue_view(services: Services, caller: Caller) -> dict[str, Any]:
+    """The disputes the caller rules on (open first), and those of the games they play in; the
+    operator's: those no organiser rules on, then the organisers' (the operator may rule on any)."""
+    services.wait_for("disputes", None)
+    view = services.view("disputes")
+    if caller.is_admin:
+        every = view.for_operator()
+        rules = [r for r in every if r["rules"] == ADMIN]
+        others = [r for r in every if r["rules"] != ADMIN]
+        mine: list[dict[str, Any]] = []
+    else:
+        rules, others, mine = view.for_organiser(caller.player_id), [], view.in_games_of(caller.player_id)
+    rows = [*rules, *others, *mine]
+    names = services.game_index.view.player_names(
+        sorted(
+            {r["player_id"] for r in rows} | {r["rules"] for r in rows} | {r["ruled_by"] or "" for r in rows}
+        )
+    )
+    for r in rows:
+        r["name"] = names.get(r["player_id"], f"player {r['player_id'][:8]}")
+        r["rules_name"] = "the operator" if r["rules"] == ADMIN else names.get(r["rules"], "the organiser")
+        by = r["ruled_by"]
+        r["ruled_by_name"] = (
+            None if not by else "the operator" if by == ADMIN else names.get(by, "the organiser")
+        )
+    return {
+        "to_rule": [r for r in rules if r["status"] == "open"],
+        "ruled": [r for r in rules if r["status"] != "open"],
+        "others": others,
+        "in_my_games": mine,
+    }
+
+
+@router.get("/disputes", responses=ERRORS)
+def dispute_queue(caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
+    """My queue: the open disputes I rule on (a league's organiser: its games but those I play
+    in; the operator: the games in no league, or whose organiser plays in them), those I ruled
+    on, and the disputes of the games I play in; the operator also sees every organiser's."""
+    return queue_view(services, caller)

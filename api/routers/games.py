@@ -370,26 +370,13 @@ def answer_undo(
 def audit(game_id: GameId, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
     """The game's audit: hash chain, commitments, every draw re-derived from the seed, every
     stored digest reproduced by the rules, conservation at every position (all checked by the
-    server over the full record), and the record and log in words as the caller may see them."""
-    from uuid import UUID
+    server over the full record), and the record and log in words as the caller may see them.
+    Each check also says what it is about (``title``) and its result in a sentence
+    (``sentence``); a failed one names its first event at fault (``at``, and ``event`` in
+    words); ``summary`` is the outcome in one sentence: what the audit page shows."""
+    from api.audits import audit_of
 
-    from ledger.audit import audit_game
-
-    try:
-        gid = UUID(game_id)
-    except ValueError:
-        raise NotFoundError(f"No game {game_id}.") from None
-    try:
-        game = services.ledger.get_game(gid)
-        names = seat_names(game, names_for(services, game))
-    except NotFoundError:
-        raise
-    except Exception:  # a record so damaged the game no longer loads: audit the raw rows
-        names = {}
-    result = audit_game(services.ledger, gid, caller.player_id, full_view=caller.is_admin, names=names)
-    if not result["record"] and not result["ok"] and result["checks"][:1] == []:
-        raise NotFoundError(f"No game {game_id}.")
-    return result
+    return audit_of(services, game_id, caller)
 
 
 @router.post(

@@ -12,34 +12,16 @@ from uuid import UUID
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from api.audits import audit_of
 from api.deps import Caller
-from api.presenters import names_for, seat_names
+from api.presenters import events_out, names_for, seat_names
+from api.routers.disputes import dispute_view, queue_view
 from api.services import Services
-from api.web.pages import _services, render, signed_in
-from ledger.audit import audit_game
-from ledger.errors import NotFoundError
+from api.web import table as tables
+from api.web.pages import _log, _services, render, replay_at, signed_in
+from ledger.errors import ForbiddenError, LedgerError
 
 router = APIRouter(include_in_schema=False)
-
-
-def audit_of(services: Services, game_id: str, caller: Caller) -> dict[str, Any]:
-    """The game's audit as the caller may see it (the operator: all of it), with the players'
-    names; a record so damaged that the game no longer loads is audited from its raw rows."""
-    try:
-        gid = UUID(game_id)
-    except ValueError:
-        raise NotFoundError(f"No game {game_id}.") from None
-    try:
-        game = services.ledger.get_game(gid)
-        names = seat_names(game, names_for(services, game))
-    except NotFoundError:
-        raise
-    except Exception:  # a record so damaged the game no longer loads: audit the raw rows
-        names = {}
-    result = audit_game(services.ledger, gid, caller.player_id, full_view=caller.is_admin, names=names)
-    if not result["record"] and not result["ok"] and not result["checks"]:
-        raise NotFoundError(f"No game {game_id}.")
-    return result
 
 
 def yourself(services: Services, game_id: str, caller: Caller) -> dict[str, Any] | None:
@@ -79,3 +61,64 @@ def audit_page(request: Request, caller: Caller, game_id: str) -> Response:
         audit=audit,
         yourself=check,
     )
+
+
+AROUND = 3  # the dispute page's log: this many events before and after the disputed one
+
+
+@router.get("/games/{game_id}/disputes/{number}")
+@signed_in(not_found="There is no such dispute in game {game_id}.")
+def dispute_page(
+    request: Request, caller: Caller, game_id: str, number: int, v: int | None = None
+) -> Response:
+    """One page to rule from: the board before and after the disputed event (``v``: which of
+    them), the log around it in words, the cited table talk, the audit of the disputed events in
+    words, a "what if" fork from before it, and the rulings (for whoever rules on it). The
+    players of the game see it without the rulings; anyone else, nothing."""
+    services = _services(request)
+    try:
+        out = dispute_view(services, game_id, number, caller)
+    except ForbiddenError as refused:
+        return render(
+            request, "message.html", caller, status=403, heading="Not your dispute", message=refused.message
+        )
+    versions = [int(x) for x in out["dispute"]["versions"]]
+    version = v if v in versions else versions[0]
+    game = services.ledger.get_game(game_id)
+    names = seat_names(game, names_for(services, game))
+    at = replay_at(services, game, caller, version, names, both=True)
+    before = at["marked"]
+    if before is None and version > 1:  # a draw, or no decision on the board: the position before it
+        before = replay_at(services, game, caller, version - 1, names, both=True)["after"]
+    words = tables.renderer_for(game.title).words
+    start = max(0, version - AROUND - 1)
+    around = _log(events_out(services, game, caller, start, 2 * AROUND + 1), names, words)
+    fork = None
+    if not caller.is_admin:
+        try:
+            services.ledger.forkable_at(game, version - 1)
+        except LedgerError as refused:
+            fork = refused.message
+    else:
+        fork = "The operator does not play: a player of the game, or its organiser, forks it."
+    return render(
+        request,
+        "dispute.html",
+        caller,
+        d=out,
+        version=version,
+        at=at,
+        before=before,
+        names=names,
+        around=around,
+        fork_refused=fork,
+        rewind_words=at["event"],
+    )
+
+
+@router.get("/disputes")
+@signed_in()
+def queue_page(request: Request, caller: Caller) -> Response:
+    """The disputes the caller rules on, those they ruled on, those of the games they play in;
+    the operator's also every organiser's (the operator may rule on any)."""
+    return render(request, "disputes.html", caller, queue=queue_view(_services(request), caller))

@@ -171,6 +171,13 @@ class DisputeUseCases(Application[UUID]):
         # a twin written at the same moment: read again, and it is the one open already
         return retrying(attempt, code="game/stale_version", clashes=(StaleVersionError,))
 
+    def correctable_from(self, game: Game) -> int | None:
+        """The first event a correction may set aside: the one after the game's start (None: it
+        has not started)."""
+        first_events = self.events.get(game.id, lte=game.seat_count + 2)  # created, seats, started
+        started = next((int(e.originator_version) for e in first_events if isinstance(e, Game.Started)), None)
+        return None if started is None else started + 1
+
     def resolve_dispute(
         self,
         game_id: UUID | str,
@@ -204,14 +211,10 @@ class DisputeUseCases(Application[UUID]):
                     "Only a running game can be corrected (once it ends its seed is public); annul it instead.",
                     code="dispute/not_correctable",
                 )
-            started = next(
-                (int(e.originator_version) for e in self.events.get(game.id) if isinstance(e, Game.Started)),
-                None,
-            )
-            if rewind_to is None or started is None or not started < rewind_to <= game.version:
+            first = self.correctable_from(game)
+            if rewind_to is None or first is None or not first <= rewind_to <= game.version:
                 raise InvalidRequestError(
-                    f"A correction names the first event to set aside (rewind_to, {started and started + 1} to"
-                    f" {game.version}).",
+                    f"A correction names the first event to set aside (rewind_to, {first} to {game.version}).",
                     code="dispute/bad_rewind",
                 )
         game.resolve_dispute(number, outcome, clean, by, now)
@@ -250,11 +253,10 @@ class DisputeUseCases(Application[UUID]):
 
     # -- what-if forks ------------------------------------------------------------
 
-    def fork(self, game_id: UUID | str, player: str, version: int, bots: list[int] | None = None) -> Game:
-        """A sandbox game from the position after event ``version`` of another game, played
-        hotseat by ``player`` (bots on the seats listed). Never in a league; a running game's
-        position is forked only when nothing in it is hidden from anyone."""
-        origin = self.get_game(game_id)
+    def forkable_at(self, origin: Game, version: int) -> Game:
+        """The position after event ``version`` of ``origin``, if a what-if fork may start there
+        (else the refusal: a running game's position that hides something, one not started or
+        with nothing left to play)."""
         if not 1 <= version <= origin.version:
             raise InvalidRequestError(
                 f"Fork after an event from 1 to {origin.version}.", code="fork/bad_version"
@@ -271,6 +273,14 @@ class DisputeUseCases(Application[UUID]):
             )
         if eng.pending(at.state).finished:
             raise ConflictError("Nothing is left to play at that event.", code="fork/finished")
+        return at
+
+    def fork(self, game_id: UUID | str, player: str, version: int, bots: list[int] | None = None) -> Game:
+        """A sandbox game from the position after event ``version`` of another game, played
+        hotseat by ``player`` (bots on the seats listed). Never in a league; a running game's
+        position is forked only when nothing in it is hidden from anyone."""
+        origin = self.get_game(game_id)
+        at = self.forkable_at(origin, version)
         bots = sorted(set(bots or []))
         if any(not 0 <= s < at.seat_count for s in bots):
             raise InvalidRequestError("Bot seats are seat numbers of the game.", code="fork/bad_seats")

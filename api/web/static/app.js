@@ -349,6 +349,61 @@
     });
   }
 
+  // --- a dispute's page: the rulings, the rewind point picked on a slider like the replay's ---
+  function eventWords(v, gid, into, seq) {
+    // the event's words as the replay says them (the server's own escaped list, never markup typed here)
+    return fetch("/games/" + gid + "/replay?v=" + v, { credentials: "same-origin", headers: { "Accept": "text/html" } })
+      .then(function (res) { return res.ok ? res.text() : null; })
+      .then(function (html) {
+        if (!html || !seq()) return;
+        var list = new DOMParser().parseFromString(html, "text/html").querySelector("#replay-live ul.log");
+        into.textContent = "";
+        if (list) into.appendChild(document.importNode(list, true));
+      });
+  }
+  function initRuling(form) {
+    var gid = form.dataset.gameId;
+    var rewind = form.querySelector("[data-rewind]");
+    var slider = document.getElementById("rewind-to");
+    var out = document.getElementById("rewind-out");
+    var words = document.getElementById("rewind-words");
+    var link = document.getElementById("rewind-replay");
+    var timer = null;
+    var seq = 0;
+    function outcome() {
+      var c = form.querySelector("input[name=outcome]:checked");
+      return c ? c.value : null;
+    }
+    function update() { if (rewind) rewind.hidden = outcome() !== "correction"; }
+    form.querySelectorAll("input[name=outcome]").forEach(function (r) { r.addEventListener("change", update); });
+    update();
+    if (slider) {
+      slider.addEventListener("input", function () {
+        var v = Number(slider.value);
+        out.textContent = "event " + v;
+        link.href = "/games/" + gid + "/replay?v=" + v;
+        clearTimeout(timer);
+        timer = setTimeout(function () {
+          var mine = ++seq;
+          eventWords(v, gid, words, function () { return mine === seq; });
+        }, 150);
+      });
+    }
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      clearError(form);
+      var body = { outcome: outcome(), note: document.getElementById("ruling-note").value };
+      if (body.outcome === "correction" && slider) body.rewind_to = Number(slider.value);
+      var submit = form.querySelector("button[type=submit]");
+      submit.disabled = true;
+      api("POST", form.dataset.url, body).then(function (r) {
+        submit.disabled = false;
+        if (!r.ok) { showError(form, r.data); return; }
+        location.reload();
+      });
+    });
+  }
+
   // --- sign up, sign in, account links, settings -------------------------------------------
   function safeNext(next) {
     return next && /^\/(?![\/\\])[\w\-.\/?=&%]*$/.test(next) ? next : "/lobby";
@@ -703,6 +758,7 @@
     if ((el = document.getElementById("game-page"))) watchGame(el);
     if ((el = document.getElementById("talk")) && document.getElementById("game-page")) initTalk(el);
     if ((el = document.getElementById("replay"))) initReplay(el);
+    if ((el = document.getElementById("ruling-form"))) initRuling(el);
     if (document.getElementById("settings")) initSettings();
     if (document.body.dataset.meStream) watchMe(document.body.dataset.meStream);
     document.documentElement.dataset.ready = "true";
