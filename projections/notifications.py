@@ -8,9 +8,9 @@ settings. The delivery log lives beside the outbox.
 
 A dispute is told to the game's other seats, to the organiser of the game's league (who rules on
 it, unless they play in it) and to the operator (the rows of ``admin``, which the channels mail to
-the operator's address); its ruling to every seat, the organiser and the operator, but for whoever
-ruled. The projection follows the leagues' creation and their games for that (a game created in
-a league names it; one added later, the league's ``game_added``).
+the operator's address); its ruling, with its note, to every seat, the organiser and the
+operator. The projection follows the leagues' creation and their games for that (a game created
+in a league names it; one added later, the league's ``game_added``).
 
 A seat is told "your turn" when it becomes awaited, unless its own standing orders or
 conditional replies decide for it at once (in the events the ledger records along with the
@@ -428,8 +428,8 @@ class Notifications(BatchProjection[NotificationsView]):
                     }
                     by = p.get("by") or ADMIN
                     tell(everyone, "dispute_resolved", ruler=by, **ruling)
-                    for who in (apart, ADMIN):
-                        if who and who != by:
+                    for who in (apart, ADMIN):  # whoever ruled is told too: the ruling as recorded
+                        if who:
                             tell_apart(who, "dispute_resolved", ruler=by, **ruling)
             elif e.topic == TIMED_OUT:
                 tell([p["seat"]], "timed_out", consequence=p["consequence"])

@@ -209,3 +209,47 @@ def test_the_operator_rules_on_a_game_its_organiser_plays_in_and_queues_it_as_th
     assert organiser["to_rule"] == [] and [d["game_id"] for d in organiser["in_my_games"]] == [own]
     page = as_page(client, t.organiser["token"], f"/games/{own}/disputes/{number}").text
     assert 'id="ruling-form"' not in page and "The operator rules on it (the league's organiser plays" in page
+
+
+def test_a_player_disputes_from_the_replay_and_the_game_pages_log(
+    client: TestClient, services: Services
+) -> None:
+    t = LeagueGame.build(client, seats=3)
+    version = t.play(8)
+    t.say(1, TALK)
+    t.say(2, "second <i>thoughts</i>")
+    replay = f"/games/{t.game_id}/replay"
+    # a player of the game: the panel to dispute from, the talk to cite picked by ticking it
+    text = as_page(client, t.players[0]["token"], f"{replay}?v={version - 2}&dispute=1").text
+    panel = text.split('id="dispute-panel"')[1].split("</details>")[0]
+    assert f'data-preselect="{version - 2}" open' in panel, "opened from a log entry: that event chosen"
+    assert "the league&#39;s organiser rules on it" in panel
+    assert f'data-talk-url="/api/v1/games/{t.game_id}/messages"' in panel, "the talk to cite, read when it opens"
+    assert "Careful" not in text, "the replay at each event carries no talk but that event's"
+    assert 'id="fork-form"' not in text and "No sandbox from here" in text, "a running game's hidden position"
+    # nobody else is offered it; without dispute=1 it is there, closed
+    for token in (t.spectator["token"], t.organiser["token"], ADMIN_TOKEN):
+        assert 'id="dispute-panel"' not in as_page(client, token, f"{replay}?v={version}").text
+    assert "data-preselect" not in as_page(client, t.players[1]["token"], replay).text
+    # the game page's log: each entry of a player's game links to the replay's dispute form
+    game = as_page(client, t.players[0]["token"], f"/games/{t.game_id}").text
+    assert f'href="/games/{t.game_id}/replay?v={version}&amp;dispute=1"' in game
+    assert f'href="/games/{t.game_id}/audit"' in game
+    assert "dispute-link" not in as_page(client, t.spectator["token"], f"/games/{t.game_id}").text
+    # the dispute, opened as the replay's form sends it, is listed on the game page and the replay
+    r = client.post(
+        f"{API}/games/{t.game_id}/disputes",
+        json={"versions": [version - 2], "text": "not what I chose", "messages": [1]},
+        headers={**t.auth(0), "Idempotency-Key": "replay-form-1"},
+    )
+    again = client.post(
+        f"{API}/games/{t.game_id}/disputes",
+        json={"versions": [version - 2], "text": "not what I chose", "messages": [1]},
+        headers={**t.auth(0), "Idempotency-Key": "replay-form-1"},
+    )
+    assert (
+        r.status_code == 201 and again.json()["replayed"] and again.json()["dispute"] == r.json()["dispute"]
+    )
+    link = f'href="/games/{t.game_id}/disputes/{r.json()["dispute"]}"'
+    assert link in as_page(client, t.players[2]["token"], f"/games/{t.game_id}").text
+    assert link in as_page(client, t.players[0]["token"], replay).text

@@ -36,7 +36,7 @@ from api.web.features import features
 from api.web.forms import decision_forms, decision_schemas, human, option_fields, value_text
 from api.web.seat_controls import seat_controls
 from ledger.accounts import PlayerAccounts
-from ledger.domain import Game
+from ledger.domain import ADMIN, Game
 from ledger.errors import AuthError, ConflictError, LedgerError, NotFoundError
 from ledger.registry import TITLES
 from ledger.registry import engine as title_engine
@@ -500,10 +500,37 @@ def replay_at(
     }
 
 
+def dispute_offer(services: Services, game: Game, caller: Caller) -> dict[str, Any] | None:
+    """What the replay offers a seated player to dispute with (the talk to cite is read by the
+    page's script when the form opens): the player's open disputes and who rules. None: not a
+    player of the game, or a game that cannot be disputed (a sandbox, an annulled game)."""
+    seats = game.seats_of(caller.player_id)
+    if not seats or game.sandbox or game.status == "annulled":
+        return None
+    return {
+        "open": [d for d in game.disputes.values() if d["status"] == "open" and d["seat"] in seats],
+        "ruler": "the operator" if services.ledger.adjudicator(game) == ADMIN else "the league's organiser",
+    }
+
+
+def what_if(services: Services, game: Game, caller: Caller, version: int) -> str | None:
+    """Why no what-if sandbox can start after event ``version`` (None: one can)."""
+    if caller.is_admin:
+        return "the operator does not play; a player forks it."
+    try:
+        services.ledger.forkable_at(game, version)
+    except LedgerError as refused:
+        return refused.message
+    return None
+
+
 @router.get("/games/{game_id}/replay")
 @signed_in(not_found="There is no game {game_id}.")
-def replay_page(request: Request, caller: Caller, game_id: str, v: int | None = None) -> Response:
-    """The game after event ``v``, as the caller may see it (their seat's view, or a spectator's)."""
+def replay_page(
+    request: Request, caller: Caller, game_id: str, v: int | None = None, dispute: int = 0
+) -> Response:
+    """The game after event ``v``, as the caller may see it (their seat's view, or a spectator's);
+    a seated player disputes events from here (``dispute=1``: the form open, event ``v`` chosen)."""
     services = _services(request)
     current = services.ledger.get_game(game_id)
     last = current.version
@@ -537,6 +564,9 @@ def replay_page(request: Request, caller: Caller, game_id: str, v: int | None = 
         my_seats=at["my_seats"],
         standings=game.standings or None,
         talk=_talk(services, current, caller, version),
+        offer=dispute_offer(services, current, caller),
+        preselect=version if dispute else None,
+        what_if=what_if(services, current, caller, version),
     )
 
 
