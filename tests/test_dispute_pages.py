@@ -224,7 +224,9 @@ def test_a_player_disputes_from_the_replay_and_the_game_pages_log(
     panel = text.split('id="dispute-panel"')[1].split("</details>")[0]
     assert f'data-preselect="{version - 2}" open' in panel, "opened from a log entry: that event chosen"
     assert "the league&#39;s organiser rules on it" in panel
-    assert f'data-talk-url="/api/v1/games/{t.game_id}/messages"' in panel, "the talk to cite, read when it opens"
+    assert f'data-talk-url="/api/v1/games/{t.game_id}/messages"' in panel, (
+        "the talk to cite, read when it opens"
+    )
     assert "Careful" not in text, "the replay at each event carries no talk but that event's"
     assert 'id="fork-form"' not in text and "No sandbox from here" in text, "a running game's hidden position"
     # nobody else is offered it; without dispute=1 it is there, closed
