@@ -15,7 +15,7 @@ from fastapi.responses import Response
 from api.audits import audit_of
 from api.deps import Caller
 from api.presenters import events_out, names_for, seat_names
-from api.routers.disputes import dispute_view, queue_view
+from api.routers.disputes import dispute_view, queue_view, signed_digest
 from api.services import Services
 from api.web import table as tables
 from api.web.pages import _log, _services, render, replay_at, signed_in
@@ -33,7 +33,7 @@ def yourself(services: Services, game_id: str, caller: Caller) -> dict[str, Any]
     game = services.ledger.get_game(game_id)
     if not game.over:
         return None
-    digest = services.digest(str(game.id))
+    digest = signed_digest(services, game, game.version)  # a new one only if the latest lacks the end
     key = services.signer.public_key
     lines = game_export(services.ledger, game, game.seats_of(caller.player_id), talk=caller.is_admin or None)
     report = verify_export(lines, digest, key)
