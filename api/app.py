@@ -14,6 +14,7 @@ from api.observability import RequestContext
 from api.observability import router as metrics_router
 from api.ratelimit import DecisionLimit, ForkLimit, RateLimits
 from api.routers import accounts, admin, games, health, leagues, ledger, players, stats, streams, talk, titles
+from api.routers import disputes as disputes_routes
 from api.routers import orders as orders_routes
 from api.routers.channels import router as channels_router
 from api.routers.channels import unsubscribe_router
@@ -55,6 +56,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         accounts.router,
         titles.router,
         games.router,
+        disputes_routes.router,
         orders_routes.router,
         streams.router,
         talk.router,
@@ -81,6 +83,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     app.state.decision_limit = DecisionLimit(settings.decision_rate, settings.decision_burst)
     app.state.fork_limit = ForkLimit(settings.fork_rate, settings.fork_burst)
     app.state.stream_slots = streams.StreamSlots(settings.streams_per_player, settings.streams_per_client)
+    app.state.dispute_limit = disputes_routes.DisputeLimit(settings.dispute_rate, settings.dispute_burst)
     app.add_middleware(RequestContext)  # outermost: request id, access log, metrics
     return app
 

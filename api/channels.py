@@ -42,7 +42,7 @@ from urllib.parse import urlparse
 
 from api.mail import Mail, MailDelivery, PermanentFailure, rowcount
 from api.outbound import OutboundPolicy, OutboundRefused, describe_failure, literal_address
-from ledger.application import NOTIFICATION_KINDS
+from ledger.application import ADMIN, NOTIFICATION_KINDS
 from ledger.errors import InvalidRequestError
 from ledger.registry import engine as title_engine
 from projections.base import SqlView
@@ -522,6 +522,8 @@ class Channels:
         return cache[pid]
 
     def _tell_player(self, r: dict[str, Any], note: dict[str, Any], players: dict[str, Any]) -> int:
+        if r["player_id"] == ADMIN:  # the operator: a dispute or a ruling, to the operator's address
+            return self._tell_operator(r, note)
         player = self._player(r["player_id"], players)
         if player is None:
             return 0
@@ -542,13 +544,14 @@ class Channels:
             return 0
         queued = 0
         game = game_name(note.get("title", ""), note["game_id"])
-        url = f"{self.base}/games/{note['game_id']}"
+        url = self._url(note)
         sentence = self._sentence(note)
         email = getattr(player, "email", None)
         if email and prefs["mail"] == "each":
             kind = "undo_requested" if note.get("dispute") == "undo" else note["kind"]
             subject = SUBJECTS.get(kind, "{game}").format(game=game)
-            text = f"{sentence}\n\nOpen the game: {url}\n{self._details(note)}"
+            page = "the dispute" if "/disputes/" in url else "the game"
+            text = f"{sentence}\n\nOpen {page}: {url}\n{self._details(note)}"
             queued += self._mail(player, email, prefs, f"notify/{note['kind']}", subject, text, item)
         elif email and prefs["mail"] == "digest":
             line = f"{note.get('at', '')[:16].replace('T', ' ')} {game}: {sentence}\n  {url}"
@@ -581,6 +584,33 @@ class Channels:
         return self._chat(
             service, hook["url"], text, f"chat/table/{kind}", None, _item_id("table", game_id, version, kind)
         )
+
+    def _tell_operator(self, r: dict[str, Any], note: dict[str, Any]) -> int:
+        """A dispute opened or ruled on, mailed to ``GAMELEDGER_OPERATOR_EMAIL`` (if set)."""
+        address = getattr(self.settings, "operator_email", "")
+        if not address or note["kind"] not in ("dispute_opened", "dispute_resolved"):
+            return 0
+        game = game_name(note.get("title", ""), note["game_id"])
+        text = (
+            f"Hello,\n\n{self._sentence(note)}\n\nThe dispute's page: {self._url(note)}\n"
+            f"Every open dispute: {self.base}/disputes\n"
+            "\n-- \nYou get these mails as the operator of this gameledger (GAMELEDGER_OPERATOR_EMAIL).\n"
+        )
+        item = _item_id(r["position"], r["game_id"], r["version"], r["kind"], ADMIN)
+        mail = Mail(
+            kind=f"notify/{note['kind']}",
+            to=address,
+            subject=SUBJECTS[note["kind"]].format(game=game),
+            text=text,
+        )
+        return 1 if self.mail.queue(mail, mail_id="m" + item) else 0
+
+    def _url(self, note: dict[str, Any]) -> str:
+        """The page a notification points at: its own (a dispute's), else the game's."""
+        path = str(note.get("url") or "")
+        if not path.startswith(f"/games/{note['game_id']}"):
+            path = f"/games/{note['game_id']}"
+        return self.base + path
 
     # -- words ---------------------------------------------------------------------------------
 

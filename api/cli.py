@@ -629,6 +629,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
         )
         for c in result["checks"]:
             print(f"{'PASS' if c['ok'] else 'FAIL'}  {c['name']}{': ' + c['detail'] if c['detail'] else ''}")
+            print(f"      {c['sentence']}")
+        print(result["summary"])
         if args.log:
             print()
             print("\n".join(result["log"]))

@@ -124,6 +124,13 @@ def _new_unsubscribe_secrets(db: Database) -> None:
         store.datastore.close()
 
 
+def _disputes(db: Database) -> None:
+    """The disputes queue's tables; the projection then catches up from the start of the log."""
+    from projections.disputes import DisputeQueueView
+
+    build_view(DisputeQueueView, db, create_table=True).datastore.close()
+
+
 def _migrations() -> list[Migration]:
     from projections.game_index import GameIndexView
 
@@ -153,6 +160,11 @@ def _migrations() -> list[Migration]:
             7,
             "notification channels: new unsubscribe secrets, mails carry signed tokens",
             _new_unsubscribe_secrets,
+        ),
+        Migration(
+            8,
+            "disputes: the queue of every game's disputes (a read model, caught up from the log)",
+            _disputes,
         ),
     ]
 

@@ -13,6 +13,7 @@ from api.mail import MailOutbox
 from ledger.storage import Database
 from projections.base import BatchProjection, SqlView, build_view
 from projections.digests import DigestsView
+from projections.disputes import DisputeQueue, DisputeQueueView
 from projections.game_index import GameIndex, GameIndexView
 from projections.league_stats import LeagueStats, LeagueStatsView
 from projections.notifications import Notifications, NotificationsView
@@ -27,6 +28,7 @@ PROJECTIONS: dict[str, tuple[type[BatchProjection[Any]], type[SqlView]]] = {
     "leaguestats": (LeagueStats, LeagueStatsView),
     "notifications": (Notifications, NotificationsView),
     "pace": (PlayerPace, PlayerPaceView),
+    "disputes": (DisputeQueue, DisputeQueueView),
 }
 
 STORES: tuple[type[SqlView], ...] = (DigestsView, AccountStore, MailOutbox, IdempotencyStore, ChannelStore)

@@ -48,9 +48,12 @@ STATUS_AFTER = {STARTED: "active", FINISHED: "finished", ABANDONED: "abandoned",
 class Report:
     checks: list[tuple[str, bool, str]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # what passed but deserves the reader's doubt
+    at: dict[str, int] = field(default_factory=dict)  # a failed check's first event, by its name
 
-    def add(self, name: str, ok: bool, detail: str = "") -> bool:
+    def add(self, name: str, ok: bool, detail: str = "", at: int | None = None) -> bool:
         self.checks.append((name, ok, detail))
+        if not ok and at is not None:
+            self.at[name] = at
         return ok
 
     @property
@@ -320,6 +323,7 @@ def _replay(
     draws_ok = digests_ok = True
     draws = 0
     detail_draw = detail_digest = ""
+    first: dict[str, int] = {}  # each check's first failing event
     positions: list[tuple[int, Any, int]] = []  # (version, state, draws) after each change
     broken = ""
     forfeited: list[int] = []
@@ -334,12 +338,14 @@ def _replay(
                 _, state, draws = [x for x in positions if x[0] < p["target_version"]][-1]
                 if p["draws"] != draws:
                     draws_ok = False
+                    first.setdefault("draw", e["version"])
                     detail_draw = (
                         detail_draw or f"undo at version {e['version']} restores the wrong draw count"
                     )
                 stored = e.get("private", {}).get("server", {}).get("state")
                 if stored is not None and records.state_digest(seed, stored) != p.get("state_digest"):
                     digests_ok = False
+                    first.setdefault("digest", e["version"])
                     detail_digest = detail_digest or f"undo at version {e['version']} stores another position"
             elif e["type"] == STARTED:
                 stored = e.get("private", {}).get("server", {}).get("state")
@@ -363,6 +369,7 @@ def _replay(
                     or p["counter"] != draws
                 ):
                     draws_ok = False
+                    first.setdefault("draw", e["version"])
                     detail_draw = detail_draw or f"draw at version {e['version']} is not the seed's"
                 state, _ = eng.apply_draw(state, DrawOutcome(p["key"], tuple(recorded)))
                 draws += 1
@@ -372,22 +379,31 @@ def _replay(
             else:
                 continue
         except Exception as exc:
-            report.add("replay", False, f"version {e['version']}: {exc}")
+            report.add("replay", False, f"version {e['version']}: {exc}", at=e["version"])
             return
         positions.append((e["version"], state, draws))
         if conservation and not broken:
             problems = eng.conservation(state)
             if problems:
                 broken = f"at version {e['version']}: {problems[0]}"
+                first.setdefault("conservation", e["version"])
         sd = records.state_digest(seed, eng.state_adapter.dump_python(state, mode="json"))
         pd = records.public_digest(eng.view(state, None))
         if sd != p.get("state_digest") or pd != p.get("public_digest"):
             digests_ok = False
+            first.setdefault("digest", e["version"])
             detail_digest = detail_digest or f"digest differs at version {e['version']}"
-    report.add("every draw re-derived from the seed", draws_ok, detail_draw or f"{draws} draws")
-    report.add("replay reproduces every digest", digests_ok, detail_digest or f"{len(positions)} positions")
+    report.add(
+        "every draw re-derived from the seed", draws_ok, detail_draw or f"{draws} draws", first.get("draw")
+    )
+    report.add(
+        "replay reproduces every digest",
+        digests_ok,
+        detail_digest or f"{len(positions)} positions",
+        first.get("digest"),
+    )
     if conservation:
-        report.add("conservation laws hold at every position", not broken, broken)
+        report.add("conservation laws hold at every position", not broken, broken, first.get("conservation"))
     finish = [e for e in events if e["type"] == FINISHED]
     if not finish or state is None:
         return  # an abandoned game has no standings to compare

@@ -18,8 +18,18 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from ledger.domain import League
-from projections.base import BatchProjection, DocTable, Fact, SqlView, chunks
-from projections.topics import ABANDONED, ANNULLED, CREATED, DECISION, DRAW, ENDED, FINISHED, PLAYER_CREATED
+from projections.base import BatchProjection, DocTable, Fact, SqlView, chunks, effective
+from projections.topics import (
+    ABANDONED,
+    ANNULLED,
+    CREATED,
+    DECISION,
+    DRAW,
+    ENDED,
+    FINISHED,
+    PLAYER_CREATED,
+    UNDONE,
+)
 
 MODEL = PlackettLuce()
 DECIDERS = ("person", "order", "reply", "bot")  # who made a seat's decision (the event's ``by``)
@@ -326,7 +336,7 @@ L_BOTS = League.BotsCounted.TOPIC
 
 class LeagueStats(BatchProjection[LeagueStatsView]):
     name = "leaguestats"
-    topics = (L_CREATED, L_GAME, L_CLOSED, L_BOTS, PLAYER_CREATED, CREATED, DRAW, DECISION, *ENDED)
+    topics = (L_CREATED, L_GAME, L_CLOSED, L_BOTS, PLAYER_CREATED, CREATED, DRAW, DECISION, UNDONE, *ENDED)
 
     def process_batch(self, c: Any, events: list[Fact]) -> None:
         view = self.view
@@ -380,15 +390,14 @@ class LeagueStats(BatchProjection[LeagueStatsView]):
             if doc is None:
                 continue
             touched[oid] = doc
-            if e.topic == DECISION:
-                doc["decisions"] += 1
-                by = doc.setdefault("by", {})  # "seat:person|order|reply|bot" -> decisions
-                key = f"{e.public['seat']}:{e.public.get('by') or 'person'}"
-                by[key] = by.get(key, 0) + 1
-            if doc["start_order"] is None:
-                for fx in e.public.get("effects", ()):
-                    if fx["kind"] == "first_player_drawn":
-                        doc["start_order"] = list(fx["turn_order"])
+            if e.topic == UNDONE and self.history is not None:
+                # taken back (by consent, or a dispute's correction): count the decisions in force
+                doc.update(decisions=0, by={}, start_order=None)
+                for f in effective([*self.history(oid, e.version), e]):
+                    if f.topic in (DECISION, DRAW):
+                        self._count(doc, f)
+            else:
+                self._count(doc, e)
             if e.topic == FINISHED:
                 doc["status"] = "finished"
                 doc["finished_at"] = at
@@ -452,6 +461,19 @@ class LeagueStats(BatchProjection[LeagueStatsView]):
                 leagues_to_rate.add(r["league_id"])
         for league_id in sorted(leagues_to_rate):
             self._rate(c, league_id)
+
+    @staticmethod
+    def _count(doc: dict[str, Any], e: Fact) -> None:
+        """A decision counted for its seat by who made it; the start order, once drawn."""
+        if e.topic == DECISION:
+            doc["decisions"] += 1
+            by = doc.setdefault("by", {})  # "seat:person|order|reply|bot" -> decisions
+            key = f"{e.public['seat']}:{e.public.get('by') or 'person'}"
+            by[key] = by.get(key, 0) + 1
+        if doc["start_order"] is None:
+            for fx in e.public.get("effects", ()):
+                if fx["kind"] == "first_player_drawn":
+                    doc["start_order"] = list(fx["turn_order"])
 
     def _rate(self, c: Any, league_id: str) -> None:
         """Recompute a league's rating history from its finished games, in finishing order."""

@@ -6,6 +6,12 @@ server streams a player's rows as server-sent events and a delivery worker posts
 them to the player's webhook (``api.notify``), each filtered by the player's
 settings. The delivery log lives beside the outbox.
 
+A dispute is told to the game's other seats, to the organiser of the game's league (who rules on
+it, unless they play in it) and to the operator (the rows of ``admin``, which the channels mail to
+the operator's address); its ruling, with its note, to every seat, the organiser and the
+operator. The projection follows the leagues' creation and their games for that (a game created
+in a league names it; one added later, the league's ``game_added``).
+
 A seat is told "your turn" when it becomes awaited, unless its own standing orders or
 conditional replies decide for it at once (in the events the ledger records along with the
 one that awaited it): then the player has nothing to do, and the row is not written (or
@@ -19,6 +25,7 @@ from typing import Any
 
 import orjson
 
+from ledger.domain import ADMIN, League
 from projections.base import BatchProjection, DocTable, Fact, SqlView
 from projections.topics import (
     ABANDONED,
@@ -231,16 +238,36 @@ def _text(kind: str, title: str, extra: dict[str, Any]) -> str:
     if kind == "dispute_opened":
         if extra.get("dispute") == "undo":
             return f"A player of your {title} game asks to take back a decision: your consent is needed."
-        return f"A player of your {title} game opened a dispute; an administrator will adjudicate."
+        events = _events(extra.get("versions") or [])
+        if extra.get("rules"):
+            return f"A player opened a dispute about {events} of a {title} game: you rule on it."
+        where = "your" if extra.get("seated", True) else "a"
+        return (
+            f"A player opened a dispute about {events} of {where} {title} game; {_ruler(extra)} rules on it."
+        )
     if kind == "dispute_resolved":
         outcome = str(extra.get("outcome", "")).replace("_", " ")
-        return f"The dispute in your {title} game was resolved ({outcome})."
+        where = "your" if extra.get("seated", True) else "a"
+        said = f" {_ruler(extra).capitalize()}'s note: {extra['note']}" if extra.get("note") else ""
+        return f"The dispute in {where} {title} game was resolved: {outcome}.{said}"
     raise KeyError(kind)
+
+
+def _events(versions: list[int]) -> str:
+    shown = ", ".join(str(v) for v in versions[:5]) + (" …" if len(versions) > 5 else "")
+    return f"event {shown}" if len(versions) == 1 else f"events {shown}"
+
+
+def _ruler(extra: dict[str, Any]) -> str:
+    return "the operator" if extra.get("ruler") == ADMIN else "the league's organiser"
 
 
 def _json(payload: dict[str, Any]) -> str:
     return orjson.dumps(payload).decode()
 
+
+L_CREATED, L_GAME = League.Created.TOPIC, League.GameAdded.TOPIC
+LEAGUE_KEY = "league:"  # a league's organiser, kept in the context table beside the games'
 
 OWN_RULES = ("order", "reply")  # a decision the seat's standing orders or conditional replies made
 
@@ -259,11 +286,22 @@ class Notifications(BatchProjection[NotificationsView]):
     topics = (
         *(CREATED, SEAT_CLAIMED, STARTED, DRAW, DECISION, *ENDED),  # seats, turns, ends
         *(TIMED_OUT, PLAYER_RETURNED, UNDO_REQUESTED, UNDONE, DISPUTE_OPENED, DISPUTE_RESOLVED),  # the rest
+        *(L_CREATED, L_GAME),  # who organises a game's league: told of its disputes
     )
 
     def process_batch(self, c: Any, events: list[Fact]) -> None:
         table = DocTable(self.view, "context")
-        contexts = table.load(c, {e.originator_id for e in events})
+        games = {e.originator_id for e in events if e.topic not in (L_CREATED, L_GAME)}
+        games |= {str(e.data["game_id"]) for e in events if e.topic == L_GAME}
+        contexts = table.load(c, games)
+        leagues = {LEAGUE_KEY + str(ctx["league"]) for ctx in contexts.values() if ctx.get("league")}
+        leagues |= {LEAGUE_KEY + e.originator_id for e in events if e.topic == L_GAME}
+        leagues |= {
+            LEAGUE_KEY + str(e.public["league"])
+            for e in events
+            if e.topic == CREATED and e.public.get("league")
+        }
+        contexts |= table.load(c, leagues)
         rows: dict[tuple[str, int, str, str], list[Any]] = {}  # by key: position, ..., payload, at
         # "your turn" rows of earlier batches to take a seat out of: game, version, player, seat
         taken_back: list[tuple[str, int, str, int]] = []
@@ -281,6 +319,14 @@ class Notifications(BatchProjection[NotificationsView]):
         for e in events:
             gid = e.originator_id
             p = e.public
+            if e.topic == L_CREATED:
+                contexts[LEAGUE_KEY + gid] = {"organiser": e.data["created_by"]}
+                continue
+            if e.topic == L_GAME:
+                added = contexts.get(str(e.data["game_id"]))
+                if added is not None:
+                    added["league"] = gid
+                continue
             if e.topic == CREATED:
                 contexts[gid] = {
                     "title": p["title"],
@@ -288,6 +334,7 @@ class Notifications(BatchProjection[NotificationsView]):
                     "awaiting": [],
                     "forfeited": [],
                     "told": {},
+                    "league": p.get("league"),
                 }
                 continue
             ctx = contexts.get(gid)
@@ -313,6 +360,24 @@ class Notifications(BatchProjection[NotificationsView]):
                     row = [e.position, player, kind, e.originator_id, e.version, payload, e.at]
                     rows.setdefault(key, row)
 
+            def tell_apart(
+                player: str, kind: str, ctx: dict[str, Any] = ctx, e: Fact = e, **extra: Any
+            ) -> None:
+                """The league's organiser or the operator, who hold no seat of the game."""
+                payload = {
+                    "kind": kind,
+                    "game_id": e.originator_id,
+                    "title": ctx["title"],
+                    "version": e.version,
+                    "seats": [],
+                    "text": _text(kind, ctx["title"], extra | {"seated": False}),
+                    "url": extra.get("url") or f"/games/{e.originator_id}",
+                    "at": e.at,
+                    **extra,
+                }
+                row = [e.position, player, kind, e.originator_id, e.version, payload, e.at]
+                rows.setdefault((e.originator_id, e.version, player, kind), row)
+
             everyone = list(range(len(ctx["seats"])))
             # the seats told of their turn with nothing but automatic events since (by seat)
             told: dict[str, int] = ctx.setdefault("told", {})
@@ -335,11 +400,37 @@ class Notifications(BatchProjection[NotificationsView]):
                     annulled=e.topic == ANNULLED,
                 )
                 ctx["awaiting"] = []
-            elif e.topic == DISPUTE_OPENED:
-                others = [s for s in everyone if ctx["seats"][s] != p["player"]]
-                tell(others, "dispute_opened", dispute="dispute", number=p["dispute"], versions=p["versions"])
-            elif e.topic == DISPUTE_RESOLVED:
-                tell(everyone, "dispute_resolved", number=p["dispute"], outcome=p["outcome"])
+            elif e.topic in (DISPUTE_OPENED, DISPUTE_RESOLVED):
+                organiser = contexts.get(LEAGUE_KEY + str(ctx.get("league")), {}).get("organiser")
+                apart = (
+                    organiser if organiser and organiser != ADMIN and organiser not in ctx["seats"] else None
+                )
+                ruler = apart or ADMIN  # who rules on the game's disputes
+                url = f"/games/{gid}/disputes/{p['dispute']}"
+                if e.topic == DISPUTE_OPENED:
+                    told_of = {
+                        "dispute": "dispute",
+                        "number": p["dispute"],
+                        "versions": p["versions"],
+                        "url": url,
+                    }
+                    others = [s for s in everyone if ctx["seats"][s] != p["player"]]
+                    tell(others, "dispute_opened", ruler=ruler, **told_of)
+                    for who in (apart, ADMIN):
+                        if who:
+                            tell_apart(who, "dispute_opened", ruler=ruler, rules=who == ruler, **told_of)
+                else:
+                    ruling = {
+                        "number": p["dispute"],
+                        "outcome": p["outcome"],
+                        "note": p.get("note") or "",
+                        "url": url,
+                    }
+                    by = p.get("by") or ADMIN
+                    tell(everyone, "dispute_resolved", ruler=by, **ruling)
+                    for who in (apart, ADMIN):  # whoever ruled is told too: the ruling as recorded
+                        if who:
+                            tell_apart(who, "dispute_resolved", ruler=by, **ruling)
             elif e.topic == TIMED_OUT:
                 tell([p["seat"]], "timed_out", consequence=p["consequence"])
                 if p["consequence"] in ("forfeit", "bot"):  # played for from now on: no "your turn"

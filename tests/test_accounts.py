@@ -735,6 +735,10 @@ def test_account_secrets_are_in_no_read_answer_and_stored_only_as_hashes(
         "{league}": league,
         "{number}": "1",
     }
+    opened = c.post(
+        f"{API}/games/{table.game_id}/disputes", json={"versions": [1], "text": "x"}, headers=table.auth(1)
+    )
+    assert opened.status_code == 201, opened.text  # a dispute for the dispute's route: Bob's, not Ann's
     answers: list[tuple[str, str, str]] = []
     reads = sorted(p for m, p in all_routes(c.app) if m == "GET" and p.startswith(API))  # type: ignore[arg-type]
     for who, headers in (
@@ -750,6 +754,8 @@ def test_account_secrets_are_in_no_read_answer_and_stored_only_as_hashes(
             r = c.get(url, headers=headers, params=params)
             if path.endswith(("/messages", "/orders", "/replies")) and who != "bob":  # a seat's own
                 assert (r.status_code, r.json()["code"]) == (403, "game/not_seated"), (who, url)
+            elif path.endswith("/disputes/{number}") and who != "bob":  # for the game's parties
+                assert (r.status_code, r.json()["code"]) == (403, "dispute/not_a_party"), (who, url)
             else:
                 assert r.status_code == 200, (who, url, r.status_code, r.text[:200])
             answers.append((who, path, r.text))

@@ -55,7 +55,7 @@ def test_a_dispute_is_an_event_and_the_administrator_adjudicates_it(
     r = client.post(
         f"{API}/games/{gid}/disputes/{number}/resolve", json={"outcome": "no_change"}, headers=table.auth(0)
     )
-    assert r.status_code == 403 and r.json()["code"] == "auth/admin_only"
+    assert r.status_code == 403 and r.json()["code"] == "dispute/plays_in_game"
     services.refresh("notifications")
     told = {
         seat: [n["kind"] for n in services.view("notifications").outbox(table.players[seat]["player_id"])]

@@ -235,6 +235,7 @@ def test_every_projection_is_listed_in_the_services() -> None:
         "leaguestats",
         "notifications",
         "pace",
+        "disputes",
     }
 
 

@@ -36,7 +36,10 @@ ROLES = ("none", "wrong_token", "other_seat", "spectator", "admin")
 # "admin": the operator only; "page": a web page, signed in by cookie; "own": one of the caller's
 # own tokens or sessions by its id (called with another player's id: not found, nothing ends);
 # "talk": a game's table talk, read by its seats and the operator only (no spectators unless the
-# creator allows them); "creator": the game's creator (or the operator).
+# creator allows them); "creator": the game's creator (or the operator); "adjudicator": who rules
+# on the game's disputes, the organiser of its league (or the operator), never a player of it;
+# "party", "party_page": a dispute, for its game's players, whoever rules on it and the operator
+# (tests/test_dispute_pages.py walks a league's roles: its organiser, another league's).
 POLICY: dict[tuple[str, str], str] = {
     ("GET", "/openapi.json"): "public",
     ("GET", "/docs"): "public",
@@ -93,6 +96,8 @@ POLICY: dict[tuple[str, str], str] = {
     ("GET", "/api/v1/games/{game_id}/share-values"): "player",
     ("GET", "/api/v1/games/{game_id}/share-values.svg"): "player",
     ("GET", "/api/v1/games/{game_id}/disputes"): "player",
+    ("GET", "/api/v1/games/{game_id}/disputes/{number}"): "party",
+    ("GET", "/api/v1/disputes"): "player",  # the caller's own queue
     ("POST", "/api/v1/games/{game_id}/forks"): "player",
     ("POST", "/api/v1/leagues"): "player",
     ("GET", "/api/v1/leagues"): "player",
@@ -128,7 +133,7 @@ POLICY: dict[tuple[str, str], str] = {
     ("POST", "/api/v1/leagues/{league}/members"): "organiser",
     ("DELETE", "/api/v1/leagues/{league}/members/{player_id}"): "organiser",
     ("POST", "/api/v1/games/{game_id}/abandon"): "admin",
-    ("POST", "/api/v1/games/{game_id}/disputes/{number}/resolve"): "admin",
+    ("POST", "/api/v1/games/{game_id}/disputes/{number}/resolve"): "adjudicator",
     ("POST", "/api/v1/admin/clocks/tick"): "admin",
     ("POST", "/api/v1/admin/webhooks/run"): "admin",
     ("POST", "/api/v1/admin/resimulate"): "admin",
@@ -137,6 +142,9 @@ POLICY: dict[tuple[str, str], str] = {
     ("GET", "/games/new"): "page",
     ("GET", "/games/{game_id}"): "page",
     ("GET", "/games/{game_id}/replay"): "page",
+    ("GET", "/games/{game_id}/audit"): "page",
+    ("GET", "/games/{game_id}/disputes/{number}"): "party_page",
+    ("GET", "/disputes"): "page",
     ("GET", "/settings"): "page",
     ("GET", "/leagues"): "page",
     ("GET", "/leagues/{league}"): "page",
@@ -382,10 +390,12 @@ def expect(m: Matrix, method: str, template: str, policy: str, role: str) -> Non
     call = _call_for(m, method, template, role)
     before = m.written()
     where = f"{method} {template} as {role}"
-    if policy == "page":
+    if policy in ("page", "party_page"):
         r = _send_page(m, call, m.token(role))
         if role in ("none", "wrong_token"):
             assert r.status_code == 303 and r.headers["location"].startswith("/signup"), where
+        elif policy == "party_page" and role == "spectator":  # nothing of the dispute
+            assert r.status_code == 403 and "the first draw" not in r.text, (where, r.status_code)
         else:
             assert r.status_code == 200, (where, r.status_code)
             name = "admin" if role == "admin" else _name_of(m, role)
@@ -457,6 +467,22 @@ def expect(m: Matrix, method: str, template: str, policy: str, role: str) -> Non
             assert 200 <= r.status_code < 300, (where, r.status_code, r.text[:200])
         else:
             assert (r.status_code, assert_error_shape(r, where)) == (403, "game/not_creator"), where
+            assert m.written() == before, f"{where} wrote to the store"
+    elif policy == "party":
+        if role in ("other_seat", "admin"):
+            assert r.status_code == 200 and r.json()["dispute"]["text"] == "the first draw", (
+                where,
+                r.text[:200],
+            )
+        else:
+            assert (r.status_code, assert_error_shape(r, where)) == (403, "dispute/not_a_party"), where
+            assert "the first draw" not in r.text, where
+    elif policy == "adjudicator":  # the matrix's game is in no league: the operator rules
+        if role == "admin":
+            assert r.status_code not in (401, 403), (where, r.status_code, r.text[:200])
+        else:
+            code = "dispute/plays_in_game" if m.seats_of(role) else "dispute/not_adjudicator"
+            assert (r.status_code, assert_error_shape(r, where)) == (403, code), (where, r.text[:200])
             assert m.written() == before, f"{where} wrote to the store"
     elif policy in ("admin", "organiser"):
         if role == "admin":

@@ -17,9 +17,10 @@ Hidden items, each searched by its distinctive id:
 The endpoints: the game view, its events, its state now and after every event, the export, the
 audit, the game's SSE stream, the player's notifications (list, SSE and the webhook payloads
 actually sent), and everything the game's stream and the player's stream pushed while the game
-was played (held open from the start, as a browser tab would be), scoreboard, share values (JSON, CSV, SVG), disputes, the lobby, my turns, the
-digests, statistics, a refused fork, the decisions' own answers and previews, and the web pages (game page,
-replay after every event, lobby).
+was played (held open from the start, as a browser tab would be), scoreboard, share values (JSON, CSV, SVG), disputes (and a dispute of a hidden draw citing the
+talk, its JSON and page: the audit of the draw in words), the lobby, my turns, the digests,
+statistics, a refused fork, the decisions' own answers and previews, and the web pages (game
+page, its audit page, replay after every event, lobby, the dispute's page).
 
 So that the search can fail, each hidden item is then shown to be findable: the peeker sees the
 peeked contract, and once the operator abandons the game its export holds every other item."""
@@ -111,6 +112,7 @@ class Scene(AtTable):
     chats: list[tuple[str, bytes]] = field(default_factory=list)  # Discord messages (api/channels.py)
     pushed: dict[int | None, list[tuple[str, LiveStream]]] = field(default_factory=dict)  # open streams
     said: str = "table-talk-9f3c2a7e-only-for-the-players"  # a message of seat 0, hidden from spectators
+    dispute: int = 0  # seat 1's dispute of the latest draw, citing seat 0's message (0: none yet)
     _states: list[Any] = field(default_factory=list)
 
     def game(self, version: int | None = None) -> Any:
@@ -270,6 +272,10 @@ def walk(scene: Scene, viewer: int | None) -> list[tuple[str, str]]:
     get("share values csv", g + "/share-values", format="csv")
     get("share values svg", g + "/share-values.svg")
     get("disputes", g + "/disputes")
+    if scene.dispute:  # a dispute is for the game's players (and whoever rules on it): not a spectator
+        r = c.get(f"{g}/disputes/{scene.dispute}", headers=h)
+        assert r.status_code == (403 if viewer is None else 200), r.text[:200]
+        out.append(("dispute", r.text))
     talk = c.get(g + "/messages", headers=h)
     assert talk.status_code == (403 if viewer is None else 200), talk.text
     assert (scene.said in talk.text) == (viewer is not None), "the players read their table talk"
@@ -315,11 +321,18 @@ def walk(scene: Scene, viewer: int | None) -> list[tuple[str, str]]:
     try:
         for name, url, params in [
             ("game page", f"/games/{scene.game_id}", {}),
+            ("audit page", f"/games/{scene.game_id}/audit", {}),
             ("lobby page", "/lobby", {}),
             *[("replay page", f"/games/{scene.game_id}/replay", {"v": k}) for k in versions],
+            *(
+                [("dispute page", f"/games/{scene.game_id}/disputes/{scene.dispute}", {})]
+                if scene.dispute
+                else []
+            ),
         ]:
             r = c.get(url, params=params or None)
-            assert r.status_code == 200, (name, r.status_code)
+            refused = name == "dispute page" and viewer is None  # a spectator is shown nothing of it
+            assert r.status_code == (403 if refused else 200), (name, r.status_code)
             out.append((name, r.text))
     finally:
         c.cookies.clear()
@@ -362,6 +375,18 @@ def test_hidden_items_reach_no_other_seat_and_no_spectator(
         f"{API}/games/{scene.game_id}/messages", json={"text": scene.said}, headers=scene.table.auth(0)
     )
     assert said.status_code == 201, said.text
+    draws = [
+        e
+        for e in scene.services.ledger.events.get(scene.game().id)
+        if type(e).TOPIC.endswith("draw_recorded")
+    ]
+    opened = client.post(
+        f"{API}/games/{scene.game_id}/disputes",
+        json={"versions": [draws[-1].originator_version], "text": "was this draw fair?", "messages": [1]},
+        headers=scene.table.auth(1),
+    )
+    assert opened.status_code == 201, opened.text
+    scene.dispute = opened.json()["dispute"]
     give_seat_0_private_orders(scene)
     run = client.post(f"{API}/admin/webhooks/run", headers=bearer(ADMIN_TOKEN))
     assert run.status_code == 200 and scene.webhooks, "webhooks were sent to search"

@@ -27,7 +27,6 @@ from api.schemas import (
     AbandonIn,
     DecisionIn,
     DecisionOut,
-    DisputeIn,
     ErrorOut,
     EventsOut,
     ForkIn,
@@ -35,7 +34,6 @@ from api.schemas import (
     GameListOut,
     GameOut,
     PreviewOut,
-    ResolveIn,
     StateOut,
     UndoAnswerIn,
     VersionIn,
@@ -384,69 +382,13 @@ def answer_undo(
 def audit(game_id: GameId, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
     """The game's audit: hash chain, commitments, every draw re-derived from the seed, every
     stored digest reproduced by the rules, conservation at every position (all checked by the
-    server over the full record), and the record and log in words as the caller may see them."""
-    from uuid import UUID
+    server over the full record), and the record and log in words as the caller may see them.
+    Each check also says what it is about (``title``) and its result in a sentence
+    (``sentence``); a failed one names its first event at fault (``at``, and ``event`` in
+    words); ``summary`` is the outcome in one sentence: what the audit page shows."""
+    from api.audits import audit_of
 
-    from ledger.audit import audit_game
-
-    try:
-        gid = UUID(game_id)
-    except ValueError:
-        raise NotFoundError(f"No game {game_id}.") from None
-    try:
-        game = services.ledger.get_game(gid)
-        names = seat_names(game, names_for(services, game))
-    except NotFoundError:
-        raise
-    except Exception:  # a record so damaged the game no longer loads: audit the raw rows
-        names = {}
-    result = audit_game(services.ledger, gid, caller.player_id, full_view=caller.is_admin, names=names)
-    if not result["record"] and not result["ok"] and result["checks"][:1] == []:
-        raise NotFoundError(f"No game {game_id}.")
-    return result
-
-
-@router.post("/{game_id}/disputes", status_code=status.HTTP_201_CREATED, responses=ERRORS)
-def open_dispute(
-    game_id: GameId,
-    body: DisputeIn,
-    caller: CallerDep,
-    services: ServicesDep,
-    once: OnceDep,
-) -> dict[str, Any]:
-    """Dispute what some events recorded (a player of the game), citing table-talk messages by
-    number if need be; the dispute is an event of the game, visible in its audit, and an
-    administrator adjudicates it."""
-
-    def answer() -> dict[str, Any]:
-        game, number = services.ledger.open_dispute(
-            game_id, caller.player_id, body.versions, body.text, body.messages
-        )
-        return {"dispute": number, "game": game_out(services, game, caller)}
-
-    return once(body, answer)
-
-
-@router.get("/{game_id}/disputes", responses=ERRORS)
-def list_disputes(game_id: GameId, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
-    game = services.ledger.get_game(game_id)
-    return {"disputes": sorted(game.disputes.values(), key=lambda d: d["dispute"])}
-
-
-@router.post("/{game_id}/disputes/{number}/resolve", response_model=GameOut, responses=ERRORS)
-def resolve_dispute(
-    game_id: GameId,
-    number: Annotated[int, Path(ge=1, le=MAX_INDEX)],
-    body: ResolveIn,
-    caller: CallerDep,
-    services: ServicesDep,
-) -> dict[str, Any]:
-    """The administrator's adjudication: no change, a correction (the game goes back to the
-    position before event ``rewind_to`` by a compensating event) or annulment."""
-    if not caller.is_admin:
-        raise ForbiddenError("Only an administrator adjudicates a dispute.", code="auth/admin_only")
-    game = services.ledger.resolve_dispute(game_id, number, body.outcome, body.note, body.rewind_to)
-    return game_out(services, game, caller)
+    return audit_of(services, game_id, caller)
 
 
 @router.post(

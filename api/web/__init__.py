@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from fastapi import APIRouter
 from fastapi.staticfiles import StaticFiles
 
-from api.web.pages import STATIC_DIR, router
+from api.web import audit_pages, pages
+from api.web.pages import STATIC_DIR
+
+router = APIRouter(include_in_schema=False)
+router.include_router(pages.router)
+router.include_router(audit_pages.router)
 
 STATIC_PATH = "/static"
 

@@ -36,7 +36,7 @@ from api.web.features import features
 from api.web.forms import decision_forms, decision_schemas, human, option_fields, value_text
 from api.web.seat_controls import seat_controls
 from ledger.accounts import PlayerAccounts
-from ledger.domain import Game
+from ledger.domain import ADMIN, Game
 from ledger.errors import AuthError, ConflictError, LedgerError, NotFoundError
 from ledger.registry import TITLES
 from ledger.registry import engine as title_engine
@@ -449,20 +449,21 @@ def game_page(request: Request, caller: Caller, game_id: str) -> Response:
     return render(request, "game.html", caller, **_game_context(request, caller, game_id))
 
 
-@router.get("/games/{game_id}/replay")
-@signed_in(not_found="There is no game {game_id}.")
-def replay_page(request: Request, caller: Caller, game_id: str, v: int | None = None) -> Response:
-    """The game after event ``v``, as the caller may see it (their seat's view, or a spectator's)."""
-    services = _services(request)
-    current = services.ledger.get_game(game_id)
-    last = current.version
-    version = min(max(1, v if v is not None else last), last)
-    try:
-        game = current if version == last else services.ledger.get_game(game_id, version=version)
-    except LedgerError:
-        return _not_found(request, caller, f"Game {game_id} has no version {version}.")
+def replay_at(
+    services: Services,
+    current: Game,
+    caller: Caller,
+    version: int,
+    names: dict[int, str],
+    *,
+    both: bool = False,
+) -> dict[str, Any]:
+    """The game after event ``version`` as the caller may see it (their seat's view, or a
+    spectator's): the event in words, and the board as the replay draws it: the position the
+    event's decision was made on with the decision marked (``marked``), else the position after
+    it (``drawn``); ``both``: the position after it too (``after``), for the dispute page."""
+    game = current if version == current.version else services.ledger.get_game(current.id, version=version)
     my_seats = current.seats_of(caller.player_id)
-    names = seat_names(current, names_for(services, current))
     state = None
     prompt = "waiting for players to join"
     me = my_seats[0] if my_seats else None
@@ -477,14 +478,69 @@ def replay_page(request: Request, caller: Caller, game_id: str, v: int | None = 
     # the board after the event, with the event's decision highlighted where it acted
     before = None
     if shown and shown["decision"] and shown["seat"] is not None and version > 1:
-        before = services.ledger.get_game(game_id, version=version - 1)
-    drawn = None
+        before = services.ledger.get_game(current.id, version=version - 1)
+    marked = None
     if before is not None and before.state is not None and shown is not None:
         then = before.engine.view(before.state, me)
         then.pop("private", None)
-        drawn = _board(before, then, names, me, [shown["decision"]], shown["seat"], mode="replay")
-    if drawn is None or not drawn.highlighted:  # a draw, or a decision on nothing drawn
-        drawn = _board(game, state, names, me, [], None, mode="replay")
+        marked = _board(before, then, names, me, [shown["decision"]], shown["seat"], mode="replay")
+        if not marked or not marked.highlighted:  # a decision on nothing drawn
+            marked = None
+    after = _board(game, state, names, me, [], None, mode="replay") if both or marked is None else None
+    return {
+        "game_at": game,
+        "state": state,
+        "prompt": prompt,
+        "event": shown,
+        "marked": marked,
+        "after": after,
+        "drawn": marked or after,
+        "decided_on": marked is not None,
+        "my_seats": my_seats,
+    }
+
+
+def dispute_offer(services: Services, game: Game, caller: Caller) -> dict[str, Any] | None:
+    """What the replay offers a seated player to dispute with (the talk to cite is read by the
+    page's script when the form opens): the player's open disputes and who rules. None: not a
+    player of the game, or a game that cannot be disputed (a sandbox, an annulled game)."""
+    seats = game.seats_of(caller.player_id)
+    if not seats or game.sandbox or game.status == "annulled":
+        return None
+    return {
+        "open": [d for d in game.disputes.values() if d["status"] == "open" and d["seat"] in seats],
+        "ruler": "the operator" if services.ledger.adjudicator(game) == ADMIN else "the league's organiser",
+    }
+
+
+def what_if(services: Services, game: Game, caller: Caller, version: int) -> str | None:
+    """Why no what-if sandbox can start after event ``version`` (None: one can)."""
+    if caller.is_admin:
+        return "the operator does not play; a player forks it."
+    try:
+        services.ledger.forkable_at(game, version)
+    except LedgerError as refused:
+        return refused.message
+    return None
+
+
+@router.get("/games/{game_id}/replay")
+@signed_in(not_found="There is no game {game_id}.")
+def replay_page(
+    request: Request, caller: Caller, game_id: str, v: int | None = None, dispute: int = 0
+) -> Response:
+    """The game after event ``v``, as the caller may see it (their seat's view, or a spectator's);
+    a seated player disputes events from here (``dispute=1``: the form open, event ``v`` chosen)."""
+    services = _services(request)
+    current = services.ledger.get_game(game_id)
+    last = current.version
+    version = min(max(1, v if v is not None else last), last)
+    names = seat_names(current, names_for(services, current))
+    try:
+        at = replay_at(services, current, caller, version, names)
+    except LedgerError:
+        return _not_found(request, caller, f"Game {game_id} has no version {version}.")
+    game = at["game_at"]
     return render(
         request,
         "replay.html",
@@ -497,17 +553,20 @@ def replay_page(request: Request, caller: Caller, game_id: str, v: int | None = 
             "version": last,
         },
         version=version,
-        state=state,
-        drawn=drawn,
-        decided_on=drawn is not None and drawn.highlighted > 0,
+        state=at["state"],
+        drawn=at["drawn"],
+        decided_on=at["decided_on"],
         status_then=game.status,
         awaiting_then=list(game.awaiting) if game.state is not None else [],
-        prompt=prompt,
-        event=shown,
+        prompt=at["prompt"],
+        event=at["event"],
         names=names,
-        my_seats=my_seats,
+        my_seats=at["my_seats"],
         standings=game.standings or None,
         talk=_talk(services, current, caller, version),
+        offer=dispute_offer(services, current, caller),
+        preselect=version if dispute else None,
+        what_if=what_if(services, current, caller, version),
     )
 
 

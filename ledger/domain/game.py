@@ -312,7 +312,8 @@ class Game(Aggregate):
             game.awaiting = []
 
     class DisputeOpened(Event):
-        """A player disputes what events ``versions`` recorded; an administrator adjudicates."""
+        """A player disputes what events ``versions`` recorded; the organiser of the game's
+        league (or the operator) adjudicates."""
 
         TOPIC = "gameledger.game.dispute_opened"
 
@@ -326,11 +327,13 @@ class Game(Aggregate):
                 "messages": list(self.public.get("messages", [])),  # the table talk it cites
                 "opened_at": self.timestamp.isoformat(),
                 "status": "open",
+                "version": self.originator_version,  # the event that opened it
             }
 
     class DisputeResolved(Event):
-        """The administrator's adjudication: no change, a correction (by compensating events
-        that follow this one) or the annulment of the game."""
+        """The adjudication, naming who ruled (``by``: the league's organiser, or ``admin``, the
+        operator): no change, a correction (by compensating events that follow this one) or the
+        annulment of the game."""
 
         TOPIC = "gameledger.game.dispute_resolved"
 
@@ -342,6 +345,8 @@ class Game(Aggregate):
                     outcome=self.public["outcome"],
                     note=self.public["note"],
                     resolved_at=self.timestamp.isoformat(),
+                    by=self.public.get("by"),  # who ruled: the operator or the league's organiser
+                    resolved_version=self.originator_version,
                 )
 
     class RulesMigrated(Event):

@@ -8,6 +8,7 @@
   "use strict";
 
   var LEGACY = "gl_token";
+  var MAX_CITABLE = 200;  // the replay's dispute form lists the latest messages of the table talk
   var POLL_MS = 3000;
 
   // --- the sign-in: the session cookie (HttpOnly), and the page's anti-forgery proof -------------
@@ -41,8 +42,9 @@
   }
 
   // --- the REST API ----------------------------------------------------------------------
-  function api(method, path, body) {
+  function api(method, path, body, extra) {
     var headers = { "Accept": "application/json" };
+    if (extra) Object.keys(extra).forEach(function (k) { headers[k] = extra[k]; });
     var proof = csrf();
     if (proof) headers["X-CSRF-Token"] = proof;
     else if (legacyToken()) headers.Authorization = "Bearer " + legacyToken();
@@ -325,6 +327,7 @@
       links(v);
       var url = location.pathname + "?v=" + v;
       history.replaceState(null, "", url);
+      root.dispatchEvent(new CustomEvent("replay-shown", { detail: { v: v } }));
       var mine = ++seq;
       return fetch(url, { credentials: "same-origin", headers: { "Accept": "text/html" } })
         .then(function (res) { return res.ok ? res.text() : null; })
@@ -345,6 +348,188 @@
         var step = a.dataset.step;
         var v = Number(slider.value);
         show(step === "first" ? 1 : step === "last" ? last : v + Number(step));
+      });
+    });
+  }
+
+  // --- disputing from the replay: the events selected while stepping, the talk picked to cite ---
+  function newKey() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    return "k" + Date.now().toString(36) + Math.random().toString(36).slice(2);
+  }
+  function initDisputeFromReplay(panel) {
+    var slider = document.getElementById("replay-v");
+    var root = document.getElementById("replay");
+    var button = document.getElementById("dispute-select");
+    var list = document.getElementById("dispute-selected");
+    var form = document.getElementById("dispute-form");
+    var chosen = panel.dataset.preselect ? [Number(panel.dataset.preselect)] : [];
+    var key = null;  // one Idempotency-Key for the dispute being written: a second press sends the same
+    function render() {
+      var v = Number(slider.value);
+      var on = chosen.indexOf(v) >= 0;
+      button.textContent = (on ? "Remove event " + v + " from" : "Add event " + v + " to") + " the dispute";
+      button.dataset.version = String(v);
+      list.textContent = "";
+      var p = document.createElement("p");
+      if (!chosen.length) {
+        p.className = "muted";
+        p.textContent = "No event selected yet: step to the event in question and add it.";
+        list.appendChild(p);
+        return;
+      }
+      p.textContent = "In the dispute: ";
+      chosen.slice().sort(function (a, b) { return a - b; }).forEach(function (x, i) {
+        if (i) p.appendChild(document.createTextNode(", "));
+        var a = document.createElement("a");
+        a.href = "?v=" + x;
+        a.textContent = "event " + x;
+        a.dataset.goto = String(x);
+        p.appendChild(a);
+      });
+      list.appendChild(p);
+    }
+    button.addEventListener("click", function () {
+      var v = Number(slider.value);
+      var at = chosen.indexOf(v);
+      if (at >= 0) chosen.splice(at, 1); else chosen.push(v);
+      key = null;
+      render();
+    });
+    list.addEventListener("click", function (ev) {
+      var a = ev.target.closest("[data-goto]");
+      if (!a) return;
+      ev.preventDefault();
+      slider.value = a.dataset.goto;
+      slider.dispatchEvent(new Event("input"));
+    });
+    slider.addEventListener("input", render);
+    root.addEventListener("replay-shown", render);
+    var cite = form.querySelector("[data-talk-url]");
+    var loaded = false;
+    function loadTalk() {
+      // the table talk to cite, newest first: each message a box to tick (its text as text, never markup)
+      if (loaded || !panel.open) return;
+      loaded = true;
+      api("GET", cite.dataset.talkUrl).then(function (r) {
+        var holder = cite.querySelector("[data-cite-list]");
+        holder.textContent = "";
+        var messages = r.ok ? r.data.messages.slice().reverse().slice(0, MAX_CITABLE) : [];
+        if (!r.ok) { loaded = false; holder.textContent = errorText(r.data); return; }
+        if (!messages.length) {
+          var none = document.createElement("p");
+          none.className = "muted";
+          none.textContent = "The table has said nothing yet.";
+          holder.appendChild(none);
+        }
+        messages.forEach(function (m) {
+          var div = document.createElement("div");
+          div.className = "field check cite-message";
+          var box = document.createElement("input");
+          box.type = "checkbox";
+          box.id = "cite-" + Number(m.number);
+          box.value = String(Number(m.number));
+          var label = document.createElement("label");
+          label.htmlFor = box.id;
+          var who = document.createElement("span");
+          who.className = "who";
+          who.textContent = m.name;
+          var meta = document.createElement("span");
+          meta.className = "muted";
+          meta.textContent = " · message " + Number(m.number) + " · at version " + Number(m.game_version);
+          var text = document.createElement("span");
+          text.className = m.hidden ? "muted text" : "text";
+          text.textContent = m.hidden ? "(hidden by the operator: " + m.hidden.reason + ")" : m.text;
+          label.appendChild(who);
+          label.appendChild(meta);
+          label.appendChild(text);
+          div.appendChild(box);
+          div.appendChild(label);
+          holder.appendChild(div);
+        });
+        if (r.data.count > MAX_CITABLE) {
+          var more = document.createElement("p");
+          more.className = "hint";
+          more.textContent = "The latest " + MAX_CITABLE + " messages; the older ones are in the game's talk.";
+          holder.appendChild(more);
+        }
+      });
+    }
+    panel.addEventListener("toggle", loadTalk);
+    loadTalk();
+    form.addEventListener("input", function () { key = null; });
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      clearError(form);
+      if (!chosen.length) { showError(form, { message: "Add the event in question first (step to it and press the button above)." }); return; }
+      var text = document.getElementById("dispute-text").value;
+      if (!text.trim()) { showError(form, { message: "Say what is wrong." }); return; }
+      var cited = Array.prototype.filter.call(form.querySelectorAll(".cite input[type=checkbox]"), function (b) { return b.checked; })
+        .map(function (b) { return Number(b.value); });
+      key = key || newKey();
+      var submit = form.querySelector("button[type=submit]");
+      submit.disabled = true;
+      var body = { versions: chosen.slice().sort(function (a, b) { return a - b; }), text: text, messages: cited };
+      api("POST", panel.dataset.url, body, { "Idempotency-Key": key }).then(function (r) {
+        submit.disabled = false;
+        if (!r.ok) { showError(form, r.data); return; }
+        location.assign(r.data.url);
+      });
+    });
+    render();
+  }
+
+  // --- a dispute's page: the rulings, the rewind point picked on a slider like the replay's ---
+  function eventWords(v, gid, into, seq) {
+    // the event's words as the replay says them (the server's own escaped list, never markup typed here)
+    return fetch("/games/" + gid + "/replay?v=" + v, { credentials: "same-origin", headers: { "Accept": "text/html" } })
+      .then(function (res) { return res.ok ? res.text() : null; })
+      .then(function (html) {
+        if (!html || !seq()) return;
+        var list = new DOMParser().parseFromString(html, "text/html").querySelector("#replay-live ul.log");
+        into.textContent = "";
+        if (list) into.appendChild(document.importNode(list, true));
+      });
+  }
+  function initRuling(form) {
+    var gid = form.dataset.gameId;
+    var rewind = form.querySelector("[data-rewind]");
+    var slider = document.getElementById("rewind-to");
+    var out = document.getElementById("rewind-out");
+    var words = document.getElementById("rewind-words");
+    var link = document.getElementById("rewind-replay");
+    var timer = null;
+    var seq = 0;
+    function outcome() {
+      var c = form.querySelector("input[name=outcome]:checked");
+      return c ? c.value : null;
+    }
+    function update() { if (rewind) rewind.hidden = outcome() !== "correction"; }
+    form.querySelectorAll("input[name=outcome]").forEach(function (r) { r.addEventListener("change", update); });
+    update();
+    if (slider) {
+      slider.addEventListener("input", function () {
+        var v = Number(slider.value);
+        out.textContent = "event " + v;
+        link.href = "/games/" + gid + "/replay?v=" + v;
+        clearTimeout(timer);
+        timer = setTimeout(function () {
+          var mine = ++seq;
+          eventWords(v, gid, words, function () { return mine === seq; });
+        }, 150);
+      });
+    }
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      clearError(form);
+      var body = { outcome: outcome(), note: document.getElementById("ruling-note").value };
+      if (body.outcome === "correction" && slider) body.rewind_to = Number(slider.value);
+      var submit = form.querySelector("button[type=submit]");
+      submit.disabled = true;
+      api("POST", form.dataset.url, body).then(function (r) {
+        submit.disabled = false;
+        if (!r.ok) { showError(form, r.data); return; }
+        location.reload();
       });
     });
   }
@@ -703,6 +888,8 @@
     if ((el = document.getElementById("game-page"))) watchGame(el);
     if ((el = document.getElementById("talk")) && document.getElementById("game-page")) initTalk(el);
     if ((el = document.getElementById("replay"))) initReplay(el);
+    if ((el = document.getElementById("ruling-form"))) initRuling(el);
+    if ((el = document.getElementById("dispute-panel")) && document.getElementById("replay-v")) initDisputeFromReplay(el);
     if (document.getElementById("settings")) initSettings();
     if (document.body.dataset.meStream) watchMe(document.body.dataset.meStream);
     document.documentElement.dataset.ready = "true";
