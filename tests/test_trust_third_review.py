@@ -727,3 +727,73 @@ def test_a_token_for_playing_cannot_change_the_account_nor_open_a_session_that_c
     listed = client.get(f"{API}/me/tokens", headers=full).json()["tokens"]
     scopes = {tok["token_id"]: tok["scope"] for tok in listed}
     assert scopes == {"first": "account", bot["token_id"]: "play", account["token_id"]: "account"}, scopes
+
+
+# -- the fuzz pass: every body field of every route, oversized and overlong numbers -----------
+
+EXTREMES: tuple[Any, ...] = (2**63 - 1, -(2**63), 2**53 + 1, 10**18, -1, 1.7e308, -1.7e308, 5e-324)
+PAST_64_BITS = (10**400, 2**64, -(2**64) - 1)
+
+
+def _number_paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Where a body holds numbers (each key or index on the way)."""
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int | float):
+        return [path]
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in _number_paths(v, (*path, k))]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _number_paths(v, (*path, i))]
+    return []
+
+
+def _with(body: Any, path: tuple[Any, ...], value: Any) -> Any:
+    if not path:
+        return value
+    copy = dict(body) if isinstance(body, dict) else list(body)
+    copy[path[0]] = value if len(path) == 1 else _with(body[path[0]], path[1:], value)  # type: ignore[index]
+    return copy
+
+
+def _integer_fields(schema: dict[str, Any], op: dict[str, Any]) -> list[str]:
+    """The body's top-level number fields, as the route's OpenAPI schema names them."""
+    ref = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
+    while "$ref" in ref:
+        ref = schema["components"]["schemas"][ref["$ref"].rsplit("/", 1)[1]]
+    out = []
+    for name, prop in ref.get("properties", {}).items():
+        kinds = [prop.get("type")] + [a.get("type") for a in prop.get("anyOf", [])]
+        if "integer" in kinds or "number" in kinds:
+            out.append(name)
+    return out
+
+
+def test_every_body_field_of_every_route_takes_oversized_numbers_without_a_5xx(client: TestClient) -> None:
+    from tests.test_trust_auth import _call_for, _send, all_routes, build_matrix
+
+    m = build_matrix(client)
+    schema = client.get("/openapi.json").json()
+    sent = 0
+    for method, template in sorted(all_routes(client.app)):  # type: ignore[arg-type]
+        if method not in ("POST", "PUT") or not template.startswith(API):
+            continue
+        op = schema["paths"].get(template, {}).get(method.lower(), {})
+        for role in ("owner", "admin"):
+            call = _call_for(m, method, template, role)
+            base = call.body if isinstance(call.body, dict) else {}
+            targets = [(p, v) for p in _number_paths(base) for v in (*EXTREMES, *PAST_64_BITS)]
+            targets += [((name,), v) for name in _integer_fields(schema, op) for v in (*EXTREMES, *PAST_64_BITS)]
+            for path, value in targets:
+                body = _with(base, path, value)
+                r = _send(m, method, type(call)(call.path, body, call.query), m.token(role))
+                sent += 1
+                assert r.status_code < 500, (method, template, path, value, r.text[:300])
+                if value in PAST_64_BITS:
+                    assert r.status_code == 422 and r.json()["code"] == "request/number_out_of_range", (template, r.text)
+    assert sent > 300, sent
+    # and the service answers its pages afterwards, its read models whole
+    for path in ("/", "/leagues", f"/games/{m.game_id}", f"/games/{m.game_id}/replay"):
+        assert client.get(path, headers=m.table.auth(0)).status_code == 200, path
+    health = client.get("/health").json()
+    assert health["status"] == "ok" and not health["quarantined"], health
