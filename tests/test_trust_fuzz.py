@@ -129,7 +129,7 @@ def test_fuzzing_the_openapi_schema_finds_no_5xx_and_every_error_has_a_code(clie
     world = World.build(client)
     tally = fuzz(world, DEFAULT_EXAMPLES)
     print(f"fuzz cases tried: {tally['cases']} ({dict(tally)})")
-    assert tally["cases"] >= 47 * DEFAULT_EXAMPLES
+    assert tally["cases"] >= 600, "the README's Reliability row: about 670 requests per store"
     assert tally["2xx"] > 20 and tally["4xx"] > 20, tally
 
 

@@ -364,6 +364,27 @@ def refusals_reveal_nothing(scene: Scene) -> int:
     return tried
 
 
+# What each scenario searches at least (hidden items; item-endpoint checks), and the endpoints read:
+# the README's Reliability row quotes their sums, which a test holds to these.
+FLOORS = {
+    "cotton-trade-simple": (40, 5260),
+    "cotton-trade-advanced": (54, 6988),
+    "water-frame": (37, 4816),
+    "card-game-expert": (10, 1180),
+}
+ENDPOINTS_FLOOR = 36
+
+
+def test_the_readme_quotes_the_floors_of_the_hidden_information_walk() -> None:
+    from tests.test_readme import README
+
+    items = sum(i for i, _ in FLOORS.values())
+    checks = sum(c for _, c in FLOORS.values())
+    assert set(FLOORS) == set(SCENARIOS)
+    row = f"{items} hidden items"
+    assert row in README and f"{ENDPOINTS_FLOOR} read endpoints" in README and f"{checks:,} checks per store" in README
+
+
 @pytest.mark.parametrize("name", list(SCENARIOS))
 def test_hidden_items_reach_no_other_seat_and_no_spectator(
     client: TestClient, name: str, request: pytest.FixtureRequest
@@ -435,6 +456,10 @@ def test_hidden_items_reach_no_other_seat_and_no_spectator(
     print(
         f"{name}: {len(everything)} hidden items x {len(endpoints)} endpoints, {checked} item-endpoint checks"
     )
+    # the README's figure (141 items x 36 endpoints, 18,244 checks per store) is these floors' sum
+    items_floor, checks_floor = FLOORS[name]
+    assert len(endpoints) >= ENDPOINTS_FLOOR, sorted(endpoints)
+    assert len(everything) >= items_floor and checked >= checks_floor, (len(everything), checked)
 
     assert notified, "the players' streams were pushed notifications to search"
 
