@@ -278,8 +278,9 @@ class Services:
 
     def refresh(self, *names: str) -> None:
         """Bring read models up to date now (read-your-writes for the caller)."""
+        head = self.ledger.recorder.max_notification_id() or 0  # read once for all the views
         for name in names or tuple(self.catchups):
-            self.catchups[name].run()
+            self.catchups[name].run(head=head)
 
     def wait_for(self, name: str, position: int | None, timeout: float = 2.0) -> bool:
         """Read-your-writes across processes: wait (bounded) until the view has ``position``."""

@@ -375,6 +375,7 @@ class Catchup:
         self.projection = projection
         self.batch_size = batch_size or int(os.environ.get("GAMELEDGER_PROJECTION_BATCH", "2000"))
         projection.history = self.history
+        self._known: int | None = None  # the view's position after this process's last write
 
     def history(self, game_id: str, before_version: int) -> list[Fact]:
         """The game's events before ``before_version``, as facts (for recomputing after an undo)."""
@@ -485,10 +486,15 @@ class Catchup:
         return end, *self.decode(notifications)
 
     def _batches(self, start: int, head: int) -> Iterator[tuple[int, list[Fact], list[Quarantined]]]:
-        """(end position, facts, unreadable) per batch up to ``head``; the next batch is read
-        and decoded in a second thread while the caller applies this one."""
+        """(end position, facts, unreadable) per batch up to ``head``. The first batch is read
+        here (most catch-ups are one batch: no thread to start); when there are more, each next
+        batch is read and decoded in a second thread while the caller applies this one."""
+        end, facts, unreadable = self._read(start, head)
+        yield end, facts, unreadable
+        if end >= head:
+            return
         with ThreadPoolExecutor(1, thread_name_prefix="prefetch") as pool:
-            pending = pool.submit(self._read, start, head)
+            pending = pool.submit(self._read, end, head)
             while True:
                 end, facts, unreadable = pending.result()
                 if end < head:
@@ -497,13 +503,17 @@ class Catchup:
                 if end >= head:
                     return
 
-    def run(self, max_batches: int | None = None) -> int:
-        """Apply batches until the view is current (or another process keeps winning)."""
+    def run(self, max_batches: int | None = None, head: int | None = None) -> int:
+        """Apply batches until the view is current (or another process keeps winning); ``head``,
+        the log's last id if the caller has just read it (several views brought up at once)."""
         view = self.projection.view
         total = batches = contended = 0
         while max_batches is None or batches < max_batches:
-            head = self.head()  # every id up to here is committed (ids commit in order)
-            start = view.position(self.app.name)
+            if head is None:
+                head = self.head()  # every id up to here is committed (ids commit in order)
+            # where this process last left the view (its write checks it under the view's lock;
+            # another process having moved it on makes that write fail, and it is read again)
+            start = self._known if self._known is not None else view.position(self.app.name)
             if head <= start:
                 break
             moved = False
@@ -513,17 +523,21 @@ class Catchup:
                     tracking, lambda c, f=facts, u=unreadable: self.apply(c, f, u), expected=start
                 ):
                     moved = True
+                    self._known = None
                     break
+                self._known = end
                 total += len(facts)
                 batches += 1
                 start = end
                 if max_batches is not None and batches >= max_batches:
                     break
-            if moved:
-                contended += 1
-                if contended > 50:
-                    break
-                time.sleep(0.005)
+            if not moved:
+                break  # up to the head it set out for: the caller asks again for more
+            contended += 1
+            if contended > 50:
+                break
+            time.sleep(0.005)
+            head = None  # read again: more may have been written meanwhile
         return total
 
     def wait_for(self, position: int, timeout: float = 2.0) -> bool:
@@ -546,6 +560,7 @@ class Catchup:
         view = self.projection.view
         head = self.head()
         applied = 0
+        self._known = None
         with view.datastore.transaction(commit=True) as c:
             view._lock(c)
             view.clear(c, self.app.name)

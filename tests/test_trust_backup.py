@@ -201,7 +201,9 @@ def test_postgres_dump_taken_while_serving_restores_into_a_fresh_database_with_t
         mine, theirs = stream(restored, t.game_id), stream(url, t.game_id)
         assert mine and mine == theirs[: len(mine)], "the dump is not a prefix of the live stream"
         keys = stored_keys(restored, t.game_id)
-        missing = [a.key for a in acknowledged if a.game_id == t.game_id and f"{a.player}:{a.key}" not in keys]
+        missing = [
+            a.key for a in acknowledged if a.game_id == t.game_id and f"{a.player}:{a.key}" not in keys
+        ]
         assert not missing, missing
     assert audits_ok(restored, games) == {g: [] for g in games}
     services = Services.start(Settings(database_url=restored, admin_token=lk.ADMIN_TOKEN))
@@ -213,7 +215,9 @@ def test_postgres_dump_taken_while_serving_restores_into_a_fresh_database_with_t
     rebuilt = lk.run_cli(restored_env, "projections", "rebuild")
     assert rebuilt.returncode == 0, rebuilt.stdout + rebuilt.stderr
     for name, model in lk.read_models(restored).items():
-        assert model["tables"] == caught_up[name]["tables"], f"restored read model {name} differs from its rebuild"
+        assert model["tables"] == caught_up[name]["tables"], (
+            f"restored read model {name} differs from its rebuild"
+        )
     audit = lk.run_cli(restored_env, "audit", games[-1])
     assert audit.returncode == 0 and "audit passed" in audit.stdout, audit.stdout
     # the restored ledger is live: a running game takes its next decision

@@ -382,7 +382,11 @@ def test_the_readme_quotes_the_floors_of_the_hidden_information_walk() -> None:
     checks = sum(c for _, c in FLOORS.values())
     assert set(FLOORS) == set(SCENARIOS)
     row = f"{items} hidden items"
-    assert row in README and f"{ENDPOINTS_FLOOR} read endpoints" in README and f"{checks:,} checks per store" in README
+    assert (
+        row in README
+        and f"{ENDPOINTS_FLOOR} read endpoints" in README
+        and f"{checks:,} checks per store" in README
+    )
 
 
 @pytest.mark.parametrize("name", list(SCENARIOS))

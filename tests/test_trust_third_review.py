@@ -783,14 +783,19 @@ def test_every_body_field_of_every_route_takes_oversized_numbers_without_a_5xx(c
             call = _call_for(m, method, template, role)
             base = call.body if isinstance(call.body, dict) else {}
             targets = [(p, v) for p in _number_paths(base) for v in (*EXTREMES, *PAST_64_BITS)]
-            targets += [((name,), v) for name in _integer_fields(schema, op) for v in (*EXTREMES, *PAST_64_BITS)]
+            targets += [
+                ((name,), v) for name in _integer_fields(schema, op) for v in (*EXTREMES, *PAST_64_BITS)
+            ]
             for path, value in targets:
                 body = _with(base, path, value)
                 r = _send(m, method, type(call)(call.path, body, call.query), m.token(role))
                 sent += 1
                 assert r.status_code < 500, (method, template, path, value, r.text[:300])
                 if value in PAST_64_BITS:
-                    assert r.status_code == 422 and r.json()["code"] == "request/number_out_of_range", (template, r.text)
+                    assert r.status_code == 422 and r.json()["code"] == "request/number_out_of_range", (
+                        template,
+                        r.text,
+                    )
     assert sent > 300, sent
     # and the service answers its pages afterwards, its read models whole
     for path in ("/", "/leagues", f"/games/{m.game_id}", f"/games/{m.game_id}/replay"):
