@@ -28,8 +28,14 @@ class Caller:
     scope: str = "account"  # what its credential may do: play, or account (ledger/accounts.py)
 
 
-def get_services(request: Request) -> Services:
+def services_of(request: Request) -> Services:
     return request.app.state.services  # type: ignore[no-any-return]
+
+
+async def get_services(request: Request) -> Services:
+    """The dependency (async: FastAPI runs a plain function dependency in its thread pool, a
+    hop per request)."""
+    return services_of(request)
 
 
 ServicesDep = Annotated[Services, Depends(get_services)]

@@ -108,7 +108,7 @@ class DecisionLimit:
             self.bucket.charge(f"player:{caller.player_id}", n)
 
 
-def limit_decisions(request: Request, caller: CallerDep) -> None:
+async def limit_decisions(request: Request, caller: CallerDep) -> None:
     """The limit of the routes that decide, or set off automatic decisions (a decision, standing
     orders, a join that starts a game, a fork, a return from the stand-in), counted before the
     request is read (the app's DecisionLimit); ``charge_automatic`` counts what it set off."""
@@ -145,7 +145,7 @@ class ForkLimit:
             raise RateLimitedError(f"Too many forks by this player; try again in {retry} s.", retry)
 
 
-def limit_forks(request: Request, caller: CallerDep) -> None:
+async def limit_forks(request: Request, caller: CallerDep) -> None:
     limit: ForkLimit | None = getattr(request.app.state, "fork_limit", None)
     if limit is not None:
         limit.take(caller)

@@ -197,3 +197,23 @@ def test_the_admin_token_creates_a_full_table_without_taking_a_seat(client: Test
         headers=admin,
     )
     assert r.status_code == 201 and r.json()["status"] == "active" and r.json()["my_seats"] == []
+
+
+def test_the_games_fast_answer_is_exactly_what_its_response_model_would_give(client: TestClient) -> None:
+    """GET /games/{id} and POST .../decisions answer their dicts as they are (orjson, no pydantic
+    round trip: issue 29); each must equal its response model's dump of itself, at every step."""
+    import random
+
+    from api.schemas import DecisionOut, GameOut
+
+    for title, seats in (("cotton-trade", 3), ("water-frame", 2), ("arkwright-card-game", 2)):
+        t = Table(client, seats, title=title)
+        rnd = random.Random(4)
+        for _ in range(40):
+            for seat in range(seats):
+                view = t.game(seat)
+                assert GameOut.model_validate(view).model_dump(mode="json") == view
+            answer = t.step(rnd)
+            if answer is None:
+                break
+            assert DecisionOut.model_validate(answer).model_dump(mode="json") == answer

@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse
 from pydantic import Field
 
 from api.channels import CHAT_SERVICES, Channels, mask_url
-from api.deps import AccountCallerDep, CallerDep, ServicesDep, get_services
+from api.deps import AccountCallerDep, CallerDep, ServicesDep, services_of
 from api.schemas import ErrorOut
 from api.schemas import Request as Body
 from ledger.errors import ForbiddenError
@@ -170,7 +170,7 @@ def _unknown() -> HTMLResponse:
 def unsubscribe_page(token: Token, request: Request) -> HTMLResponse:
     """The link in every notification mail: a button (opening the link alone changes nothing,
     so a mail scanner that follows links unsubscribes nobody)."""
-    channels = _channels(get_services(request))
+    channels = _channels(services_of(request))
     row = channels.by_token(token)
     if row is None:
         return _unknown()
@@ -186,7 +186,7 @@ def unsubscribe_page(token: Token, request: Request) -> HTMLResponse:
 @unsubscribe_router.post("/unsubscribe/{token}")
 def unsubscribe(token: Token, request: Request) -> HTMLResponse:
     """One click: what the button posts, and what a mail program posts (``List-Unsubscribe=One-Click``)."""
-    if _channels(get_services(request)).unsubscribe(token) is None:
+    if _channels(services_of(request)).unsubscribe(token) is None:
         return _unknown()
     return _page("You are unsubscribed", "<p data-unsubscribed>You get no more notification mails.</p>")
 

@@ -12,6 +12,7 @@ from fastapi.responses import Response, StreamingResponse
 from api.charts import share_value_svg
 from api.deps import CallerDep, ServicesDep
 from api.presenters import (
+    Answer,
     describer,
     events_out,
     game_out,
@@ -130,7 +131,8 @@ def list_games(
 @router.get("/{game_id}", response_model=GameOut, responses=ERRORS)
 def get_game(game_id: GameId, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
     """The game as the caller may see it, with the caller's legal decisions."""
-    return game_out(services, services.ledger.get_game(game_id), caller)
+    view = game_out(services, services.ledger.get_game(game_id), caller)
+    return Answer({**view, "replayed": None})  # type: ignore[return-value]
 
 
 @router.post(
@@ -199,7 +201,7 @@ def decide(
             "position": result.position,
         }
 
-    return once(body, answer)
+    return Answer(once(body, answer))  # type: ignore[return-value]
 
 
 @router.post("/{game_id}/decisions/preview", response_model=PreviewOut, responses=ERRORS)

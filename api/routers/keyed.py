@@ -39,7 +39,7 @@ class Once:
         return self.services.idempotency.run(self.caller.player_id, self.key, self.request, body, answer)
 
 
-def once_per_key(
+async def once_per_key(
     request: Request, caller: CallerDep, services: ServicesDep, idempotency_key: IdempotencyKey = None
 ) -> Once:
     return Once(services, caller, idempotency_key, request)
