@@ -11,6 +11,7 @@ import os
 import random
 import secrets
 import uuid
+from collections import defaultdict
 from collections.abc import Iterator
 
 import psycopg
@@ -57,28 +58,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     browser's people, a played game): those stay together on one worker, which pays for the
     fixture once. The longest go first (by tests/durations.json), so that no worker is left
     with a long one at the end."""
-    if not config.getvalue("loadgroup"):  # set in pytest-xdist's workers by --dist loadgroup
+    if not getattr(config.option, "loadgroup", False):  # set in pytest-xdist's workers by --dist loadgroup
         return
     from tests import timekeeper  # registered as a plugin above: imported once pytest rewrites it
 
-    took = {timekeeper.test_id(k): sum(v[:3]) for k, v in timekeeper.recorded().get("tests", {}).items()}
-    cost: dict[str, float] = {}
-    key: dict[int, str] = {}
+    took = timekeeper.recorded_seconds()
+    cost: dict[str, float] = defaultdict(float)
+    unit = {id(item): timekeeper.unit_of(item) for item in items}
     for item in items:
-        defs = getattr(item, "_fixtureinfo", None)
-        shared = defs is not None and any(
-            d.scope in ("module", "package", "class") for ds in defs.name2fixturedefs.values() for d in ds
-        )
-        seconds = took.get(item.nodeid, 1.0)
-        if shared:
-            group = item.nodeid.split("::", 1)[0]
-            cost[group] = cost.get(group, 0.0) + seconds
-            key[id(item)] = group
-            _join_group(item, group)
-        else:
-            cost[item.nodeid] = seconds
-            key[id(item)] = item.nodeid
-    items.sort(key=lambda item: -cost[key[id(item)]])
+        cost[unit[id(item)]] += took.get(timekeeper.test_id(item.nodeid), 1.0)
+    for item in items:
+        if unit[id(item)] != timekeeper.test_id(item.nodeid):
+            _join_group(item, unit[id(item)])
+    items.sort(key=lambda item: -cost[unit[id(item)]])
 
 
 def _join_group(item: pytest.Item, group: str) -> None:

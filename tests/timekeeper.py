@@ -3,11 +3,13 @@
 - A test of the default run that takes more than ``TEST_SECONDS`` (setup, call and teardown
   together) is reported on its own line as soon as it is done, and listed again at the end.
 - ``tests/durations.json`` records what each test took in a whole default run (``pytest
-  --record-durations`` writes it). At collection, a test file whose recorded tests add up to
-  more than ``FILE_SECONDS`` fails the run (its first test fails with the figures): split it,
-  make it cheaper, or move its long tests behind ``slow`` (and into .ci/run). The check reads the
-  record, not the run's own clock, so that a loaded machine cannot fail it; the run's own
-  figures are printed at the end for every file past the mark.
+  --record-durations`` writes it). At collection, what one worker must run alone (a test file
+  whose tests share a module-scoped fixture, kept on one worker, or else one test) fails the
+  run when its recorded tests add up to more than ``FILE_SECONDS`` (its first test fails with
+  the figures): split it, make it cheaper, or move its long tests behind ``slow`` (and into
+  .ci/run). The check reads the record, not the run's own clock, so that a loaded machine
+  cannot fail it; the run's own figures are printed at the end for every file past the mark.
+  The record also orders the run: the longest first (tests/conftest.py).
 - Every worker of pytest-xdist runs tests; the controller (or the only process) gets every
   report, so the figures here are of the whole run.
 """
@@ -105,30 +107,44 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     return report
 
 
+def unit_of(item: pytest.Item) -> str:
+    """What one pytest-xdist worker runs alone: a test file whose tests share a module-scoped
+    fixture (a server, a browser's people, a played game; tests/conftest.py keeps them together),
+    or else the one test."""
+    defs = getattr(item, "_fixtureinfo", None)
+    shared = defs is not None and any(
+        d.scope in ("module", "package", "class") for ds in defs.name2fixturedefs.values() for d in ds
+    )
+    return file_of(item.nodeid) if shared else test_id(item.nodeid)
+
+
+def recorded_seconds() -> dict[str, float]:
+    return {test_id(k): sum(v[:3]) for k, v in recorded().get("tests", {}).items()}
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if not default_run(config):
         return
-    totals = file_totals(recorded().get("tests", {}))
-    seen: set[str] = set()
+    took = recorded_seconds()
+    units: dict[str, list[pytest.Item]] = defaultdict(list)
     for item in items:
-        file = file_of(item.nodeid)
-        if file in seen:
-            continue
-        seen.add(file)
-        if totals.get(file, 0.0) > FILE_SECONDS:
-            item.add_marker(pytest.mark.over_budget(file, totals[file]))
+        units[unit_of(item)].append(item)
+    for unit, members in units.items():
+        seconds = sum(took.get(test_id(m.nodeid), 0.0) for m in members)
+        if seconds > FILE_SECONDS:
+            members[0].add_marker(pytest.mark.over_budget(unit, seconds))
 
 
 @pytest.fixture(autouse=True)
-def _file_within_its_budget(request: pytest.FixtureRequest) -> None:
+def _within_the_time_budget(request: pytest.FixtureRequest) -> None:
     mark = request.node.get_closest_marker("over_budget")
     if mark is not None:
-        file, seconds = mark.args
+        unit, seconds = mark.args
         pytest.fail(
-            f"{file}: its tests took {seconds:.0f} s in the last recorded default run "
-            f"(tests/durations.json), over the {FILE_SECONDS:.0f} s a file may take: split it, make "
-            "it cheaper, or mark its long tests slow (and run them in .ci/run)",
+            f"{unit}: took {seconds:.0f} s in the last recorded default run (tests/durations.json), "
+            f"over the {FILE_SECONDS:.0f} s one worker may spend on a file whose tests share a fixture, "
+            "or on one test: split it, make it cheaper, or mark its long tests slow (and run them in .ci/run)",
             pytrace=False,
         )
 
@@ -169,7 +185,7 @@ class Keeper:
         if not self.controller or not default_run(self.config) or not self.phases:
             return
         tests = {
-            k: [v.get("setup", 0.0), v.get("call", 0.0), v.get("teardown", 0.0)]
+            k: [v.get("setup", 0.0), v.get("call", 0.0), v.get("teardown", 0.0), self.cpu[k]]
             for k, v in self.phases.items()
         }
         over = sorted(((s, f) for f, s in file_totals(tests).items() if s > FILE_SECONDS), reverse=True)
