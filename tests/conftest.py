@@ -11,6 +11,7 @@ import os
 import random
 import secrets
 import uuid
+from collections import defaultdict
 from collections.abc import Iterator
 
 import psycopg
@@ -25,8 +26,8 @@ from ledger.application import Ledger
 from ledger.storage import parse_database_url
 
 # The browser tests' fixtures (Chromium, the real server, the people at the table), by name
-# in every test module that asks for them.
-pytest_plugins = ["tests.browser_kit"]
+# in every test module that asks for them; the default run's time marks (tests/timekeeper.py).
+pytest_plugins = ["tests.browser_kit", "tests.timekeeper"]
 
 PG_URL = os.environ.get("GAMELEDGER_TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
@@ -48,6 +49,61 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_line(
             f"gameledger test seed: {TEST_SEED} (GAMELEDGER_TEST_SEED={TEST_SEED} replays it)"
         )
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """pytest-xdist (``-n``, ``--dist loadgroup`` in pyproject.toml) sends each test to whichever
+    worker is free, except the tests of a module that share a module-scoped fixture (a server, a
+    browser's people, a played game): those stay together on one worker, which pays for the
+    fixture once. The longest go first (by tests/durations.json), so that no worker is left
+    with a long one at the end."""
+    if not getattr(config.option, "loadgroup", False):  # set in pytest-xdist's workers by --dist loadgroup
+        return
+    from tests import timekeeper  # registered as a plugin above: imported once pytest rewrites it
+
+    took = timekeeper.recorded_seconds()
+    cost: dict[str, float] = defaultdict(float)
+    unit = {id(item): timekeeper.unit_of(item) for item in items}
+    for item in items:
+        cost[unit[id(item)]] += took.get(timekeeper.test_id(item.nodeid), 1.0)
+    for item in items:
+        if unit[id(item)] != timekeeper.test_id(item.nodeid):
+            _join_group(item, unit[id(item)])
+    items.sort(key=lambda item: -cost[unit[id(item)]])
+
+
+def _join_group(item: pytest.Item, group: str) -> None:
+    """What ``@pytest.mark.xdist_group(group)`` does: pytest-xdist 3.8 keeps the tests whose
+    ids end in ``@group`` on one worker, but sets the id where pytest 9.2 no longer reads it."""
+    if hasattr(item, "_id"):  # pytest >= 9.2: the id is structured
+        from _pytest.nodeid import NodeId
+
+        item._id = NodeId.parse(f"{item.nodeid}@{group}")
+    elif not item.get_closest_marker("xdist_group"):
+        item.add_marker(pytest.mark.xdist_group(group))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[pytest.TestReport]:
+    """Under CI (CI=true) a skipped test fails: whatever a test needs (PostgreSQL, Chromium,
+    axe-core, pg_dump, a private PostgreSQL cluster) CI must have."""
+    report: pytest.TestReport = yield
+    if IN_CI and report.skipped and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"skipped under CI=true, where nothing may be: {reason}"
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[pytest.CollectReport]:
+    report: pytest.CollectReport = yield
+    if IN_CI and report.skipped:
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"skipped under CI=true, where nothing may be: {reason}"
+    return report
 
 
 @pytest.fixture(autouse=True)

@@ -76,6 +76,17 @@ class _Collected:
                     raise AssertionError(f"the stream did not get there in {timeout}s: {events[-5:]}")
                 self.lock.wait(left)
 
+    def wait_for_text(self, ok: Callable[[str], bool], timeout: float = 20) -> str:
+        """Until the stream's text so far (comments too) satisfies ``ok``."""
+        deadline = time.monotonic() + timeout
+        with self.lock:
+            while not ok(self.text):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"the stream did not get there in {timeout}s: {self.text[-300:]!r}")
+                self.lock.wait(left)
+            return self.text
+
 
 class LiveStream(_Collected):
     """``GET path`` on the TestClient's application, held open until ``stop``."""

@@ -18,12 +18,12 @@ from tests import golden_games
 from tests.golden_games import GAMES, GoldenGame
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def golden() -> dict[str, list[dict[str, Any]]]:
     return golden_games.load()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def golden_table() -> dict[str, list[str]]:
     return golden_games.load_table()
 

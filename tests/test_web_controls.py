@@ -21,21 +21,16 @@ from tests.test_play_by_web import FakeClock
 from tests.test_web_pages import assert_accessible
 
 STATIC = Path(__file__).resolve().parents[1] / "api" / "web" / "static"
-CHROMIUM = Path("/usr/bin/chromium")
 
 
 @pytest.fixture
-def chromium_page() -> Iterator[Any]:
-    """A blank page in headless Chromium (skipped without Playwright or Chromium)."""
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not CHROMIUM.exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"], headless=True)
-        try:
-            yield browser.new_page()
-        finally:
-            browser.close()
+def chromium_page(browser: Any) -> Iterator[Any]:
+    """A blank page in headless Chromium (the module's browser, tests/browser_kit.py)."""
+    context = browser.new_context()
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
 
 
 def _rgb(hex_colour: str) -> str:
