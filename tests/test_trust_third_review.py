@@ -644,9 +644,8 @@ def test_the_unsubscribe_header_is_a_plain_uri_its_token_changes_and_stays_out_o
 # -- hole 13: the smaller ones ------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)  # PostgreSQL's dead rows go with its vacuum
 def test_a_mailed_one_time_link_leaves_no_trace_in_the_sqlite_files_once_sent(settings: Settings) -> None:
-    if not settings.database_url.startswith("sqlite"):
-        pytest.skip("SQLite's files (PostgreSQL's dead rows go with its vacuum)")
     with smtp_server() as smtp, served(mailing(settings, smtp)) as (services, client):
         world = World(client, services, smtp)
         world.confirmed("Ann", "ann@example.org", password="correct horse battery")
