@@ -78,6 +78,10 @@ def test_the_leagues_organiser_rules_on_its_games_the_operator_on_any_and_nobody
     # a game added to the league after it was created: its organiser rules on it
     later = client.post(f"{API}/games", json={"title": "cotton-trade", "seats": 2}, headers=t.auth(0)).json()
     assert client.post(f"{API}/games/{later['game_id']}/join", headers=t.auth(1)).status_code == 200
+    for seat in (0, 1):  # a game someone else created joins the league with every seat a member
+        enrol = {"player_id": t.players[seat]["player_id"]}
+        r = client.post(f"{API}/leagues/{t.league_id}/members", json=enrol, headers=t.auth(t.organiser))
+        assert r.status_code == 200, r.text
     added = client.post(
         f"{API}/leagues/{t.league_id}/games", json={"game_id": later["game_id"]}, headers=t.auth(t.organiser)
     )

@@ -241,7 +241,8 @@ def test_two_leagues_taking_one_game_at_once_count_it_once(two_servers: list[Tes
     client = two_servers[0]
     org = register(client, "Twin organiser")
     ann, bob = register(client, "A"), register(client, "B")
-    leagues = [league_of(client, org, f"Twin {i}") for i in range(6)]
+    members = [ann["player_id"], bob["player_id"]]  # so that the organiser may add their game
+    leagues = [league_of(client, org, f"Twin {i}", members=members) for i in range(6)]
     r = client.post(
         f"{API}/games",
         json={"title": "cotton-trade", "players": [ann["player_id"], bob["player_id"]]},

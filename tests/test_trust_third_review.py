@@ -491,6 +491,45 @@ def test_a_forged_or_shortened_table_talk_fails_against_the_signed_digest(client
         assert failed == ["table talk included in the digest"], report.text()
 
 
+# -- hole 8: league squatting -------------------------------------------------------------------
+
+
+def test_an_organiser_cannot_claim_strangers_games_for_his_league(client: TestClient) -> None:
+    """An open league's organiser could add any stranger's game: it then counted in his standings
+    and could no longer count in its own players' league."""
+    strangers = Table(client, 2)  # P0 and P1's game, created by P0
+    mallory = client.post(f"{API}/players", json={"name": "Mallory"}).json()
+    as_mallory = {"Authorization": f"Bearer {mallory['token']}"}
+    r = client.post(f"{API}/leagues", json={"name": "Squat"}, headers=as_mallory)
+    assert r.status_code == 201, r.text
+    squat = r.json()["league_id"]
+    r = client.post(f"{API}/leagues/{squat}/games", json={"game_id": strangers.game_id}, headers=as_mallory)
+    assert r.status_code == 403 and r.json()["code"] == "league/not_your_game", r.text
+    assert r.json()["details"]["seats"] == [0, 1]
+    # nothing changed: their own league still takes it, from the game's creator
+    r = client.post(f"{API}/leagues", json={"name": "Home"}, headers=strangers.auth(0))
+    home = r.json()["league_id"]
+    r = client.post(
+        f"{API}/leagues/{home}/games", json={"game_id": strangers.game_id}, headers=strangers.auth(0)
+    )
+    assert r.status_code == 200, r.text
+    # an organiser may add a game he did not create when every seat is held by a member
+    table = Table(client, 2)
+    r = client.post(f"{API}/leagues", json={"name": "Club"}, headers=as_mallory)
+    club = r.json()["league_id"]
+    r = client.post(
+        f"{API}/leagues/{club}/members", json={"player_id": table.players[0]["player_id"]}, headers=as_mallory
+    )
+    assert r.status_code == 200, r.text
+    r = client.post(f"{API}/leagues/{club}/games", json={"game_id": table.game_id}, headers=as_mallory)
+    assert r.status_code == 403 and r.json()["details"]["seats"] == [1], "one seat is held by a stranger"
+    r = client.post(
+        f"{API}/leagues/{club}/members", json={"player_id": table.players[1]["player_id"]}, headers=as_mallory
+    )
+    r = client.post(f"{API}/leagues/{club}/games", json={"game_id": table.game_id}, headers=as_mallory)
+    assert r.status_code == 200 and r.json()["games"] == [table.game_id], r.text
+
+
 # -- hole 9: streams without a cap ------------------------------------------------------------
 
 
@@ -644,7 +683,9 @@ def test_the_unsubscribe_header_is_a_plain_uri_its_token_changes_and_stays_out_o
 # -- hole 13: the smaller ones ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)  # PostgreSQL's dead rows go with its vacuum
+@pytest.mark.parametrize(
+    "database_url", ["sqlite"], indirect=True
+)  # PostgreSQL's dead rows go with its vacuum
 def test_a_mailed_one_time_link_leaves_no_trace_in_the_sqlite_files_once_sent(settings: Settings) -> None:
     with smtp_server() as smtp, served(mailing(settings, smtp)) as (services, client):
         world = World(client, services, smtp)

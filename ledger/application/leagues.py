@@ -140,8 +140,9 @@ class LeagueUseCases(Application[UUID]):
 
     def add_game_to_league(self, league: UUID | str, game_id: UUID | str, by: str) -> League:
         """The organiser adds a game: of the league's title, in no other league, not a sandbox
-        fork, and (a members-only league) with every seat held by a member; each refusal has
-        its own code."""
+        fork, (a members-only league) with every seat held by a member, and either a game the
+        organiser created or one whose every seat a member holds; each refusal has its own
+        code."""
 
         def attempt() -> League:
             found = self.get_league(league)
@@ -155,6 +156,7 @@ class LeagueUseCases(Application[UUID]):
             except AggregateNotFoundError:
                 claim = None
             self._check_game_admissible(found, game, game.league or (claim and claim.league_id))
+            self._check_not_squatted(found, game, by)
             now = self.clock()
             found.add_game(gid, now)
             self.save(found, LeagueGame.claim(gid, str(found.id), now) if claim is None else None)
@@ -184,6 +186,22 @@ class LeagueUseCases(Application[UUID]):
                     code="league/seats_not_members",
                     seats=strangers,
                 )
+
+    @staticmethod
+    def _check_not_squatted(found: League, game: Game, by: str) -> None:
+        """A game joins a league by its creator's hand (or the operator's), or with every seat
+        held by one of the league's members (its organiser included): an organiser cannot claim strangers' games
+        for his standings, which would keep them out of their own players' league."""
+        if by in (game.created_by, ADMIN):  # the operator, who plays no seat, may add any game
+            return
+        strangers = [s for s, p in enumerate(game.seats) if p is None or not found.is_member(p)]
+        if strangers:
+            raise ForbiddenError(
+                f"Only the game's creator may add it to a league, unless every seat is held by a "
+                f"member of {found.name!r}: seats {strangers} are open or held by players who are not.",
+                code="league/not_your_game",
+                seats=strangers,
+            )
 
     def close_league(self, league: UUID | str, by: str) -> League:
         return self._organise(league, by, lambda found: found.close(self.clock()))

@@ -77,6 +77,10 @@ class League(Aggregate):
         self.members: list[str] = []
         self.for_bots = False
 
+    def is_member(self, player: str) -> bool:
+        """Enrolled in the league (its organiser is, from its creation), whatever its admission."""
+        return player == self.created_by or player in self.members
+
     def admits(self, player: str) -> bool:
         """May this player open a game in the league or take a seat in one of its games?"""
         return not self.members_only or player == self.created_by or player in self.members
