@@ -131,6 +131,35 @@ def _disputes(db: Database) -> None:
     build_view(DisputeQueueView, db, create_table=True).datastore.close()
 
 
+def _league_figures(db: Database) -> None:
+    """League statistics recomputed (issue 27): each result's outcome (played, forfeited,
+    eliminated) beside its final value in the title's unit, the start position for every title,
+    what each seat did, ratings per title and the published figures; the view rebuilt from the
+    log (readers keep the old rows until it commits), since the old rows held wrong values."""
+    from api.storage import build_ledger
+    from projections.base import Catchup
+    from projections.league_stats import LeagueStats, LeagueStatsView
+
+    init_views(db)
+    view = build_view(LeagueStatsView, db)
+    ledger = build_ledger(db)
+    try:
+        results = view.t("results")
+        with view.datastore.transaction(commit=True) as c:
+            if view.dialect == "postgres":
+                c.execute(
+                    f"ALTER TABLE {results} ADD COLUMN IF NOT EXISTS outcome TEXT NOT NULL DEFAULT 'played'"
+                )
+            else:
+                c.execute(f"PRAGMA table_info({results})")
+                if "outcome" not in {row[1] for row in c.fetchall()}:
+                    c.execute(f"ALTER TABLE {results} ADD COLUMN outcome TEXT NOT NULL DEFAULT 'played'")
+        Catchup(ledger, LeagueStats(view)).rebuild()
+    finally:
+        ledger.close()
+        view.datastore.close()
+
+
 def _migrations() -> list[Migration]:
     from projections.game_index import GameIndexView
 
@@ -165,6 +194,12 @@ def _migrations() -> list[Migration]:
             8,
             "disputes: the queue of every game's disputes (a read model, caught up from the log)",
             _disputes,
+        ),
+        Migration(
+            9,
+            "league statistics: final values in the title's unit, start positions, outcomes, measures,"
+            " ratings per title and the published figures (the view rebuilt from the log)",
+            _league_figures,
         ),
     ]
 
