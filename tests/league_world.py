@@ -29,6 +29,7 @@ class World:
     annulled: list[str] = field(default_factory=list)
     abandoned: list[str] = field(default_factory=list)
     forfeits: int = 0
+    tokens: dict[str, str] = field(default_factory=dict)  # player id -> bearer token
 
 
 def play_world(services: Services, per_title: int, seed: int = 27) -> World:
@@ -38,8 +39,9 @@ def play_world(services: Services, per_title: int, seed: int = 27) -> World:
     clock = FakeClock()
     ledger.clock = clock
     rnd = random.Random(seed)
-    people = [str(ledger.register_player(name)[0]) for name in NAMES]
-    world = World(people, {})
+    registered = [ledger.register_player(name) for name in NAMES]
+    people = [str(pid) for pid, _ in registered]
+    world = World(people, {}, tokens={str(pid): token for pid, token in registered})
     for title in TITLES:
         league = ledger.create_league(creator="admin", name=f"Winter cup: {title}", title=title)
         world.leagues[title] = str(league.id)

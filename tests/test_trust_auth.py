@@ -149,6 +149,10 @@ POLICY: dict[tuple[str, str], str] = {
     ("GET", "/leagues"): "page",
     ("GET", "/leagues/{league}"): "page",
     ("GET", "/players/{player_id}"): "page",
+    ("GET", "/players/{player_id}/{name}.csv"): "page",
+    ("GET", "/leagues/{league}/{name}.csv"): "page",
+    ("GET", "/titles/{title}"): "page",
+    ("GET", "/titles/{title}/{name}.csv"): "page",
 }
 
 
@@ -246,6 +250,7 @@ def _call_for(m: Matrix, method: str, template: str, role: str) -> Call:
         .replace("{league}", m.league["league_id"])
         .replace("{player_id}", m.table.players[0]["player_id"])
         .replace("{title}", "cotton-trade")
+        .replace("{name}", "first-player" if template.startswith("/titles/") else "ratings")
         .replace("{number}", str(m.dispute))
         .replace("{token_id}", m.others.get("token_id", "x"))
         .replace("{session_id}", m.others.get("session_id", "x"))

@@ -5,12 +5,13 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.staticfiles import StaticFiles
 
-from api.web import audit_pages, pages
+from api.web import audit_pages, pages, stat_pages
 from api.web.pages import STATIC_DIR
 
 router = APIRouter(include_in_schema=False)
 router.include_router(pages.router)
 router.include_router(audit_pages.router)
+router.include_router(stat_pages.router)
 
 STATIC_PATH = "/static"
 

@@ -40,6 +40,7 @@ from ledger.domain import ADMIN, Game
 from ledger.errors import AuthError, ConflictError, LedgerError, NotFoundError
 from ledger.registry import TITLES
 from ledger.registry import engine as title_engine
+from projections.figures import count_words, days_words, value_words
 
 HERE = Path(__file__).parent
 STATIC_DIR = HERE / "static"
@@ -86,6 +87,7 @@ templates = Environment(
     lstrip_blocks=True,
 )
 templates.filters.update(human=human, value_text=value_text, when=_when, duration=_duration)
+templates.filters.update(days=days_words, count=count_words, final_value=value_words)
 templates.globals.update(TITLES=TITLES, BOARDS=BOARDS)
 
 
@@ -254,7 +256,11 @@ def league_page(request: Request, caller: Caller, league: str) -> Response:
     # the league's games, whether opened in it or added by its organiser afterwards
     ids = [g["game_id"] for g in out["games"]][-200:]
     games = services.game_index.view.list_games(game_ids=ids, limit=200)
-    return render(request, "league.html", caller, league=out, games=_with_winner(games))
+    from api.web.stat_pages import league_figures  # the standings' tables and the rating chart
+
+    return render(
+        request, "league.html", caller, league=out, games=_with_winner(games), figures=league_figures(out)
+    )
 
 
 def _log(events: list[dict[str, Any]], names: dict[int, str], words: tables.Words) -> list[dict[str, Any]]:
@@ -567,21 +573,6 @@ def replay_page(
         offer=dispute_offer(services, current, caller),
         preselect=version if dispute else None,
         what_if=what_if(services, current, caller, version),
-    )
-
-
-@router.get("/players/{player_id}")
-@signed_in(not_found="There is no player {player_id}.")
-def player_page(request: Request, caller: Caller, player_id: str) -> Response:
-    """A player's results and pace: how long they take to decide, per title."""
-    services = _services(request)
-    player = services.ledger.get_player(caller.player_id if player_id == "me" else player_id)
-    services.wait_for("leaguestats", None)
-    services.wait_for("pace", None)
-    pid = str(player.id)
-    stats = services.view("leaguestats").player_stats(pid)
-    return render(
-        request, "player.html", caller, player=player, stats=stats, pace=services.view("pace").pace(pid)
     )
 
 
