@@ -60,6 +60,8 @@ def value_words(title: str, value: float | None) -> str:
     2 pence" (a mean keeps one decimal)."""
     if value is None:
         return NONE
+    if value < 0:  # a debt at the end
+        return "minus " + value_words(title, -value)
     if title == "cotton-trade":
         whole = round(value)
         if whole != value:

@@ -15,6 +15,7 @@ from collections import defaultdict
 from datetime import datetime
 from typing import Any
 
+import orjson
 from openskill.models import PlackettLuce
 
 from ledger.domain import League
@@ -145,7 +146,7 @@ class LeagueStatsView(SqlView):
     def figure(self, key: str) -> dict[str, Any] | None:
         """A published figure as the projection last computed it (``league:``, ``title:``, ``player:``)."""
         found = self.rows(f"SELECT doc FROM {self.t('figures')} WHERE key = %s", [key])
-        return json.loads(found[0]["doc"]) if found else None
+        return orjson.loads(found[0]["doc"]) if found else None  # type: ignore[no-any-return]
 
     # -- reads -----------------------------------------------------------------
 

@@ -81,6 +81,8 @@ def short_value(title: str, value: float | None) -> str:
     """A final value as a chart's label: "£161", Cotton Trade's "£29 2s 2d"."""
     if value is None:
         return NONE
+    if value < 0:
+        return "−" + short_value(title, -value)
     if title == "cotton-trade":
         pounds, rest = divmod(round(value), 9)
         shillings, pence = divmod(rest, 3)
@@ -97,6 +99,18 @@ def date_of(at: str | None) -> str:
 
 def title_name(title: str) -> str:
     return TITLES[title].name if title in TITLES else title
+
+
+SHORT_NAMES = {
+    "water-frame": "Water Frame",
+    "arkwright-card-game": "Card Game",
+    "cotton-trade": "Cotton Trade",
+}
+
+
+def short_name(title: str) -> str:
+    """A title's name where room is short (a chart's line end)."""
+    return SHORT_NAMES.get(title, title_name(title))
 
 
 def place_words(rank: int, players: int) -> str:
@@ -412,7 +426,7 @@ def player_page_context(services: Services, player_id: str) -> dict[str, Any]:
             for t, r in ratings.items()
         ),
         [
-            (title_name(t), [(i, h["ordinal"]) for i, h in enumerate(r["history"], start=1)])
+            (short_name(t), [(i, h["ordinal"]) for i, h in enumerate(r["history"], start=1)])
             for t, r in ratings.items()
         ],
         "games of the title",

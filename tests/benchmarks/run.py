@@ -23,7 +23,9 @@ floor and the service are measured on the same machine in the same minutes:
   the page's weight, click-to-preview in Chromium (``bench_table``);
 - the strong bot's decision times (median, p95) in whole games against the greedy bots;
 - notification mails (``bench_notify``): 1,000 queued mails into a local SMTP server, and a
-  decision's time with notifications mailed meanwhile and without.
+  decision's time with notifications mailed meanwhile and without;
+- league statistics (``bench_leagues``): the league, title and player pages and their API answers
+  over 10,000 finished games, and the league statistics' catch-up events/s.
 
 Nothing here asserts a time: the goals are printed beside the figures.
 """
@@ -695,6 +697,13 @@ def table_section(report: Report, pg_url: str, quick: bool) -> None:
     measure(report, pg_url, quick)
 
 
+def leagues_section(report: Report, pg_url: str, quick: bool) -> None:
+    """League, title and player pages over 10,000 finished games; league statistics' catch-up."""
+    from tests.benchmarks.bench_leagues import leagues_section as measure
+
+    measure(report, pg_url, quick)
+
+
 SECTIONS = {
     "floor": floor_section,
     "latency": latency_section,
@@ -707,6 +716,7 @@ SECTIONS = {
     "streams": streams_section,
     "table": table_section,
     "mail": mail_section,
+    "leagues": leagues_section,
 }
 
 
