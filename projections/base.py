@@ -359,10 +359,19 @@ class BatchProjection(Projection[Any], Generic[V]):
     @singledispatchmethod
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
         """The library's per-event entry point (``ProjectionRunner``): a batch of one."""
-        self.view.write(tracking, lambda c: self.process_batch(c, [Fact.from_event(domain_event)]))
+
+        def one(c: Any) -> None:
+            self.process_batch(c, [Fact.from_event(domain_event)])
+            self.settle(c)
+
+        self.view.write(tracking, one)
 
     def process_batch(self, c: Any, events: list[Fact]) -> None:
         raise NotImplementedError
+
+    def settle(self, c: Any) -> None:
+        """What a projection defers to the end of a catch-up (the last batch's transaction, or a
+        rebuild's): work that many batches would otherwise each redo. None by default."""
 
 
 class Catchup:
@@ -454,7 +463,9 @@ class Catchup:
                 view.execute(c, "RELEASE SAVEPOINT one")
                 return
 
-    def apply(self, c: Any, facts: list[Fact], unreadable: Sequence[Quarantined] = ()) -> None:
+    def apply(
+        self, c: Any, facts: list[Fact], unreadable: Sequence[Quarantined] = (), last: bool = True
+    ) -> None:
         """Apply a batch inside the view's transaction; an event the projection cannot apply (an
         error of the event's own making, not the store's) is set aside and the others applied,
         one at a time behind savepoints, so that one bad event never stops a read model."""
@@ -470,6 +481,8 @@ class Catchup:
             for fact in facts:
                 self._apply_one(c, fact)
         view.execute(c, "RELEASE SAVEPOINT batch")
+        if last:  # the catch-up's last batch: what the projection deferred
+            self.projection.settle(c)
 
     def _select(self, start: int, stop: int) -> Sequence[Any]:
         return self.app.recorder.select_notifications(
@@ -520,7 +533,9 @@ class Catchup:
             for end, facts, unreadable in self._batches(start, head):
                 tracking = Tracking(self.app.name, end)
                 if not view.write(
-                    tracking, lambda c, f=facts, u=unreadable: self.apply(c, f, u), expected=start
+                    tracking,
+                    lambda c, f=facts, u=unreadable, last=end >= head: self.apply(c, f, u, last),
+                    expected=start,
                 ):
                     moved = True
                     self._known = None
@@ -566,7 +581,8 @@ class Catchup:
             view.clear(c, self.app.name)
             if head:
                 for _, facts, unreadable in self._batches(0, head):
-                    self.apply(c, facts, unreadable)
+                    self.apply(c, facts, unreadable, last=False)
                     applied += len(facts)
+                self.projection.settle(c)
                 view._insert_tracking(c, Tracking(self.app.name, head))  # type: ignore[attr-defined]
         return applied

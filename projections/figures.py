@@ -120,38 +120,50 @@ MEASURES: dict[str, dict[str, str]] = {
 }
 
 
+# effect kind -> the measures one such effect of a seat adds to (a name, and the effect's field
+# whose distinct values count, or None for one more)
+_COUNTED: dict[str, dict[str, tuple[tuple[str, str | None], ...]]] = {
+    "water-frame": {
+        "factory_founded": (("factories", None),),
+        "factory_built": (("factories", None),),
+        "factory_modernized": (("modernisations", None),),
+        "tile_taken": (("tiles", None),),
+        "contract_delivered": (("contracts", None),),
+    },
+    "arkwright-card-game": {
+        "factory_built": (("factories", None),),  # not those of the setup (below)
+        "development_card_taken": (("development_cards", None),),
+        "factory_upgraded": (("upgrades", None),),
+        "goods_shipped": (("shipments", None),),
+    },
+    "cotton-trade": {
+        "contract_bought": (("contracts", None), ("regions", "region")),
+        "ship_sailed": (("voyages", None),),
+        "passengers_carried": (("passengers", None),),
+    },
+}
+
+
 def measure_keys(title: str, fx: Mapping[str, Any]) -> list[tuple[str, str | None]]:
     """(measure, distinct key or None) that one public effect adds to for its seat."""
     kind = fx.get("kind")
-    if title == "water-frame":
-        if kind in ("factory_founded", "factory_built"):
-            return [("factories", None)]
-        return {
-            "factory_modernized": [("modernisations", None)],
-            "tile_taken": [("tiles", None)],
-            "contract_delivered": [("contracts", None)],
-        }.get(str(kind), [])
-    if title == "arkwright-card-game":
-        if kind == "factory_built" and fx.get("reason") != "setup":
-            return [("factories", None)]
-        return {
-            "development_card_taken": [("development_cards", None)],
-            "factory_upgraded": [("upgrades", None)],
-            "goods_shipped": [("shipments", None)],
-        }.get(str(kind), [])
-    if title == "cotton-trade":
-        if kind == "contract_bought":
-            return [("contracts", None), ("regions", str(fx.get("region")))]
-        return {"ship_sailed": [("voyages", None)], "passengers_carried": [("passengers", None)]}.get(
-            str(kind), []
-        )
-    return []
+    counted = _COUNTED.get(title, {}).get(str(kind))
+    if not counted:
+        return []
+    if title == "arkwright-card-game" and kind == "factory_built" and fx.get("reason") == "setup":
+        return []
+    return [(name, None if field is None else str(fx.get(field))) for name, field in counted]
 
 
 def add_measures(doc: dict[str, Any], title: str, effects: Iterable[Mapping[str, Any]]) -> None:
     """Count the effects into ``doc["measures"]`` ("seat:name" -> count, or a list of distinct keys)."""
+    table = _COUNTED.get(title)
+    if not table:
+        return
     counts = doc.setdefault("measures", {})
     for fx in effects:
+        if fx.get("kind") not in table:
+            continue
         seat = fx.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool):
             continue

@@ -80,6 +80,7 @@ FIGURE_TABLES = (
     " ordinal DOUBLE PRECISION NOT NULL, PRIMARY KEY (title, seq, player_id))",
     "CREATE INDEX IF NOT EXISTS leaguestats_title_ratings_player ON {title_ratings} (player_id)",
     "CREATE TABLE IF NOT EXISTS {figures} (key TEXT PRIMARY KEY, doc TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS {figures_due} (key TEXT PRIMARY KEY)",
 )
 
 
@@ -97,6 +98,7 @@ class LeagueStatsView(SqlView):
         "measures",
         "title_ratings",
         "figures",
+        "figures_due",
     )
     TABLES = (
         "CREATE TABLE IF NOT EXISTS {leagues} ("
@@ -724,16 +726,36 @@ class LeagueStats(BatchProjection[LeagueStatsView]):
         abandoned = [touched[g] for g in ended if touched[g]["status"] == "abandoned"]
         for doc in abandoned:
             touched_players |= set(doc.get("players") or [])
+        due = [f"league:{x}" for x in leagues_to_rate]
+        due += [f"title:{touched[g]['title']}" for g in ended if touched[g]["status"] != "open"]
+        due += [f"player:{x}" for x in touched_players]
+        view.executemany(  # computed once, when the catch-up reaches the log's head (settle)
+            c,
+            f"INSERT INTO {view.t('figures_due')} (key) VALUES (%s) ON CONFLICT (key) DO NOTHING",
+            [[k] for k in sorted(set(due))],
+        )
+
+    def settle(self, c: Any) -> None:
+        """The published figures whose games changed since they were computed: each computed once,
+        in the transaction of the catch-up's last batch (or a rebuild's), so that a figure is
+        never behind the view's position and a catch-up of many batches computes it once."""
+        view = self.view
+        keys = [r["key"] for r in view.fetch(c, f"SELECT key FROM {view.t('figures_due')} ORDER BY key")]
+        if not keys:
+            return
         figures: dict[str, dict[str, Any]] = {}
-        for league_id in sorted(leagues_to_rate):
-            figure = view.league(league_id, c=c)
-            if figure is not None:
-                figures[f"league:{league_id}"] = figure
-        for title in sorted({touched[g]["title"] for g in ended if touched[g]["status"] != "open"}):
-            figures[f"title:{title}"] = view.title_stats(title, c=c)
-        for player in sorted(touched_players):
-            figures[f"player:{player}"] = view.player_stats(player, c=c)
+        for key in keys:
+            kind, _, ref = key.partition(":")
+            if kind == "league":
+                figure = view.league(ref, c=c)
+                if figure is not None:
+                    figures[key] = figure
+            elif kind == "title":
+                figures[key] = view.title_stats(ref, c=c)
+            elif kind == "player":
+                figures[key] = view.player_stats(ref, c=c)
         DocTable(view, "figures", key="key").save(c, figures)
+        view.execute(c, f"DELETE FROM {view.t('figures_due')}")
 
     def _rate_titles(
         self, c: Any, recompute: set[str], finished: list[str], docs: dict[str, dict[str, Any]]

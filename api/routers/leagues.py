@@ -3,7 +3,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, status
+import orjson
+from fastapi import APIRouter, Path, Query, Response, status
 
 from api.deps import CallerDep, PathId, Position, ServicesDep
 from api.routers.keyed import OnceDep
@@ -85,9 +86,13 @@ def get_league(
         datetime | None, Query(description="Standings and ratings as they were at this time")
     ] = None,
     position: Position = None,
-) -> dict[str, Any]:
-    """Standings (wins, average rank, final value) and openskill ratings (Plackett-Luce)."""
-    return league_out(services, league, as_of, position)
+) -> Response:
+    """Standings (wins, average rank, final value) and openskill ratings (Plackett-Luce), the
+    ratings' history (each player's ordinal after each rated game) and the league's games."""
+    # a big league's figure is a large document: written straight, not through the encoder
+    return Response(
+        orjson.dumps(league_out(services, league, as_of, position)), media_type="application/json"
+    )
 
 
 @router.post("/{league}/games", responses=ERRORS)

@@ -15,6 +15,7 @@ import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -33,16 +34,23 @@ from projections.figures import NONE, count_words, days_words, percent, value_wo
 router = APIRouter(include_in_schema=False)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Table:
-    """A table of a page: its raw values (the CSV) and the words shown (the HTML)."""
+    """A table of a page: its raw values (the CSV) and the words shown (the HTML, made only when
+    a page shows the table)."""
 
     name: str
     caption: str
     columns: Sequence[str]
     rows: Sequence[Sequence[Any]]
-    shown: Sequence[Sequence[str]]
+    show: Callable[[Sequence[Any]], Sequence[str]] | None = None
     empty: str = "Nothing yet."
+
+    @cached_property
+    def shown(self) -> list[list[str]]:
+        if self.show is None:
+            return [[NONE if v is None else str(v) for v in r] for r in self.rows]
+        return [list(self.show(r)) for r in self.rows]
 
     def csv(self) -> str:
         out = io.StringIO()
@@ -61,9 +69,18 @@ def table(
     show: Callable[[Sequence[Any]], Sequence[str]] | None = None,
     empty: str = "Nothing yet.",
 ) -> Table:
-    rows = [list(r) for r in rows]
-    shown = [list(show(r)) if show else [NONE if v is None else str(v) for v in r] for r in rows]
-    return Table(name, caption, list(columns), rows, shown, empty)
+    return Table(name, caption, list(columns), [list(r) for r in rows], show, empty)
+
+
+def thin(points: Sequence[Any], limit: int) -> list[Any]:
+    """At most ``limit`` of the points, evenly spaced, the first and the last kept."""
+    if len(points) <= limit:
+        return list(points)
+    step = (len(points) - 1) / (limit - 1)
+    return [points[round(i * step)] for i in range(limit)]
+
+
+CHART_POINTS = 40  # per line: a chart shows the shape; the CSV holds every point
 
 
 def csv_response(t: Table, filename: str) -> Response:
@@ -411,10 +428,19 @@ def player_page_context(services: Services, player_id: str) -> dict[str, Any]:
     tables.append(
         table(
             "rating-history",
-            "The chart's numbers: the rating after each rated game",
+            "Every rated game: the rating after it",
             ["Title", "Game number", "Finished", "Rating (ordinal)", "Game"],
             history_rows,
-            lambda r: [title_name(r[0]), str(r[1]), date_of(r[2]), f"{r[3]:.2f}", r[4][:8]],
+        )
+    )
+    lines = {t: thin(list(enumerate(r["history"], start=1)), CHART_POINTS) for t, r in ratings.items()}
+    tables.append(
+        table(
+            "rating-chart",
+            "The chart's numbers: the rating after the games drawn (every game in the full history's CSV)",
+            ["Title", "Game number", "Finished", "Rating (ordinal)"],
+            [[t, i, h["at"], round(h["ordinal"], 3)] for t, pts in lines.items() for i, h in pts],
+            lambda r: [title_name(r[0]), str(r[1]), date_of(r[2]), f"{r[3]:.2f}"],
             "No rated game yet.",
         )
     )
@@ -425,10 +451,7 @@ def player_page_context(services: Services, player_id: str) -> dict[str, Any]:
             f"{title_name(t)}: {r['ordinal']:.1f} after {count_words(len(r['history']), 'game')}"
             for t, r in ratings.items()
         ),
-        [
-            (short_name(t), [(i, h["ordinal"]) for i, h in enumerate(r["history"], start=1)])
-            for t, r in ratings.items()
-        ],
+        [(short_name(t), [(i, h["ordinal"]) for i, h in pts]) for t, pts in lines.items()],
         "games of the title",
         "rating",
     )
@@ -621,26 +644,37 @@ def league_figures(league: dict[str, Any]) -> dict[str, Any]:
         "No rating yet.",
     )
     top = [r["player_id"] for r in league["ratings"][:7]]
-    series: dict[str, list[tuple[float, float]]] = {p: [] for p in top}
+    raw: dict[str, list[tuple[int, float]]] = {p: [] for p in top}
     last_game = max([h["seq"] for h in league.get("rating_history", [])] or [0])
     for h in league.get("rating_history", []):
-        if h["player_id"] in series:
-            points = series[h["player_id"]]
-            if points:  # the rating holds between the player's games: a step
-                points.append((h["seq"], points[-1][1]))
-            points.append((h["seq"], h["ordinal"]))
-    for points in series.values():
-        if points and points[-1][0] < last_game:
-            points.append((last_game, points[-1][1]))
+        if h["player_id"] in raw:
+            raw[h["player_id"]].append((h["seq"], h["ordinal"]))
+    raw = {p: thin(pts, CHART_POINTS) for p, pts in raw.items()}
+    series: dict[str, list[tuple[float, float]]] = {}
+    for p, pts in raw.items():
+        steps: list[tuple[float, float]] = []
+        for seq, ordinal in pts:
+            if steps:  # the rating holds between the player's games: a step
+                steps.append((seq, steps[-1][1]))
+            steps.append((seq, ordinal))
+        if steps and steps[-1][0] < last_game:
+            steps.append((last_game, steps[-1][1]))
+        series[p] = steps
     history = table(
         "rating-history",
-        "The chart's numbers: each player's rating after each rated game of the league",
+        "Every rated game of the league: each player's rating after it",
         ["League game", "Player", "Finished", "Rating (ordinal)"],
         [
             [h["seq"], names.get(h["player_id"], h["player_id"][:8]), h["at"], h["ordinal"]]
             for h in league.get("rating_history", [])
         ],
-        lambda r: [str(r[0]), r[1], date_of(r[2]), f"{r[3]:.2f}"],
+    )
+    drawn = table(
+        "rating-chart",
+        "The chart's numbers: the best-rated players' ratings after the games drawn (every game in the full history's CSV)",
+        ["League game", "Player", "Rating (ordinal)"],
+        [[seq, names[p], ordinal] for p, pts in raw.items() for seq, ordinal in pts],
+        lambda r: [str(r[0]), r[1], f"{r[2]:.2f}"],
         "No rated game yet.",
     )
     chart = charts.line_chart(
@@ -652,7 +686,7 @@ def league_figures(league: dict[str, Any]) -> dict[str, Any]:
         "rating",
     )
     return {
-        "tables": {t.name: t for t in (standings, ratings, history)},
+        "tables": {t.name: t for t in (standings, ratings, history, drawn)},
         "rating_chart": chart,
         "value_title": title,
     }
