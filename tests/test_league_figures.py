@@ -43,7 +43,7 @@ def record_of(services: Services, game_id: str) -> list[dict[str, Any]]:
 
 def pounds_shillings_pence(summary: str) -> int:
     """Cotton Trade's final money from its standing's words ("£29 2s 2d"), in pence."""
-    m = re.fullmatch(r"£(\d+) (\d+)s (\d+)d", summary)
+    m = re.fullmatch(r"£(-?\d+) (-?\d+)s (-?\d+)d", summary)  # a debt at the end: below zero
     assert m, summary
     return int(m[1]) * 9 + int(m[2]) * 3 + int(m[3])
 
