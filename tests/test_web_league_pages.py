@@ -30,6 +30,9 @@ def world_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
     services = Services.start(Settings(data_dir=data, admin_token="test-admin-token-0123456789"))
     try:
         world = play_world(services, per_title=2)
+        stats = services.view("leaguestats")
+        # the player page shown: the player with the most finished games (the seating is random)
+        world.players.sort(key=lambda p: -stats.player_stats(p)["games"])
     finally:
         services.close()
     with serving(data) as base:
