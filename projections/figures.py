@@ -199,7 +199,7 @@ def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
 
 def days_words(days: float | None) -> str:
     """A length of time in days as people say it: "2 d 5 h", "5 h", "12 min", "under 1 min"."""
-    if days is None:
+    if not isinstance(days, int | float):  # none (no finished game yet)
         return NONE
     minutes = round(float(days) * 24 * 60)
     d, rest = divmod(minutes, 24 * 60)

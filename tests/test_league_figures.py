@@ -356,4 +356,4 @@ def test_every_published_figure_over_fifty_games_of_each_title(
     annulled game of each title."""
     world = play_world(services, per_title=50)
     assert len(world.finished) == 150 and world.forfeits >= 30
-    assert check_every_figure(client, services, world) > 1000
+    assert check_every_figure(client, services, world) > 350  # 9 players, 3 leagues and titles: 408
