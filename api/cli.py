@@ -499,6 +499,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     import urllib.error
     import urllib.request
 
+    from api.words import signed
+
     api = args.url.rstrip("/") + "/api/v1"
     rnd = random.Random(args.seed)
     unreachable = "start it with gameledger serve, or give its address with --url"
@@ -541,7 +543,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             if game["status"] == "finished":
                 for s in game["standings"]:
                     name = game["seats"][s["seat"]]["name"]
-                    print(f"rank {s['rank']}: {name} ({s['summary']})")
+                    print(f"rank {s['rank']}: {name} ({signed(s['summary'])})")
                 print(f"{decisions} decisions played; the game is finished at version {game['version']}")
                 return 0
             if not game["legal_decisions"]:
@@ -564,7 +566,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             moved = True
             if args.verbose:
                 for line in result["log"]:
-                    print("  " + line)
+                    print("  " + signed(line))
         if not moved:
             time.sleep(0.2)
 

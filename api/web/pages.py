@@ -23,6 +23,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import ChainableUndefined, Environment, FileSystemLoader, select_autoescape
 
+from api import words as counts
 from api.charts import share_value_svg
 from api.deps import Caller, get_caller
 from api.presenters import events_out, game_out, names_for, scoreboard_out, seat_names
@@ -86,6 +87,7 @@ templates = Environment(
     lstrip_blocks=True,
 )
 templates.filters.update(human=human, value_text=value_text, when=_when, duration=_duration)
+templates.filters.update(plural=counts.plural, signed=counts.signed, decisions_in_words=counts.decisions)
 templates.globals.update(TITLES=TITLES, BOARDS=BOARDS)
 
 

@@ -1,0 +1,77 @@
+"""Numbers in words on the pages and in the terminal: counts agree with their nouns ("1 game"),
+debts carry their sign as people write it ("−£5 2s 1d"), and who made a seat's decisions reads
+as words ("42 own moves"), orders and the stand-in only when they made some."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.web.table.cotton_trade_words import money
+from api.words import MINUS, decisions, plural, pounds, signed
+from tests.api_helpers import Table
+
+
+@pytest.mark.parametrize(
+    ("n", "noun", "said"),
+    [
+        (0, "game", "0 games"),
+        (1, "game", "1 game"),
+        (2, "game", "2 games"),
+        (1, "finished game", "1 finished game"),
+        (3, "finished game", "3 finished games"),
+        (2, "match", "2 matches"),
+        (1, "own move", "1 own move"),
+        (42, "own move", "42 own moves"),
+        (2, "person", "2 people"),
+    ],
+)
+def test_a_count_agrees_in_number_with_its_noun(n: int, noun: str, said: str) -> None:
+    assert plural(n, noun) == said
+
+
+def test_a_debt_is_written_with_the_minus_before_the_pound_sign() -> None:
+    assert signed("£-5 2s 1d") == f"{MINUS}£5 2s 1d"
+    assert signed("£5 2s 1d") == "£5 2s 1d"
+    assert signed("Ann paid £3; cash £-12.") == f"Ann paid £3; cash {MINUS}£12."
+    assert pounds(-7) == f"{MINUS}£7" and pounds(7) == "£7"
+    assert money(-7, "pence") == f"{MINUS}7d" and money(-2, "pounds") == f"{MINUS}£2"
+
+
+def test_decisions_read_as_own_moves_with_orders_and_the_stand_in_only_when_non_zero() -> None:
+    assert decisions({"person": 42, "order": 0, "reply": 0, "bot": 0}) == "42 own moves"
+    assert decisions({"person": 1}) == "1 own move"
+    assert decisions({"person": 5, "order": 2, "reply": 1, "bot": 1}) == (
+        "5 own moves, 3 moves by standing orders, 1 move by the stand-in"
+    )
+    assert decisions(None) == "0 own moves"
+
+
+def test_the_pages_say_one_game_and_the_scoreboard_its_decisions_in_words(client: TestClient) -> None:
+    t = Table(client, 2)
+    t.play_out(random.Random(4))
+    client.cookies.set("gl_token", t.players[0]["token"])
+    try:
+        player = client.get(f"/players/{t.players[0]['player_id']}")
+        assert player.status_code == 200, player.text
+        assert "1 game finished" in player.text and "1 games" not in player.text
+        client.app.state.services.wait_for("scoreboard", None)  # type: ignore[attr-defined]
+        page = client.get(f"/games/{t.game_id}")
+        assert page.status_code == 200
+        assert "own moves" in page.text and "Decisions: own / orders / stand-in" not in page.text
+        assert " / 0 / 0" not in page.text and "£-" not in page.text
+        assert "by standing orders" not in page.text and "by the stand-in" not in page.text
+    finally:
+        client.cookies.clear()
+
+
+def test_the_terminal_player_prints_a_debt_with_its_sign() -> None:
+    """``gameledger play`` prints each standing's summary and its log lines through ``signed``."""
+    import inspect
+
+    from api import cli
+
+    source = inspect.getsource(cli.cmd_play)
+    assert "signed(s['summary'])" in source and "signed(line)" in source
