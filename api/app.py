@@ -15,6 +15,7 @@ from api.observability import router as metrics_router
 from api.ratelimit import DecisionLimit, ForkLimit, RateLimits
 from api.routers import accounts, admin, games, health, leagues, ledger, players, stats, streams, talk, titles
 from api.routers import disputes as disputes_routes
+from api.routers import invitations as invitations_routes
 from api.routers import orders as orders_routes
 from api.routers.channels import router as channels_router
 from api.routers.channels import unsubscribe_router
@@ -56,6 +57,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         accounts.router,
         titles.router,
         games.router,
+        invitations_routes.router,
         disputes_routes.router,
         orders_routes.router,
         streams.router,

@@ -166,6 +166,16 @@ def _migrations() -> list[Migration]:
             "disputes: the queue of every game's disputes (a read model, caught up from the log)",
             _disputes,
         ),
+        Migration(
+            11,
+            "game index: private tables and their invited players, listed to them only",
+            _view_ddl(
+                GameIndexView,
+                "CREATE TABLE IF NOT EXISTS {private} (game_id TEXT PRIMARY KEY)",
+                "CREATE TABLE IF NOT EXISTS {invited} (game_id TEXT NOT NULL, player_id TEXT NOT NULL,"
+                " PRIMARY KEY (game_id, player_id))",
+            ),
+        ),
     ]
 
 

@@ -92,6 +92,12 @@ POLICY: dict[tuple[str, str], str] = {
     ("POST", "/api/v1/games"): "player",
     ("GET", "/api/v1/games"): "player",
     ("POST", "/api/v1/games/{game_id}/join"): "player",
+    ("POST", "/api/v1/games/{game_id}/invitations"): "creator",  # called on a waiting game of the creator's
+    ("GET", "/api/v1/games/{game_id}/invitations"): "creator",
+    ("DELETE", "/api/v1/games/{game_id}/invitations/{number}"): "creator",
+    ("POST", "/api/v1/games/{game_id}/seats/{seat}/open"): "creator",
+    ("POST", "/api/v1/games/{game_id}/invitations/accept"): "player",  # the caller's own invitation, or a link's
+    ("GET", "/invitation/{game_id}"): "public",  # the link's page: signs up or in, then takes the seat
     ("GET", "/api/v1/games/{game_id}/scoreboard"): "player",
     ("GET", "/api/v1/games/{game_id}/share-values"): "player",
     ("GET", "/api/v1/games/{game_id}/share-values.svg"): "player",
@@ -177,6 +183,7 @@ class Matrix(AtTable):
     dispute: int
     throwaway: str
     said: str = "the table's first message"
+    inviting: str = ""  # a waiting game of the creator's, for the invitation routes
     others: dict[str, str] = field(default_factory=dict)  # another player's token id and session
     tally: Counter[str] = field(default_factory=Counter)
 
@@ -241,12 +248,30 @@ def _call_for(m: Matrix, method: str, template: str, role: str) -> Call:
         game = m.throwaway  # the operator's abandon succeeds: on a game of its own
     if template.endswith("/join"):
         game = m.waiting
+    number, seat = "1", "1"
+    if "/invitation" in template or "/seats/" in template:
+        game = m.inviting
+        waiting = m.services.ledger.get_game(game)
+        pending = [n for n, inv in waiting.invitations.items() if inv["status"] == "pending"]
+        if template.endswith("/{number}"):
+            if not pending and role == "admin":  # the creator withdrew the last one: one to withdraw
+                from datetime import UTC, datetime, timedelta
+
+                m.services.ledger.invite(
+                    game, "admin", kind="link", link="0" * 32, expires_at=datetime.now(UTC) + timedelta(days=1)
+                )
+                waiting = m.services.ledger.get_game(game)
+                pending = [n for n, inv in waiting.invitations.items() if inv["status"] == "pending"]
+            number = max(pending, key=int) if pending else "1"
+        free = [i for i, p in enumerate(waiting.seats) if p is None and i not in waiting.opened]
+        seat = str(free[0]) if free else "1"
     path = (
         template.replace("{game_id}", game)
         .replace("{league}", m.league["league_id"])
         .replace("{player_id}", m.table.players[0]["player_id"])
         .replace("{title}", "cotton-trade")
-        .replace("{number}", str(m.dispute))
+        .replace("{number}", number if "/invitations/" in template else str(m.dispute))
+        .replace("{seat}", seat)
         .replace("{token_id}", m.others.get("token_id", "x"))
         .replace("{session_id}", m.others.get("session_id", "x"))
         .replace("{token}", _unsubscribe_token(m.services.channels, m.table.players[0]["player_id"]))
@@ -290,6 +315,8 @@ def _call_for(m: Matrix, method: str, template: str, role: str) -> Call:
         "/api/v1/me/tokens": {"name": "matrix"},
         "/api/v1/me/notifications/channels": {"mail": "digest", "digest_hours": 4},
         "/api/v1/me/chat-webhook": {"service": "discord", "url": "https://discord.com/api/webhooks/1/matrix"},
+        "/api/v1/games/{game_id}/invitations": {"link": True},
+        "/api/v1/games/{game_id}/invitations/accept": {},
         "/api/v1/games/{game_id}/chat-webhook": {
             "service": "slack",
             "url": "https://hooks.slack.com/services/T/B/m",
@@ -534,6 +561,10 @@ def build_matrix(client: TestClient) -> Matrix:
     waiting = client.post(f"{API}/games", json={"title": "cotton-trade", "seats": 4}, headers=table.auth(0))
     throwaway = client.post(f"{API}/games", json={"title": "cotton-trade", "seats": 3}, headers=table.auth(1))
     m = Matrix(client, table, spectator, league, waiting.json()["game_id"], 0, throwaway.json()["game_id"])
+    inviting = client.post(f"{API}/games", json={"title": "cotton-trade", "seats": 6}, headers=table.auth(0))
+    m.inviting = inviting.json()["game_id"]
+    held = client.post(f"{API}/games/{m.inviting}/invitations", json={"link": True}, headers=table.auth(0))
+    assert held.status_code == 201, held.text  # one pending invitation for the routes that take one
     opened = client.post(
         f"{API}/games/{table.game_id}/disputes",
         json={"versions": [1], "text": "the first draw"},

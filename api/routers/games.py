@@ -79,6 +79,12 @@ def create_game(
             code="auth/admin_only",
         )
     meta = TITLES.get(body.title)  # an unknown title is refused by the ledger
+    from api.invitations import Invitations
+
+    inviting = Invitations(services)
+    invitees = [inviting.invitee(who) for who in body.invite]  # every name checked before anything is made
+    if invitees:
+        inviting._budget(caller.player_id, len(invitees))
 
     def answer() -> dict[str, Any]:
         game = services.ledger.create_game(
@@ -91,7 +97,12 @@ def create_game(
             idempotency_key=once.key,
             league=body.league,
             time_control=body.time_control.model_dump() if body.time_control else None,
+            private=body.private,
         )
+        if invitees and game.status == "waiting" and not game.invitations:  # not again on a retry
+            for who in invitees:
+                inviting.issue(str(game.id), caller, who)
+            game = services.ledger.get_game(game.id)
         return game_out(services, game, caller)
 
     return once(body, answer)
@@ -124,6 +135,7 @@ def list_games(
         league=league,
         limit=limit,
         offset=offset,
+        viewer=None if caller.is_admin else caller.player_id,  # private tables: their own people's
     )
     return {"games": games}
 

@@ -699,6 +699,9 @@
       var body = { title: radio.value, seats: Number(seats.value), options: options };
       var league = form.querySelector("#league").value.trim();
       if (league) body.league = league;
+      var priv = form.querySelector("#private"), invite = form.querySelector("#invite");  // issue 31: invitations
+      if (priv && priv.checked) body.private = true;
+      if (invite && invite.value.trim()) body.invite = invite.value.split(/\s*[,;\n]\s*/).filter(Boolean);
       var tc = form.querySelector("fieldset.time-control");
       if (tc && !tc.disabled && preset.value !== "none") {
         body.time_control = { preset: preset.value, on_expiry: form.querySelector("#tc-expiry").value };
