@@ -96,7 +96,10 @@ POLICY: dict[tuple[str, str], str] = {
     ("GET", "/api/v1/games/{game_id}/invitations"): "creator",
     ("DELETE", "/api/v1/games/{game_id}/invitations/{number}"): "creator",
     ("POST", "/api/v1/games/{game_id}/seats/{seat}/open"): "creator",
-    ("POST", "/api/v1/games/{game_id}/invitations/accept"): "player",  # the caller's own invitation, or a link's
+    (
+        "POST",
+        "/api/v1/games/{game_id}/invitations/accept",
+    ): "player",  # the caller's own invitation, or a link's
     ("GET", "/invitation/{game_id}"): "public",  # the link's page: signs up or in, then takes the seat
     ("GET", "/api/v1/games/{game_id}/scoreboard"): "player",
     ("GET", "/api/v1/games/{game_id}/share-values"): "player",
@@ -258,7 +261,11 @@ def _call_for(m: Matrix, method: str, template: str, role: str) -> Call:
                 from datetime import UTC, datetime, timedelta
 
                 m.services.ledger.invite(
-                    game, "admin", kind="link", link="0" * 32, expires_at=datetime.now(UTC) + timedelta(days=1)
+                    game,
+                    "admin",
+                    kind="link",
+                    link="0" * 32,
+                    expires_at=datetime.now(UTC) + timedelta(days=1),
                 )
                 waiting = m.services.ledger.get_game(game)
                 pending = [n for n, inv in waiting.invitations.items() if inv["status"] == "pending"]

@@ -298,6 +298,9 @@ EVENT_WORDS = {
     "dispute_opened": "{who} opened a dispute.",
     "dispute_resolved": "A dispute was resolved.",
     "rules_migrated": "The game moved to the current rules.",
+    "invitation_issued": "A seat was held for an invited player.",
+    "invitation_withdrawn": "An invitation was withdrawn: its seat is free again.",
+    "seat_opened": "A seat was opened to anyone with the table's address.",
     "annulled": "The game was annulled.",
     "orders_set": "{who} set standing orders.",
     "orders_dropped": "{who}'s standing order dropped rules that could no longer act.",
@@ -449,7 +452,8 @@ def _waiting_table(services: Services, game: Game, caller: Caller) -> dict[str, 
         )
         inv["expired"] = inv["status"] == "pending" and inv["expires_at"] <= now
     mine = next(
-        (n for n, inv in pending.items() if inv.get("player") == caller.player_id and inv["seat"] in held), None
+        (n for n, inv in pending.items() if inv.get("player") == caller.player_id and inv["seat"] in held),
+        None,
     )
     free = [i for i, p in enumerate(game.seats) if p is None]
     return {
@@ -473,7 +477,14 @@ def invitation_page(request: Request, game_id: str) -> Response:
     try:
         game = services.ledger.get_game(game_id)
     except (NotFoundError, ValueError):
-        return render(request, "message.html", caller, status=404, heading="No such game", message="There is no game here: check the link.")
+        return render(
+            request,
+            "message.html",
+            caller,
+            status=404,
+            heading="No such game",
+            message="There is no game here: check the link.",
+        )
     names = names_for(services, game)
     return render(
         request,

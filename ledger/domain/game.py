@@ -159,7 +159,8 @@ class Game(Aggregate):
 
         def apply_game(self, game: Game) -> None:
             p = self.public
-            entry = {k: p[k] for k in ("seat", "kind", "by", "expires_at", "player", "link") if k in p}
+            entry = {k: p[k] for k in ("seat", "kind", "expires_at", "player", "link") if k in p}
+            entry["by"] = p["invited_by"]
             game.invitations = {**game.invitations, str(p["invitation"]): {**entry, "status": "pending"}}
 
     class InvitationWithdrawn(Event):
@@ -661,7 +662,7 @@ class Game(Aggregate):
             "invitation": number,
             "seat": seat,
             "kind": kind,
-            "by": by,
+            "invited_by": by,  # not "by": that names what made a decision for a seat
             "expires_at": expires_at,
         }
         if player is not None:
@@ -672,10 +673,10 @@ class Game(Aggregate):
         return number
 
     def withdraw_invitation(self, number: int, by: str, timestamp: datetime) -> None:
-        self._record(self.InvitationWithdrawn, timestamp, {"invitation": number, "by": by})
+        self._record(self.InvitationWithdrawn, timestamp, {"invitation": number, "withdrawn_by": by})
 
     def open_seat(self, seat: int, by: str, timestamp: datetime) -> None:
-        self._record(self.SeatOpened, timestamp, {"seat": seat, "by": by})
+        self._record(self.SeatOpened, timestamp, {"seat": seat, "opened_by": by})
 
     def start(self, timestamp: datetime, state: Any = None, draws: int = 0) -> None:
         """Start from the title's setup, or (a fork) from a given position."""
