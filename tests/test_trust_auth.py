@@ -96,10 +96,8 @@ POLICY: dict[tuple[str, str], str] = {
     ("GET", "/api/v1/games/{game_id}/invitations"): "creator",
     ("DELETE", "/api/v1/games/{game_id}/invitations/{number}"): "creator",
     ("POST", "/api/v1/games/{game_id}/seats/{seat}/open"): "creator",
-    (
-        "POST",
-        "/api/v1/games/{game_id}/invitations/accept",
-    ): "player",  # the caller's own invitation, or a link's
+    # the caller's own invitation, or a link's
+    ("POST", "/api/v1/games/{game_id}/invitations/accept"): "player",
     ("GET", "/invitation/{game_id}"): "public",  # the link's page: signs up or in, then takes the seat
     ("GET", "/api/v1/games/{game_id}/scoreboard"): "player",
     ("GET", "/api/v1/games/{game_id}/share-values"): "player",
