@@ -44,6 +44,20 @@ def signed(text: Any) -> str:
     return _NEGATIVE_POUNDS.sub(MINUS + r"£\1", str(text))
 
 
+COIN = {"pence": "d", "shillings": "s"}
+
+
+def money(amount: Any, currency: Any = "pounds") -> str:
+    """An amount in its coins, signed as people write it (a minus sign before a debt): ``£8``, ``7d``, ``3s``
+    (Cotton Trade counts in pence, then shillings, then pounds); none: a dash."""
+    if amount is None or isinstance(amount, bool) or not isinstance(amount, int | float):
+        return "\u2013" if amount is None else str(amount)
+    value = int(amount)
+    sign = MINUS if value < 0 else ""
+    mark = COIN.get(str(currency or "pounds"))
+    return f"{sign}{abs(value)}{mark}" if mark else f"{sign}£{abs(value)}"
+
+
 def decisions(made: Mapping[str, Any] | None) -> str:
     """Who made a seat's decisions, in words: ``42 own moves``, then the standing orders' (and
     their replies') and the stand-in's only when there are some."""

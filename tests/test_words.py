@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 
 from api.web.table.cotton_trade_words import money
 from api.words import MINUS, decisions, plural, pounds, signed
+from api.words import money as coins
 from tests.api_helpers import Table
 
 
@@ -38,6 +39,8 @@ def test_a_debt_is_written_with_the_minus_before_the_pound_sign() -> None:
     assert signed("Ann paid £3; cash £-12.") == f"Ann paid £3; cash {MINUS}£12."
     assert pounds(-7) == f"{MINUS}£7" and pounds(7) == "£7"
     assert money(-7, "pence") == f"{MINUS}7d" and money(-2, "pounds") == f"{MINUS}£2"
+    assert coins(8) == "£8" and coins(-5) == f"{MINUS}£5" and coins(7, "pence") == "7d"
+    assert coins(3, "shillings") == "3s" and coins(None) == "\u2013"
 
 
 def test_decisions_read_as_own_moves_with_orders_and_the_stand_in_only_when_non_zero() -> None:

@@ -88,6 +88,7 @@ templates = Environment(
 )
 templates.filters.update(human=human, value_text=value_text, when=_when, duration=_duration)
 templates.filters.update(plural=counts.plural, signed=counts.signed, decisions_in_words=counts.decisions)
+templates.filters.update(money=counts.money)
 templates.globals.update(TITLES=TITLES, BOARDS=BOARDS)
 
 
