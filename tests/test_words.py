@@ -78,3 +78,31 @@ def test_the_terminal_player_prints_a_debt_with_its_sign() -> None:
 
     source = inspect.getsource(cli.cmd_play)
     assert "signed(s['summary'])" in source and "signed(line)" in source
+
+
+def test_cotton_trades_preview_says_the_scoreboard_in_the_stages_coins(client: TestClient) -> None:
+    """In the shillings stage the preview's scoreboard afterwards counts each seat's money in
+    shillings (the page writes 16s), its own money, not a pound figure of 0 for everyone."""
+    t = Table(client, 3)
+    rnd = random.Random(3)
+    services = client.app.state.services  # type: ignore[attr-defined]
+    for _ in range(80):
+        services.wait_for("scoreboard", None)
+        board = client.get(f"/api/v1/games/{t.game_id}/scoreboard", headers=t.auth(0)).json()
+        if board["currency"] == "shillings":
+            break
+        for _ in range(5):  # the shillings stage lasts many decisions: look every fifth
+            t.step(rnd)
+    else:
+        raise AssertionError("the game did not reach its shillings stage")
+    seat, mine = t.awaited()
+    seen = client.post(
+        f"/api/v1/games/{t.game_id}/decisions/preview",
+        json={"expected_version": mine["version"], "decision": mine["legal_decisions"][0]},
+        headers=t.auth(seat),
+    ).json()
+    assert seen["currency"] == "shillings"
+    rows = seen["scoreboard"]
+    assert all(r["money"] == r["coins"]["shillings"] for r in rows), rows
+    assert any(r["money"] for r in rows), "somebody has shillings in the shillings stage"
+    assert [coins(r["money"], seen["currency"]) for r in rows] == [f"{r['money']}s" for r in rows]
