@@ -219,7 +219,10 @@ class GameIndexView(SqlView):
             where.append(
                 f"EXISTS (SELECT 1 FROM {seats} s WHERE s.game_id = g.game_id AND s.player_id IS NULL)"
             )
-        sql = f"SELECT * FROM {self.t('games')} g"
+        sql = (
+            f"SELECT g.*, (SELECT COUNT(*) FROM {self.t('private')} v WHERE v.game_id = g.game_id) AS private_table"
+            f" FROM {self.t('games')} g"
+        )
         if where:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY g.updated_at DESC, g.game_id LIMIT %s OFFSET %s"
@@ -258,6 +261,7 @@ class GameIndexView(SqlView):
                 "options": json.loads(g["options"]),
                 "seats": by_game.get(g["game_id"], []),
                 "standings": json.loads(g["standings"]) if g["standings"] else None,
+                "private_table": bool(g["private_table"]),  # joined by invitation only
             }
             for g in games
         ]
