@@ -236,3 +236,36 @@ def test_every_count_of_invitations_is_bounded(client: TestClient, people: dict[
     assert made == 4 and invite(client, game, ann, link=True).json()["code"] == "invitation/too_many"
     r = invite(client, game, ann, player="Bob", link=True)
     assert (r.status_code, r.json()["code"]) == (422, "invitation/invalid")
+
+
+def test_a_table_filled_by_invitation_passes_its_audit_and_its_export_verifies(
+    client: TestClient, people: dict[str, dict[str, Any]]
+) -> None:
+    from ledger.verify import verify_export
+
+    ann, bob, cid = people["Ann"], people["Bob"], people["Cid"]
+    game = private_table(client, ann, invite=["Bob"])
+    shared = invite(client, game, ann, link=True).json()
+    assert client.post(f"{API}/games/{game}/invitations/1", headers=ann["auth"]).status_code == 405
+    assert accept(client, game, bob).status_code == 200
+    assert accept(client, game, cid, token_of(shared["url"])).json()["status"] == "active"
+    audit = client.get(f"{API}/games/{game}/audit", headers=ann["auth"]).json()
+    assert audit["ok"], [c for c in audit["checks"] if not c["ok"]]
+    report = verify_export(client.get(f"{API}/games/{game}/export", headers=ann["auth"]).text.splitlines())
+    assert report.ok, report.text()
+
+
+def test_a_new_games_invitees_are_checked_before_anything_is_made(
+    client: TestClient, people: dict[str, dict[str, Any]]
+) -> None:
+    ann = people["Ann"]
+    before = written(client)
+    for invitees, code in (
+        (["Bob", "bob"], "invitation/duplicate"),
+        (["Ann"], "invitation/already_seated"),
+        (["Bob", "Cid", "x@example.org"], "invitation/no_free_seat"),
+    ):
+        body = {"title": "cotton-trade", "seats": 3, "private": True, "invite": invitees}
+        r = client.post(f"{API}/games", json=body, headers=ann["auth"])
+        assert r.json()["code"] == code, (invitees, r.text)
+    assert written(client) == before, "no game was made"

@@ -39,7 +39,7 @@ from api.schemas import (
     UndoAnswerIn,
     VersionIn,
 )
-from ledger.errors import ForbiddenError, InvalidRequestError, NotFoundError
+from ledger.errors import ConflictError, ForbiddenError, InvalidRequestError, NotFoundError
 from ledger.export import game_export
 from ledger.preview import preview_decision
 from ledger.registry import TITLES
@@ -84,6 +84,18 @@ def create_game(
     inviting = Invitations(services)
     invitees = [inviting.invitee(who) for who in body.invite]  # every name checked before anything is made
     if invitees:
+        named = [w.player or w.email for w in invitees]
+        if len(set(named)) != len(named):
+            raise InvalidRequestError("Each player or address is invited once.", code="invitation/duplicate")
+        if body.join and not caller.is_admin and caller.player_id in named:
+            raise ConflictError("You take the first seat yourself.", code="invitation/already_seated")
+        free = (body.seats if body.seats is not None else meta.min_players if meta else 2) - (
+            1 if body.join and not caller.is_admin else 0
+        )
+        if body.players is not None or len(invitees) > free:
+            raise ConflictError(
+                f"{len(invitees)} invitations for {max(free, 0)} free seats.", code="invitation/no_free_seat"
+            )
         inviting._budget(caller.player_id, len(invitees))
 
     def answer() -> dict[str, Any]:
