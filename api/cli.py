@@ -499,7 +499,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     import urllib.error
     import urllib.request
 
-    from api.words import signed
+    from api.words import plural, signed
 
     api = args.url.rstrip("/") + "/api/v1"
     rnd = random.Random(args.seed)
@@ -544,7 +544,9 @@ def cmd_play(args: argparse.Namespace) -> int:
                 for s in game["standings"]:
                     name = game["seats"][s["seat"]]["name"]
                     print(f"rank {s['rank']}: {name} ({signed(s['summary'])})")
-                print(f"{decisions} decisions played; the game is finished at version {game['version']}")
+                print(
+                    f"{plural(decisions, 'decision')} played; the game is finished at version {game['version']}"
+                )
                 return 0
             if not game["legal_decisions"]:
                 continue

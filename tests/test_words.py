@@ -78,14 +78,50 @@ def test_the_pages_say_one_game_and_the_scoreboard_its_decisions_in_words(client
         client.cookies.clear()
 
 
-def test_the_terminal_player_prints_a_debt_with_its_sign() -> None:
-    """``gameledger play`` prints each standing's summary and its log lines through ``signed``."""
-    import inspect
+def test_the_terminal_player_prints_a_debt_with_its_sign(capsys: pytest.CaptureFixture[str]) -> None:
+    """``gameledger play`` against a server whose finished game has a seat in debt: the standing
+    reads "−£5 2s 1d" (not "£-5 2s 1d"), and the count agrees with its noun."""
+    import argparse
+    import json
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-    from api import cli
+    from api.cli import cmd_play
 
-    source = inspect.getsource(cli.cmd_play)
-    assert "signed(s['summary'])" in source and "signed(line)" in source
+    finished = {
+        "status": "finished",
+        "version": 9,
+        "seats": [{"name": "Ann"}, {"name": "Bob"}],
+        "standings": [
+            {"seat": 0, "rank": 1, "summary": "£3 0s 0d"},
+            {"seat": 1, "rank": 2, "summary": "£-5 2s 1d"},
+        ],
+    }
+
+    class Finished(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802
+            body = json.dumps(finished).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Finished)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        args = argparse.Namespace(
+            url=f"http://127.0.0.1:{server.server_address[1]}", game="g", token=["t"], seed=1, verbose=False
+        )
+        assert cmd_play(args) == 0
+    finally:
+        server.shutdown()
+    said = capsys.readouterr().out
+    assert f"rank 2: Bob ({MINUS}£5 2s 1d)" in said and "£-" not in said, said
+    assert "0 decisions played" in said, said
 
 
 def test_cotton_trades_preview_says_the_scoreboard_in_the_stages_coins(client: TestClient) -> None:
