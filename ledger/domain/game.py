@@ -159,7 +159,9 @@ class Game(Aggregate):
 
         def apply_game(self, game: Game) -> None:
             p = self.public
-            entry = {k: p[k] for k in ("seat", "kind", "expires_at", "player", "link") if k in p}
+            entry: dict[str, Any] = {
+                k: p[k] for k in ("seat", "kind", "expires_at", "player", "link") if k in p
+            }
             entry["by"] = p["invited_by"]
             game.invitations = {**game.invitations, str(p["invitation"]): {**entry, "status": "pending"}}
 

@@ -108,7 +108,7 @@ WORDS: dict[str, Words] = {
     "end_penalty": "{seat:who}: end penalty ({reason:spelt}).",
     "tile_taken": lambda e, who: (
         f"{who(e['seat'])} took {_tile(e['tile'])}"
-        + (f" for the {good(e | {'good': e['assigned']})} factory" if e.get("assigned") else "")
+        + (f" for the {str(e['assigned']).lower()} factory" if e.get("assigned") else "")
         + "."
     ),
     "tile_returned": lambda e, who: (
