@@ -631,7 +631,9 @@ def test_the_authorisation_matrix(client: TestClient) -> None:
     assert seen.status_code == 200 and seen.json()["version"] == version, seen.text
     assert m.table.decide(owner, decision, version).status_code == 200
     org = bearer(str(m.token("organiser")))
-    league = client.post(f"{API}/leagues", json={"name": "Second"}, headers=org).json()["league_id"]
+    seated = [p for p in m.services.ledger.get_game(m.game_id).seats if p]  # members: he may add it
+    body = {"name": "Second", "members": seated}
+    league = client.post(f"{API}/leagues", json=body, headers=org).json()["league_id"]
     added = client.post(f"{API}/leagues/{league}/games", json={"game_id": m.game_id}, headers=org)
     assert added.status_code == 200 and m.game_id in added.json()["games"]
     closed = client.post(f"{API}/leagues/{league}/close", headers=org)
