@@ -45,6 +45,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
 
 from ledger.canonical import derive_key, hmac_hex
 
@@ -358,3 +359,21 @@ def seats_from(turn: Sequence[str], first_seat: int) -> tuple[str, ...]:
 def start_positions(seats: Sequence[str], first_seat: int) -> dict[str, int]:
     k = len(seats)
     return {p: (s - first_seat) % k for s, p in enumerate(seats)}
+
+
+def first_seat(title: str, options: Mapping[str, Any], count: int, seed: bytes) -> int:
+    """The seat a new game of the title first waits for once its setup draws are made from
+    ``seed`` (the draws the ledger will make): start position 0."""
+    from ledger import registry
+    from ledger.engine import DrawOutcome
+    from ledger.rng import derive_draw
+
+    eng = registry.engine(title)
+    state = eng.new_game(eng.meta.options.model_validate(dict(options)), count)
+    for counter in range(1000):
+        pending = eng.pending(state)
+        if pending.draw is None:
+            return min(pending.seats) if pending.seats else 0
+        values = derive_draw(seed, counter, pending.draw)
+        state, _ = eng.apply_draw(state, DrawOutcome(pending.draw.key, values))
+    return 0

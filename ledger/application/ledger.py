@@ -31,6 +31,7 @@ from ledger.accounts import token_hash as _token_hash
 from ledger.application.disputes import DisputeUseCases
 from ledger.application.leagues import LeagueUseCases
 from ledger.application.repository import CopyOnReadRepository
+from ledger.application.seasons import SeasonUseCases
 from ledger.application.talk import TalkUseCases
 from ledger.application.undo import UndoUseCases
 from ledger.canonical import canonical, sha256_hex
@@ -104,7 +105,7 @@ class DecisionResult:
     game: Game | None = field(default=None, compare=False, repr=False)  # as saved, when it was
 
 
-class Ledger(LeagueUseCases, UndoUseCases, TalkUseCases, DisputeUseCases):
+class Ledger(LeagueUseCases, SeasonUseCases, UndoUseCases, TalkUseCases, DisputeUseCases):
     """Games and players, event-sourced."""
 
     name = "Ledger"  # pinned: table names and env prefix derive from it
