@@ -16,6 +16,7 @@ from api.ratelimit import DecisionLimit, ForkLimit, RateLimits
 from api.routers import accounts, admin, games, health, leagues, ledger, players, stats, streams, talk, titles
 from api.routers import disputes as disputes_routes
 from api.routers import orders as orders_routes
+from api.routers import seasons as seasons_routes
 from api.routers.channels import router as channels_router
 from api.routers.channels import unsubscribe_router
 from api.services import Services
@@ -61,6 +62,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         streams.router,
         talk.router,
         leagues.router,
+        seasons_routes.router,
         stats.router,
         admin.router,
         ledger.router,

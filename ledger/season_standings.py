@@ -29,10 +29,14 @@ standings, the round's lot for seating).
 
 from __future__ import annotations
 
+import itertools
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
+
+from ledger.seating import lot, pair
 
 TIE_BREAKS = ("points", "wins", "average_place", "score_ratio", "opponents_points", "head_to_head", "rating")
 DEFAULT_TIE_BREAKS = ("wins", "opponents_points", "average_place")
@@ -256,3 +260,31 @@ def _head_to_head(player: str, group: set[str], results: Sequence[Result]) -> in
             if other != player and other in group:
                 total += (r.ranks[seat] > mine) - (r.ranks[seat] < mine)
     return total
+
+
+def season_history(
+    season_rounds: list[dict[str, Any]], high: int
+) -> tuple[Counter[tuple[str, str]], dict[str, list[int]]]:
+    """How often each pair has met, and each player's start positions held, in seated rounds."""
+    met: Counter[tuple[str, str]] = Counter()
+    positions: dict[str, list[int]] = {}
+    for rnd in season_rounds:
+        for table in rnd["tables"]:
+            for pos, p in enumerate(table["turn"]):
+                positions.setdefault(p, [0] * high)[pos] += 1
+            for a, b in itertools.combinations(table["turn"], 2):
+                met[pair(a, b)] += 1
+    return met, positions
+
+
+def ranking_for_round(
+    players: list[str], results: list[Result], spec: dict[str, Any], seed: bytes, round_no: int
+) -> list[str]:
+    """The order a round is seated from: the standings (Swiss), or the lot alone (round robin)."""
+    by_lot = sorted(players, key=lambda p: lot(seed, round_no, p))
+    if spec["format"] == "round_robin":
+        return by_lot
+    table = standings(
+        by_lot, results, spec["points"], spec["tie_breaks"], last=lambda p: lot(seed, round_no, p)
+    )
+    return [r["player_id"] for r in table]

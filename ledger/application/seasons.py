@@ -9,7 +9,6 @@ round; points 0 to ``MAX_POINTS`` a place.
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -26,14 +25,20 @@ from ledger.domain.season import DIRECTORY_ID, Season, SeasonDirectory
 from ledger.errors import ConflictError, ForbiddenError, InvalidRequestError, NotFoundError
 from ledger.preview import first_error
 from ledger.retry import retrying
-from ledger.season_standings import DEFAULT_POINTS, DEFAULT_TIE_BREAKS, TIE_BREAKS, Result, standings
+from ledger.season_standings import (
+    DEFAULT_POINTS,
+    DEFAULT_TIE_BREAKS,
+    TIE_BREAKS,
+    Result,
+    ranking_for_round,
+    season_history,
+    standings,
+)
 from ledger.seating import (
     MAX_TABLE,
     SeatingError,
     first_seat,
     game_seed,
-    lot,
-    pair,
     seat_round,
     seats_from,
     table_sizes,
@@ -132,34 +137,6 @@ def season_spec(title: str, raw: dict[str, Any]) -> dict[str, Any]:
         "round_hours": hours,
         "on_deadline": rule,
     }
-
-
-def season_history(
-    season_rounds: list[dict[str, Any]], high: int
-) -> tuple[Counter[tuple[str, str]], dict[str, list[int]]]:
-    """How often each pair has met, and each player's start positions held, in seated rounds."""
-    met: Counter[tuple[str, str]] = Counter()
-    positions: dict[str, list[int]] = {}
-    for rnd in season_rounds:
-        for table in rnd["tables"]:
-            for pos, p in enumerate(table["turn"]):
-                positions.setdefault(p, [0] * high)[pos] += 1
-            for a, b in itertools.combinations(table["turn"], 2):
-                met[pair(a, b)] += 1
-    return met, positions
-
-
-def ranking_for_round(
-    players: list[str], results: list[Result], spec: dict[str, Any], seed: bytes, round_no: int
-) -> list[str]:
-    """The order a round is seated from: the standings (Swiss), or the lot alone (round robin)."""
-    by_lot = sorted(players, key=lambda p: lot(seed, round_no, p))
-    if spec["format"] == "round_robin":
-        return by_lot
-    table = standings(
-        by_lot, results, spec["points"], spec["tie_breaks"], last=lambda p: lot(seed, round_no, p)
-    )
-    return [r["player_id"] for r in table]
 
 
 class SeasonUseCases(Application[UUID]):
