@@ -170,7 +170,8 @@ def _check_season(
                 where = f"season {n} round {data['round']} table {i + 1} (game {table['game']})"
                 lines = games.get(table["game"])
                 if lines is None:
-                    report.add(where, False, "the game is missing from the record")
+                    if seed is None:  # else the seating's check has said so
+                        report.add(where, False, "the game is missing from the record")
                     continue
                 over, final = _finished_standings(lines)
                 game_seats = lines[1]["public"]["seats"] if len(lines) > 1 else None
@@ -196,15 +197,20 @@ def _check_season(
         "" if claimed == table else _first_difference(claimed or [], table),
     )
     if ended:
-        report.add(f"season {n}: final standings as recorded at its end", ended[-1]["standings"] == table)
+        same = ended[-1]["standings"] == table
+        report.add(
+            f"season {n}: final standings as recorded at its end",
+            same,
+            "" if same else _first_difference(ended[-1]["standings"], table),
+        )
 
 
 def _said(result: dict[str, Any] | None) -> str:
     if result is None:
         return "(none)"
     if result.get("void"):
-        return "void"
-    return f"ranks {result['ranks']} values {result['values']}"
+        return f"void (seats {result['seats']})"
+    return f"ranks {result['ranks']} values {result['values']} (seats {result['seats']})"
 
 
 def _first_difference(claimed: list[dict[str, Any]], table: list[dict[str, Any]]) -> str:
