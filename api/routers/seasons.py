@@ -38,7 +38,10 @@ class SeasonIn(Request):
     table_max: StrictInt | None = Field(
         None, ge=1, le=6, description="Most players at a table (default 4, or the title's most)"
     )
-    points: dict[Annotated[str, Field(pattern=r"^[1-6]$")], list[StrictInt]] | None = Field(
+    points: (
+        dict[Annotated[str, Field(pattern=r"^[1-6]$")], Annotated[list[StrictInt], Field(max_length=6)]]
+        | None
+    ) = Field(
         None,
         max_length=6,
         description='Points by place for each table size, e.g. {"4": [4, 2, 1, 0], "3": [3, 1, 0]} (the defaults)',
