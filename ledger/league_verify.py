@@ -29,7 +29,7 @@ from ledger.season_standings import (
     season_history,
     standings,
 )
-from ledger.seating import SeatingError, first_seat, game_seed, seat_round, seats_from
+from ledger.seating import SeatingError, first_turn_order, game_seed, seat_round, seats_from
 from ledger.verify import Report, verify_export
 
 CREATED = "gameledger.season.created"
@@ -256,9 +256,9 @@ def _check_seating(
     for i, (turn, table) in enumerate(zip(turns, rnd["tables"], strict=True)):
         tw = f"{where} table {i + 1} (game {table['game']})"
         gseed = game_seed(seed, r, i)
-        first = first_seat(title, spec["options"], len(turn), gseed)
-        seats = list(seats_from(turn, first))
-        if list(turn) != table["turn"] or first != table["first_seat"] or seats != table["seats"]:
+        order = list(first_turn_order(title, spec["options"], len(turn), gseed))
+        seats = list(seats_from(turn, order))
+        if list(turn) != table["turn"] or order != table["order"] or seats != table["seats"]:
             diff = next(
                 (s for s, (a, b) in enumerate(zip(seats, table["seats"], strict=False)) if a != b), None
             )

@@ -36,8 +36,9 @@ tables and orders each table's players for their start positions:
 
 The season's ``seed`` (committed when the season is created, revealed when it ends) gives the
 lot (``lot``) that orders players tied on every tie-break, and each table's game seed
-(``game_seed``); the game's own setup draws (its start player, say) then decide the seat that
-plays first, and the players sit round the table from there in their start-position order.
+(``game_seed``); the game's own setup draws from that seed give its first turn order
+(``first_turn_order``), and the player at start position ``i`` sits at the ``i``-th seat of that
+order (``seats_from``).
 """
 
 from __future__ import annotations
@@ -346,34 +347,45 @@ def seat_round(
     return tuple(turn_order(t, positions, low, high) for t in tables)
 
 
-def seats_from(turn: Sequence[str], first_seat: int) -> tuple[str, ...]:
-    """Seat by seat: the player at start position 0 sits at ``first_seat``, the others round the
-    table after them."""
-    k = len(turn)
-    seats = [""] * k
+def seats_from(turn: Sequence[str], order: Sequence[int]) -> tuple[str, ...]:
+    """Seat by seat: the player at start position ``i`` sits at seat ``order[i]`` (``order``: the
+    game's first turn order, seats in the order they play)."""
+    seats = [""] * len(turn)
     for pos, player in enumerate(turn):
-        seats[(first_seat + pos) % k] = player
+        seats[order[pos]] = player
     return tuple(seats)
 
 
-def start_positions(seats: Sequence[str], first_seat: int) -> dict[str, int]:
-    k = len(seats)
-    return {p: (s - first_seat) % k for s, p in enumerate(seats)}
+def start_positions(seats: Sequence[str], order: Sequence[int]) -> dict[str, int]:
+    return {seats[seat]: pos for pos, seat in enumerate(order)}
 
 
-def first_seat(title: str, options: Mapping[str, Any], count: int, seed: bytes) -> int:
-    """The seat a new game of the title first waits for once its setup draws are made from
-    ``seed`` (the draws the ledger will make): start position 0."""
+def first_turn_order(title: str, options: Mapping[str, Any], count: int, seed: bytes) -> tuple[int, ...]:
+    """A new game's first turn order (its seats in the order they play) once its setup draws are
+    made from ``seed``, as the ledger will make them: Cotton Trade's drawn order
+    (``first_player_drawn``); the Arkwright titles' drawn start player (the ``start_player``
+    draw, or a ``start_player_drawn`` effect), then clockwise. A start player chosen by a player
+    at setup cannot be foreseen: seat 0 first, then clockwise."""
     from ledger import registry
     from ledger.engine import DrawOutcome
     from ledger.rng import derive_draw
 
     eng = registry.engine(title)
     state = eng.new_game(eng.meta.options.model_validate(dict(options)), count)
+    clockwise = tuple(range(count))
     for counter in range(1000):
         pending = eng.pending(state)
         if pending.draw is None:
-            return min(pending.seats) if pending.seats else 0
+            break
         values = derive_draw(seed, counter, pending.draw)
-        state, _ = eng.apply_draw(state, DrawOutcome(pending.draw.key, values))
-    return 0
+        state, effects = eng.apply_draw(state, DrawOutcome(pending.draw.key, values))
+        for fx in effects:
+            payload = fx.payload()
+            if payload["kind"] == "first_player_drawn":
+                return tuple(int(x) for x in payload["turn_order"])
+            if payload["kind"] == "start_player_drawn":
+                first = int(payload["seat"])
+                return tuple((first + i) % count for i in range(count))
+        if pending.draw.key == "start_player" and pending.draw.kind == "pick":
+            return tuple((values[0] + i) % count for i in range(count))
+    return clockwise

@@ -7,6 +7,8 @@ from typing import Any
 
 from ledger import registry
 from ledger.application import Ledger
+from ledger.engine import DrawOutcome
+from ledger.rng import derive_draw
 
 
 def play(ledger: Ledger, game_id: str, stop_after: int | None = None) -> int:
@@ -21,6 +23,26 @@ def play(ledger: Ledger, game_id: str, stop_after: int | None = None) -> int:
         decision = registry.bot(game.title)(game.state, seat)  # type: ignore[misc]
         body = game.engine.decision_adapter.dump_python(decision, mode="json")
         ledger.decide(game_id, game.seats[seat] or "", game.version, body, seat=seat)
+        made += 1
+    return made
+
+
+def decisions_left(ledger: Ledger, game_id: str) -> int:
+    """How many decisions the title's bot would still make in the game (its draws derived from
+    the game's seed, as the ledger derives them)."""
+    game = ledger.get_game(game_id)
+    eng, bot = game.engine, registry.bot(game.title)
+    state, counter, made = game.state, game.draws, 0
+    while made < 100_000:
+        pending = eng.pending(state)
+        if pending.finished:
+            break
+        if pending.draw is not None:
+            values = derive_draw(game.seed_bytes, counter, pending.draw)
+            state, _ = eng.apply_draw(state, DrawOutcome(pending.draw.key, values))
+            counter += 1
+            continue
+        state, _ = eng.apply(state, pending.seats[0], bot(state, pending.seats[0]))  # type: ignore[misc]
         made += 1
     return made
 

@@ -11,6 +11,7 @@ import pytest
 from ledger.season_standings import Result, place_points, standings
 from ledger.seating import (
     SeatingError,
+    first_turn_order,
     lot,
     pair,
     seat_round,
@@ -120,10 +121,17 @@ def test_pairs_that_have_met_are_kept_apart_when_another_table_allows_it() -> No
     assert tables[0][0] == "a"
 
 
-def test_seats_turn_round_the_table_from_the_seat_that_plays_first() -> None:
-    seats = seats_from(("x", "y", "z"), 2)
+def test_players_sit_where_the_games_first_turn_order_gives_their_start_position() -> None:
+    seats = seats_from(("x", "y", "z"), (2, 0, 1))
     assert seats == ("y", "z", "x")
-    assert start_positions(seats, 2) == {"x": 0, "y": 1, "z": 2}
+    assert start_positions(seats, (2, 0, 1)) == {"x": 0, "y": 1, "z": 2}
+
+
+@pytest.mark.parametrize("title", ["arkwright-card-game", "water-frame", "cotton-trade"])
+def test_the_first_turn_order_is_the_one_the_games_setup_draws_give(title: str) -> None:
+    orders = {first_turn_order(title, {}, 3, bytes([i]) * 32) for i in range(12)}
+    assert len(orders) > 1  # drawn, not fixed
+    assert all(sorted(o) == [0, 1, 2] for o in orders)
 
 
 def test_a_player_listed_twice_is_refused() -> None:

@@ -98,7 +98,7 @@ def season_out(services: ServicesDep, season: Season) -> dict[str, Any]:
                         "game": t["game"],
                         "seats": [{"player_id": p, "name": names.get(p)} for p in t["seats"]],
                         "start_positions": t["turn"],
-                        "first_seat": t["first_seat"],
+                        "turn_order": t["order"],
                     }
                     for i, t in enumerate(rnd["tables"])
                 ],

@@ -37,7 +37,7 @@ from ledger.season_standings import (
 from ledger.seating import (
     MAX_TABLE,
     SeatingError,
-    first_seat,
+    first_turn_order,
     game_seed,
     seat_round,
     seats_from,
@@ -291,8 +291,8 @@ class SeasonUseCases(Application[UUID]):
         tables = []
         for i, turn in enumerate(turns):
             gseed = game_seed(seed, round_no, i)
-            first = first_seat(season.title, spec["options"], len(turn), gseed)
-            seats = seats_from(turn, first)
+            order = first_turn_order(season.title, spec["options"], len(turn), gseed)
+            seats = seats_from(turn, order)
             game = self.create_game(
                 creator=season.created_by,
                 title=season.title,
@@ -304,7 +304,7 @@ class SeasonUseCases(Application[UUID]):
                 idempotency_key=f"season:{season.id}:{round_no}:{i}",
             )
             tables.append(
-                {"game": str(game.id), "seats": list(seats), "turn": list(turn), "first_seat": first}
+                {"game": str(game.id), "seats": list(seats), "turn": list(turn), "order": list(order)}
             )
 
         def attempt() -> Season:
