@@ -23,10 +23,11 @@ tables and orders each table's players for their start positions:
    the first, among the next ``GREEDY_WINDOW`` (64) players not yet seated below that first
    player, with the least added cost (16 times their meetings with the table so far, plus the
    table's excess for its last seat), taking at once one that adds nothing. Repair makes up to
-   ``REPAIR_SWEEPS`` (4) sweeps, until one changes nothing: for each table with a cost, in
-   order, for each other table in order, for each of its players and each of the other
-   table's, swap them when that lowers the two tables' joint cost (then go on with the
-   table's next player).
+   ``REPAIR_SWEEPS`` (4) sweeps, until one changes nothing: for each table ``i`` with a cost,
+   in order, for each table ``j`` at distance 1, 2, ... ``REPAIR_REACH`` (12) from it (``i-d``
+   before ``i+d``; so players move between tables of similar ranking), for each of ``i``'s
+   players and each of ``j``'s, swap them when that lowers the two tables' joint cost (then go
+   on with ``i``'s next player).
 3. **Start positions** (``turn_order``): at each table, among all orders of its players (the
    players listed in ranking order, the orders in ``itertools.permutations`` order), the first
    one with the least ``(excess, load)``: ``excess`` sums, over the table's players, how far
@@ -54,6 +55,7 @@ MAX_PLAYERS = 1000
 MAX_TABLE = 6
 SEARCH_BUDGET = 20_000  # candidates the search may evaluate (a table's start positions: 10)
 REPAIR_SWEEPS = 4
+REPAIR_REACH = 12  # a costly table swaps players with the tables at most this far from it
 GREEDY_WINDOW = 64
 REPEAT = 16  # a pair meeting again costs this much more than a start position's excess
 
@@ -269,9 +271,11 @@ def _repaired(
         for i, ti in enumerate(tables):
             if costs[i] == 0:
                 continue
-            for j, tj in enumerate(tables):
-                if j == i or costs[i] == 0:
-                    continue
+            near = [k for d in range(1, REPAIR_REACH + 1) for k in (i - d, i + d) if 0 <= k < len(tables)]
+            for j in near:
+                tj = tables[j]
+                if costs[i] == 0:
+                    break
                 for x in range(len(ti)):
                     for y in range(len(tj)):
                         ti[x], tj[y] = tj[y], ti[x]

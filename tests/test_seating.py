@@ -180,3 +180,10 @@ def test_head_to_head_orders_players_tied_on_points() -> None:
     assert by["a"]["points"] == by["b"]["points"] == 4
     assert by["b"]["head_to_head"] == 1 and by["a"]["head_to_head"] == -1
     assert by["b"]["place"] < by["a"]["place"]
+
+
+def test_a_field_of_two_hundred_meets_no_one_twice_over_six_rounds() -> None:
+    from tests.benchmarks.bench_seasons import season_times
+
+    _, repeats = season_times(200, 6, 3, 4)
+    assert repeats == 0
