@@ -73,6 +73,24 @@ class EnrolIn(Request):
     player_id: str = Field(min_length=1, max_length=64)
 
 
+LABELS = {
+    "points": "Points",
+    "wins": "Wins",
+    "average_place": "Average place",
+    "score_ratio": "Score ratio to the winner",
+    "opponents_points": "Opponents' points",
+    "head_to_head": "Head to head",
+    "rating": "Rating",
+}
+SHOWN_SEASONS = 5  # the league's page and GET /leagues/{id} show the latest seasons in full
+
+
+def league_seasons_out(services: ServicesDep, league_id: Any) -> list[dict[str, Any]]:
+    """The league's latest seasons, newest first, as ``GET .../seasons/{n}`` gives them."""
+    seasons = services.ledger.league_seasons(league_id)
+    return [season_out(services, s) for s in reversed(seasons[-SHOWN_SEASONS:])]
+
+
 def _names(services: ServicesDep, ids: list[str]) -> dict[str, str]:
     services.wait_for("gameindex", None)
     return services.game_index.view.player_names(ids)  # type: ignore[no-any-return]
@@ -104,6 +122,7 @@ def season_out(services: ServicesDep, season: Season) -> dict[str, Any]:
                 ],
             }
         )
+    columns = ["points", *[t for t in season.spec["tie_breaks"] if t != "points"]]
     return {
         "league_id": season.league_id,
         "season": season.number,
@@ -117,7 +136,8 @@ def season_out(services: ServicesDep, season: Season) -> dict[str, Any]:
         "rounds_played": len(season.rounds),
         "round": rounds,
         "standings": table,
-        "columns": ["points", *[t for t in season.spec["tie_breaks"] if t != "points"]],
+        "columns": columns,
+        "column_labels": [LABELS[c] for c in columns],
     }
 
 
