@@ -196,7 +196,8 @@ def enrol(
     league: LeagueRef, number: SeasonNo, body: EnrolIn, caller: CallerDep, services: ServicesDep
 ) -> dict[str, Any]:
     """The organiser enrols a player in the season."""
-    return season_out(services, services.ledger.enrol(league, number, body.player_id, caller.player_id))
+    season = services.ledger.enrol(league, number, body.player_id, caller.player_id, as_organiser=True)
+    return season_out(services, season)
 
 
 @router.post("/{league}/seasons/{number}/rounds", status_code=status.HTTP_201_CREATED, responses=ERRORS)

@@ -228,18 +228,25 @@ class SeasonUseCases(Application[UUID]):
             return []
         return list(found.running)[:MAX_RUNNING_CHECKED]
 
-    def enrol(self, league: UUID | str, number: int, player_id: str, by: str) -> Season:
-        """A player signs up (``by`` is the player), or the organiser enrols them; before the
-        first round is seated, and in a members-only league only its members."""
+    def enrol(
+        self, league: UUID | str, number: int, player_id: str, by: str, *, as_organiser: bool | None = None
+    ) -> Season:
+        """A player signs up (``by`` is the player), or the organiser enrols them
+        (``as_organiser``: only the organiser may, whoever is named); before the first round is
+        seated, and in a members-only league only its members."""
+        organising = by != player_id if as_organiser is None else as_organiser
+        found_league = self.get_league(league)
+        if organising:
+            self._check_organiser(found_league, by)
         player = str(self.get_player(player_id).id)
 
         def attempt() -> Season:
             found = self.get_league(league)
-            season = self.get_season(found.id, number)
-            if by != player:
+            if organising:
                 self._check_organiser(found, by)
             elif found.closed:
                 raise ConflictError("The league is closed.", code="league/closed")
+            season = self.get_season(found.id, number)
             if player == ADMIN or not found.admits(player):
                 raise ForbiddenError(
                     f"League {found.name!r} is for its members: ask its organiser to add you.",
