@@ -139,6 +139,8 @@ def test_sign_up_keeps_to_the_leagues_admission_and_closes_when_the_season_start
     assert sorted(s["player_id"] for s in table["seats"]) == sorted(m["player_id"] for m in members)
     game = client.get(f"{API}/games/{table['game']}", headers=bearer(members[0])).json()
     assert game["status"] == "active"
+    told = client.get(f"{API}/me/notifications", headers=bearer(members[1])).json()["notifications"]
+    assert any(n["kind"] == "game_started" and n["game_id"] == table["game"] for n in told), told
     assert [s["player_id"] for s in table["seats"]] == [s.get("player_id") for s in game["seats"]]
     r = client.post(f"{API}/leagues/{lid}/seasons/1/rounds", headers=bearer(org))
     assert r.status_code == 409 and r.json()["code"] == "season/round_running"

@@ -149,7 +149,20 @@ class SeasonUseCases(Application[UUID]):
         def get_league(self, league: UUID | str) -> League: ...
         def get_game(self, game_id: UUID | str, version: int | None = None) -> Game: ...
         def get_player(self, player_id: UUID | str) -> Any: ...
-        def create_game(self, **kw: Any) -> Game: ...
+        def create_game(
+            self,
+            *,
+            creator: str,
+            title: str,
+            options: dict[str, Any] | None = None,
+            seats: int | None = None,
+            players: list[str] | None = None,
+            join: bool = True,
+            idempotency_key: str | None = None,
+            league: str | None = None,
+            time_control: dict[str, Any] | None = None,
+            seed: bytes | None = None,
+        ) -> Game: ...
         def _check_organiser(self, league: League, who: str) -> None: ...
         def _run_automatic(self, game: Game) -> None: ...
         def _save_game(self, game: Game) -> list[Any]: ...
@@ -170,7 +183,7 @@ class SeasonUseCases(Application[UUID]):
 
     def league_seasons(self, league: UUID | str) -> list[Season]:
         found_league = self.get_league(league)
-        out = []
+        out: list[Season] = []
         for n in range(1, MAX_SEASONS + 1):
             try:
                 out.append(self.repository.get(Season.id_for(str(found_league.id), n)))
