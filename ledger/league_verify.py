@@ -183,6 +183,11 @@ def _check_season(
                     title, data["round"], i, table["game"], table["seats"], final
                 )
                 recorded = next((r for r in data["results"] if r["game"] == table["game"]), None)
+                if any(e.get("type") == "gameledger.game.annulled" for e in lines[1:]):
+                    report.warnings.append(
+                        f"{where}: annulled after its round closed; the season counted {_said(recorded)}"
+                    )
+                    continue
                 if not over or recorded != computed.as_dict():
                     report.add(
                         where,

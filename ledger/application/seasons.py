@@ -50,7 +50,8 @@ MAX_SEASONS = 100
 MAX_ROUND_HOURS = 24 * 90
 MAX_POINTS = 1000
 MAX_RUNNING_CHECKED = 10_000  # seasons the clock looks at in one tick
-PLAY_OUT_REQUESTS = 20  # rounds of automatic decisions a game past its deadline gets in one tick
+PLAY_OUT_REQUESTS = 2  # runs of automatic decisions (each at most MAX_REQUEST_STEPS) a late game gets a tick
+PLAY_OUTS_PER_TICK = 8  # late games of one season played out in one tick (the rest: the next ticks)
 FORMATS = ("swiss", "round_robin", "open")
 DEADLINE_RULES = ("bot", "forfeit")
 
@@ -353,7 +354,7 @@ class SeasonUseCases(Application[UUID]):
             if "deadline_games" not in current:
                 season.reach_deadline(current["round"], rule, late, now)
                 self._save_season(season)
-            for gid in late:
+            for gid in late[:PLAY_OUTS_PER_TICK]:
                 games[gid] = self.play_out(gid, rule, now)
             late = [gid for gid, g in games.items() if not g.over]
         if late:
