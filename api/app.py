@@ -17,6 +17,7 @@ from api.routers import accounts, admin, games, health, leagues, ledger, players
 from api.routers import disputes as disputes_routes
 from api.routers import invitations as invitations_routes
 from api.routers import orders as orders_routes
+from api.routers import seasons as seasons_routes
 from api.routers.channels import router as channels_router
 from api.routers.channels import unsubscribe_router
 from api.services import Services
@@ -63,6 +64,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         streams.router,
         talk.router,
         leagues.router,
+        seasons_routes.router,
         stats.router,
         admin.router,
         ledger.router,

@@ -593,6 +593,21 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def cmd_verify_league(args: argparse.Namespace) -> int:
+    import json
+
+    from ledger.league_verify import verify_league
+
+    what = "a league's record (GET /api/v1/leagues/ID/export)"
+    try:
+        doc = json.loads(_read_input(args.file, what))
+    except ValueError as exc:
+        raise CliError(f"{args.file} is not JSON: give {what}", MISUSE) from exc
+    report = verify_league(doc, args.public_key)
+    print(report.text())
+    return 0 if report.ok else 1
+
+
 def _offline_services(args: argparse.Namespace, *, existing: bool = True) -> Any:
     """The store without its background work; ``existing``: a SQLite ledger must be there."""
     from api.services import Services
@@ -1106,6 +1121,17 @@ def build_parser() -> Parser:
         "--public-key",
         help="the ledger's Ed25519 key (base64, GET /api/v1/ledger/public-key) that signs the digest; "
         "without it the digest's own key is used, with a warning",
+    )
+
+    vl = command(
+        sub,
+        "verify-league",
+        cmd_verify_league,
+        "verify a league's record offline: seatings, results, points, tie-breaks, standings, rating inputs",
+    )
+    vl.add_argument("file", help="a league's record (GET /api/v1/leagues/ID/export), or - for standard input")
+    vl.add_argument(
+        "--public-key", help="the ledger's Ed25519 key (base64); without it the record's own key is used"
     )
 
     aud = command(sub, "audit", cmd_audit, "audit one game: chain, commitments, draws, replay, conservation")

@@ -139,6 +139,10 @@ class Services:
                 continue
             if seats:
                 out[gid] = seats
+        try:  # seasons' deadlines and rounds whose games are over (bounded: see ledger/application/seasons.py)
+            self.ledger.settle_seasons(now)
+        except Exception:
+            log.exception("season deadline check failed")
         return out
 
     # -- digests and integrity -------------------------------------------------------------

@@ -139,6 +139,13 @@ POLICY: dict[tuple[str, str], str] = {
     ("POST", "/api/v1/leagues/{league}/admission"): "organiser",
     ("POST", "/api/v1/leagues/{league}/members"): "organiser",
     ("DELETE", "/api/v1/leagues/{league}/members/{player_id}"): "organiser",
+    ("POST", "/api/v1/leagues/{league}/seasons"): "organiser",
+    ("GET", "/api/v1/leagues/{league}/seasons"): "player",
+    ("GET", "/api/v1/leagues/{league}/seasons/{number}"): "player",
+    ("POST", "/api/v1/leagues/{league}/seasons/{number}/signup"): "player",  # the caller signs up
+    ("POST", "/api/v1/leagues/{league}/seasons/{number}/players"): "organiser",
+    ("POST", "/api/v1/leagues/{league}/seasons/{number}/rounds"): "organiser",
+    ("GET", "/api/v1/leagues/{league}/export"): "player",  # the league's public record
     ("POST", "/api/v1/games/{game_id}/abandon"): "admin",
     ("POST", "/api/v1/games/{game_id}/disputes/{number}/resolve"): "adjudicator",
     ("POST", "/api/v1/admin/clocks/tick"): "admin",
@@ -311,6 +318,8 @@ def _call_for(m: Matrix, method: str, template: str, role: str) -> Call:
         "/api/v1/leagues/{league}/games": {"game_id": m.game_id},
         "/api/v1/leagues/{league}/admission": {"members_only": False},
         "/api/v1/leagues/{league}/members": {"player_id": m.table.players[1]["player_id"]},
+        "/api/v1/leagues/{league}/seasons": {"title": "cotton-trade", "table_min": 2, "table_max": 3},
+        "/api/v1/leagues/{league}/seasons/{number}/players": {"player_id": m.table.players[1]["player_id"]},
         "/api/v1/me/vacation": {"days": 1},
         "/api/v1/me/notifications/settings": {"kinds": None},
         "/api/v1/sessions": {"token": m.spectator["token"]},

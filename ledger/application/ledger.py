@@ -32,6 +32,7 @@ from ledger.application.disputes import DisputeUseCases
 from ledger.application.invitations import InvitationUseCases
 from ledger.application.leagues import LeagueUseCases
 from ledger.application.repository import CopyOnReadRepository
+from ledger.application.seasons import SeasonUseCases
 from ledger.application.talk import TalkUseCases
 from ledger.application.undo import UndoUseCases
 from ledger.canonical import canonical, sha256_hex
@@ -105,7 +106,9 @@ class DecisionResult:
     game: Game | None = field(default=None, compare=False, repr=False)  # as saved, when it was
 
 
-class Ledger(LeagueUseCases, UndoUseCases, TalkUseCases, DisputeUseCases, InvitationUseCases):
+class Ledger(
+    LeagueUseCases, SeasonUseCases, UndoUseCases, TalkUseCases, DisputeUseCases, InvitationUseCases
+):
     """Games and players, event-sourced."""
 
     name = "Ledger"  # pinned: table names and env prefix derive from it
