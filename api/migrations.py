@@ -167,7 +167,7 @@ def _migrations() -> list[Migration]:
             _disputes,
         ),
         Migration(
-            11,
+            10,
             "game index: private tables and their invited players, listed to them only",
             _view_ddl(
                 GameIndexView,

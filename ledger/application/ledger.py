@@ -106,9 +106,7 @@ class DecisionResult:
     game: Game | None = field(default=None, compare=False, repr=False)  # as saved, when it was
 
 
-class Ledger(
-    LeagueUseCases, SeasonUseCases, UndoUseCases, TalkUseCases, DisputeUseCases, InvitationUseCases
-):
+class Ledger(LeagueUseCases, SeasonUseCases, UndoUseCases, TalkUseCases, DisputeUseCases, InvitationUseCases):
     """Games and players, event-sourced."""
 
     name = "Ledger"  # pinned: table names and env prefix derive from it
