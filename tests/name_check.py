@@ -39,13 +39,10 @@ class _Buttons(HTMLParser):
         self.found: list[tuple[str, str]] = []
         self._open: list[tuple[int, str, list[str]]] = []  # (depth, name, text) per button open
         self._depth = 0
-        self._title = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = dict(attrs)
         self._depth += 1
-        if tag == "title":
-            self._title += 1
         if a.get("role") == "button" and a.get("aria-label"):
             self._open.append((self._depth, a["aria-label"] or "", []))
 
@@ -53,17 +50,16 @@ class _Buttons(HTMLParser):
         pass  # an empty element (<rect/>): neither text nor depth
 
     def handle_endtag(self, tag: str) -> None:
-        if tag == "title":
-            self._title -= 1
         if self._open and self._open[-1][0] == self._depth:
             _, name, text = self._open.pop()
             self.found.append((name, "".join(text)))
         self._depth -= 1
 
     def handle_data(self, data: str) -> None:
-        if not self._title:
-            for _, _, text in self._open:
-                text.append(data)
+        # a tooltip (<title>) inside the element counts too: axe reads it as shown where the
+        # board is scrolled (its empty box at the page's corner overlaps the drawing)
+        for _, _, text in self._open:
+            text.append(data)
 
 
 def label_in_name_problems(markup: str) -> list[tuple[str, str]]:

@@ -31,6 +31,10 @@ def test_a_name_that_lacks_the_shown_words_begins_with_them() -> None:
     assert named("<rect/>", "Take the loan") == "Take the loan"
     assert contains("Ship 5 2 cotton: Rent ship 5", "ship 5 2 cotton")
     assert not contains("Rent ship 5 (carries 2 cotton)", "Ship 5 2 cotton"), "parentheses do not count"
-    # what the check reads: text outside a tooltip, elements apart
-    markup = '<g role="button" aria-label="Take the loan"><title>Loan</title><text>£10</text></g>'
+    # what the check reads: the texts inside the element, a tooltip's too, elements apart
+    markup = '<g role="button" aria-label="Take the loan"><text>£10</text></g>'
     assert label_in_name_problems(markup) == [("£10", "Take the loan")]
+    markup = '<g role="button" aria-label="£10: Take the loan"><title>Take the loan</title><text>£10</text></g>'
+    assert label_in_name_problems(markup) == [("Take the loan£10", "£10: Take the loan")]
+    markup = '<g><title>Take the loan</title><g role="button" aria-label="£10: Take the loan"><text>£10</text></g></g>'
+    assert label_in_name_problems(markup) == []

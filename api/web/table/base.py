@@ -446,22 +446,23 @@ class Table:
             self.highlighted += 1
             return f'<g class="highlight {attr(css)}">{title}{shape}</g>'
         options = choices_of(decisions, self.words, self)
-        # the texts drawn on the thing read as separate words, and its name begins with them
+        # the texts drawn on the thing read as separate words, and its name begins with them; the
+        # tooltip is its parent's, so that no reader takes the tooltip for words the thing shows
         shape = shape.replace("</text>", "</text> ")
         if len(options) == 1:
             c = options[0]
             name = c.label if not c.is_template else f"{c.label} (choose the {c.amount_label.lower()})"
             return (
-                f'<g class="act {attr(css)}" role="button" tabindex="0" aria-label="{attr(named(shape, name))}" '
-                f"{c.attributes()}><title>{text(name)}</title>{shape}</g>"
+                f'<g><title>{text(name)}</title><g class="act {attr(css)}" role="button" tabindex="0" '
+                f'aria-label="{attr(named(shape, name))}" {c.attributes()}>{shape}</g></g>'
             )
         menu = Menu(self.next_id("menu"), label, options)
         self.menus.append(menu)
         name = f"{label}: {len(options)} choices"
         return (
-            f'<g class="act menu {attr(css)}" role="button" tabindex="0" aria-haspopup="true" '
-            f'aria-expanded="false" aria-controls="{menu.id}" aria-label="{attr(named(shape, name))}">'
-            f"<title>{text(name)}</title>{shape}</g>"
+            f'<g><title>{text(name)}</title><g class="act menu {attr(css)}" role="button" tabindex="0" '
+            f'aria-haspopup="true" aria-expanded="false" aria-controls="{menu.id}" '
+            f'aria-label="{attr(named(shape, name))}">{shape}</g></g>'
         )
 
     def rest(self) -> list[Choice]:
