@@ -576,6 +576,7 @@ class Channels:
         game = link(service, f"{self.base}/games/{game_id}", game_name(notes[0].get("title", ""), game_id))
         names = sorted({getattr(self._player(n["player_id"], players), "name", "?") for n in notes})
         if kind == "your_turn":
+            game = link(service, f"{self.base}/games/{game_id}#decide", game_name(notes[0].get("title", ""), game_id))
             text = f"{game}: it is {' and '.join(escape(service, n) for n in names)}'s turn."
         elif kind == "game_started":
             text = f"{game} has started: {escape(service, ', '.join(names))}."
@@ -606,10 +607,13 @@ class Channels:
         return 1 if self.mail.queue(mail, mail_id="m" + item) else 0
 
     def _url(self, note: dict[str, Any]) -> str:
-        """The page a notification points at: its own (a dispute's), else the game's."""
+        """The page a notification points at: its own (a dispute's), else the game's; "your
+        turn" opens the game at the decision (``#decide``: on a phone, the pinned sheet)."""
         path = str(note.get("url") or "")
         if not path.startswith(f"/games/{note['game_id']}"):
             path = f"/games/{note['game_id']}"
+        if note.get("kind") == "your_turn" and "#" not in path:
+            path += "#decide"
         return self.base + path
 
     # -- words ---------------------------------------------------------------------------------

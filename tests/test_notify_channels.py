@@ -159,7 +159,7 @@ def test_mails_link_the_game_carry_a_one_click_unsubscribe_and_it_stops_them(wor
     assert len(turn) == 1, "the first awaited seat is told it is their turn, once"
     message = turn[0]
     text = text_of(message)
-    assert f"Open the game: {PUBLIC}/games/{game.id}" in text
+    assert f"Open the game: {PUBLIC}/games/{game.id}#decide\n" in text, "at the decision"
     assert f"It is your turn in {game_name('cotton-trade', str(game.id))}." in text, "the game by its name"
     assert message["Subject"] == f"Your turn in {game_name('cotton-trade', str(game.id))}"
     assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
@@ -430,6 +430,7 @@ def test_a_players_discord_and_a_tables_slack_get_each_services_format(
     assert any(body["allowed_mentions"] == {"parse": []} for body in receiver.bodies("/api/webhooks/1/ann"))
     assert slack[0].startswith(f"<{link}|{game_name('cotton-trade', str(game.id))}> has started")
     turns = [t for t in slack if "turn" in t]
+    assert turns and all(t.startswith(f"<{link}#decide|") for t in turns), "the post opens the game at the decision"
     assert turns and all(("Ann &lt;script&gt;" in t or "Bob &amp; co" in t) for t in turns), turns
     assert "<script>" not in "".join(slack)
     assert sum("has started" in t for t in slack) == 1, "a table is told once per event and kind"
