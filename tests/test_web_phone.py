@@ -111,12 +111,15 @@ def decide_on_the_phone(phone: Person, rnd: random.Random) -> str:
         page.wait_for_selector(".menu-pop:not([hidden])")
         items = page.evaluate(ON_SCREEN)
         menu_items = [
-            i for i in items if page.query_selector_all(DECIDERS)[i].evaluate("e => !!e.closest('.menu-pop')")
+            (i, x, y)
+            for i, x, y in items
+            if page.query_selector_all(DECIDERS)[i].evaluate("e => !!e.closest('.menu-pop')")
         ]
         assert menu_items, "the menu's choices are on the screen"
-        target = page.query_selector_all(DECIDERS)[rnd.choice(menu_items)]
+        index, x, y = rnd.choice(menu_items)
+        target = page.query_selector_all(DECIDERS)[index]
         chosen = target.inner_text()
-        target.tap()
+        page.touchscreen.tap(x, y)
     waited = "#preview [data-confirm]:not([disabled])"
     values = target.get_attribute("data-values")
     if values:
