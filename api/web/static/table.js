@@ -125,13 +125,8 @@
     p.appendChild(buttons);
     p.appendChild(el("p", "error", ""));
     current = { target: target, amount: amount, started: started || performance.now() };
-    var sheet = document.getElementById("decide");
-    if (sheet && sheet.classList.contains("folded")) {
-      sheet.classList.remove("folded");
-      var fold = sheet.querySelector("[data-sheet-toggle]");
-      if (fold) { fold.setAttribute("aria-expanded", "true"); fold.textContent = "Fold away"; }
-    }
-    if (PHONE.matches && sheet) sheet.scrollTop = 0; else p.scrollIntoView({ block: "nearest" });
+    sheetFolded(false);
+    if (PHONE.matches) p.closest("#decide").scrollTop = 0; else p.scrollIntoView({ block: "nearest" });
     preview(target, amount);
     if (amount) amount.focus(); else p.querySelector("h3").focus();
   }
@@ -287,119 +282,93 @@
   });
 
   // --- a phone: the board's window on the marked decisions, the sheet, the next game ----------
-  var PHONE = window.matchMedia ? window.matchMedia("(max-width: 43.75rem)") : { matches: false };
+  var PHONE = window.matchMedia("(max-width: 43.75rem)");
   var pointedAt = -1;
-  function marked() { return Array.prototype.slice.call(document.querySelectorAll("#live .board-svg .act")); }
-  function boardWindow() { return document.querySelector("#live .board-wrap"); }
-  function scrollBoardTo(targets) {
-    // the board's window scrolled so that these things are in it: all of them where they fit,
-    // else the first, in the middle
-    var wrap = boardWindow();
-    if (!wrap || !targets.length || wrap.scrollHeight <= wrap.clientHeight + 1 && wrap.scrollWidth <= wrap.clientWidth + 1) return;
-    var outer = wrap.getBoundingClientRect();
+  function marked() { return [].slice.call(document.querySelectorAll("#live .board-svg .act")); }
+  function whole() { return document.documentElement.classList.contains("board-whole"); }
+  function scrollBoardTo(things) {  // all of them in the board's window where they fit, else the first
+    var wrap = document.querySelector("#live .board-wrap");
+    if (!wrap || !things.length) return;
     function box(list) {
-      var b = null;
-      list.forEach(function (t) {
-        var r = t.getBoundingClientRect();
-        b = b ? { left: Math.min(b.left, r.left), top: Math.min(b.top, r.top), right: Math.max(b.right, r.right), bottom: Math.max(b.bottom, r.bottom) }
-              : { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+      return list.map(function (t) { return t.getBoundingClientRect(); }).reduce(function (b, r) {
+        return { left: Math.min(b.left, r.left), top: Math.min(b.top, r.top), right: Math.max(b.right, r.right), bottom: Math.max(b.bottom, r.bottom) };
       });
-      return b;
     }
-    var b = box(targets);
-    if (b.right - b.left > wrap.clientWidth || b.bottom - b.top > wrap.clientHeight) b = box([targets[0]]);
-    var x = wrap.scrollLeft + (b.left + b.right) / 2 - outer.left - wrap.clientWidth / 2;
-    var y = wrap.scrollTop + (b.top + b.bottom) / 2 - outer.top - wrap.clientHeight / 2;
-    wrap.scrollLeft = Math.max(0, x);
-    wrap.scrollTop = Math.max(0, y);
+    var b = box(things), o = wrap.getBoundingClientRect();
+    if (b.right - b.left > wrap.clientWidth || b.bottom - b.top > wrap.clientHeight) b = box([things[0]]);
+    wrap.scrollLeft += (b.left + b.right - wrap.clientWidth) / 2 - o.left;
+    wrap.scrollTop += (b.top + b.bottom - wrap.clientHeight) / 2 - o.top;
   }
   function phoneTable() {
-    var show = document.querySelector("[data-show-marked]");
-    var things = marked();
-    if (show) show.hidden = things.length === 0;
+    var show = document.querySelector("[data-show-marked]"), things = marked();
+    if (show) show.hidden = !things.length;
     pointedAt = -1;
-    var whole = document.documentElement.classList.contains("board-whole");
-    document.querySelectorAll("[data-whole-board]").forEach(function (b) { b.setAttribute("aria-pressed", whole ? "true" : "false"); });
-    if (PHONE.matches && !whole) scrollBoardTo(things);
+    document.querySelectorAll("[data-whole-board]").forEach(function (b) { b.setAttribute("aria-pressed", String(whole())); });
+    if (PHONE.matches && !whole()) scrollBoardTo(things);
   }
-  function pointAtNext() {
-    // "Show the marked places": each in turn, in the board's window, outlined and focused
+  function pointAtNext() {  // "Next marked place": outlined, in the board's window, focused
     var things = marked();
     if (!things.length) return;
     document.querySelectorAll(".pointed").forEach(function (t) { t.classList.remove("pointed"); });
-    pointedAt = (pointedAt + 1) % things.length;
-    var thing = things[pointedAt];
+    var thing = things[pointedAt = (pointedAt + 1) % things.length];
     thing.classList.add("pointed");
-    if (document.documentElement.classList.contains("board-whole")) thing.scrollIntoView({ block: "center" });
-    else scrollBoardTo([thing]);
+    if (whole()) thing.scrollIntoView({ block: "center" }); else scrollBoardTo([thing]);
     thing.focus({ preventScroll: true });
   }
-  function offerNextGame() {
-    // after one's own move, when this game waits on someone else: the game that has waited
-    // longest on this player, if any
+  var TITLES = { "water-frame": "Water Frame", "arkwright-card-game": "The Card Game", "cotton-trade": "Cotton Trade" };
+  function offerNextGame() {  // one's own move made and this game waits on others: the next game waiting
     var box = document.getElementById("next-game");
-    var live = document.getElementById("live");
-    if (!box || !live || document.getElementById("decide")) return;
+    if (!box || document.getElementById("decide")) return;
     gl().api("GET", box.dataset.waitingUrl).then(function (r) {
       if (!r.ok) return;
       var here = page().dataset.gameId;
-      var next = (r.data.games || []).filter(function (g) { return g.game_id !== here; })[0];
+      var games = (r.data.games || []).filter(function (g) { return g.game_id !== here; });
       box.textContent = "";
-      var said = el("p", "", "Your move is in.");
-      box.appendChild(said);
-      if (next) {
-        var others = (r.data.games || []).filter(function (g) { return g.game_id !== here; }).length;
-        said.textContent += " " + (others === 1 ? "One more game waits" : others + " more games wait") + " on you.";
-        var go = el("a", "button", "Next game: " + (TITLE_NAMES[next.title] || next.title) + " " + next.game_id.slice(0, 8));
-        go.href = "/games/" + next.game_id + "#decide";
+      box.appendChild(el("p", "", "Your move is in. " + (!games.length ? "No other game waits on you." :
+        games.length === 1 ? "One more game waits on you." : games.length + " more games wait on you.")));
+      if (games.length) {
+        var go = el("a", "button", "Next game: " + (TITLES[games[0].title] || games[0].title) + " " + games[0].game_id.slice(0, 8));
+        go.href = "/games/" + games[0].game_id + "#decide";
         go.setAttribute("data-next-game-offer", "");
         box.appendChild(go);
-      } else {
-        said.textContent += " No other game waits on you.";
       }
       var close = el("button", "link-button", "Close");
       close.type = "button";
-      close.style.marginLeft = "1rem";
-      close.addEventListener("click", function () { box.hidden = true; });
+      close.setAttribute("data-close-offer", "");
       box.appendChild(close);
       box.hidden = false;
     });
   }
-  var TITLE_NAMES = { "water-frame": "Water Frame", "arkwright-card-game": "The Card Game", "cotton-trade": "Cotton Trade" };
   function watchTable() {
     var root = page();
     if (!root) return;
     phoneTable();
     new MutationObserver(function (changes) {
-      var swapped = changes.some(function (c) { return Array.prototype.some.call(c.addedNodes, function (n) { return n.id === "live"; }); });
-      if (!swapped) return;
+      if (!changes.some(function (c) { return [].some.call(c.addedNodes, function (n) { return n.id === "live"; }); })) return;
       var box = document.getElementById("next-game");
-      if (box && document.getElementById("decide")) box.hidden = true;  // a new turn here: no offer
+      if (box && document.getElementById("decide")) box.hidden = true;  // a new turn here
       phoneTable();
     }).observe(root, { childList: true });
-    if (PHONE.addEventListener) PHONE.addEventListener("change", phoneTable);
+    PHONE.addEventListener("change", phoneTable);
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", watchTable);
   else watchTable();
   document.addEventListener("click", function (ev) {
     var t = ev.target;
     if (!t.closest || !page()) return;
-    var whole = t.closest("[data-whole-board]");
-    if (whole) {
-      document.documentElement.classList.toggle("board-whole", whole.getAttribute("aria-pressed") !== "true");
-      closeMenus();
-      phoneTable();
-      return;
-    }
+    if (t.closest("[data-whole-board]")) { document.documentElement.classList.toggle("board-whole"); closeMenus(); phoneTable(); return; }
     if (t.closest("[data-show-marked]")) { pointAtNext(); return; }
+    if (t.closest("[data-close-offer]")) { document.getElementById("next-game").hidden = true; return; }
     var fold = t.closest("[data-sheet-toggle]");
-    if (fold) {
-      var sheet = document.getElementById("decide");
-      var folded = sheet.classList.toggle("folded");
-      fold.setAttribute("aria-expanded", folded ? "false" : "true");
-      fold.textContent = folded ? "Draw up" : "Fold away";
-    }
+    if (fold) sheetFolded(fold.getAttribute("aria-expanded") === "true");
   });
+  function sheetFolded(folded) {
+    var sheet = document.getElementById("decide"), fold = sheet && sheet.querySelector("[data-sheet-toggle]");
+    if (!fold) return;
+    sheet.classList.toggle("folded", folded);
+    fold.setAttribute("aria-expanded", String(!folded));
+    fold.textContent = folded ? "Draw up" : "Fold away";
+  }
 
   // --- events (delegated: the table is swapped in on every change) ------------------------
   document.addEventListener("click", function (ev) {
