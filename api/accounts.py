@@ -13,7 +13,7 @@ store beside the read models (never rebuilt from the log, like the signed digest
   (``confirm_link_hours``), sign a player in who lost access (``recovery_link_minutes``), or
   sign in from a "your turn" mail (``TURN_LINK``, for players who chose such links; a session
   opened so is no recovery: it cannot set a password without the old one). Each works once; a
-  newer one of the same kind replaces the older ones.
+  newer one of the same kind (for a turn link: of the same game) replaces the older ones.
 - **attempts**: failed sign-ins per email address and per client address, recovery requests
   per client address, account mails per address, in sliding windows, so that every server
   process counts the same.
@@ -567,7 +567,11 @@ class AccountService:
         split = split_secret(value.strip(), LINK_PREFIX)
         link = self.store.link(split[0]) if split else None
         digest = _sha256(value.strip())
-        if link is None or not hmac.compare_digest(link["secret_hash"], digest) or link["kind"] not in kinds:
+        if (
+            link is None
+            or not hmac.compare_digest(link["secret_hash"], digest)
+            or link["kind"].split(":")[0] not in kinds
+        ):
             raise NotFoundError("This link is not one of ours, or was mistyped.", code="link/unknown")
         now = self.now()
         if link["used_at"] is not None:
@@ -721,10 +725,10 @@ class AccountService:
             str(player.id), "recovery" if link["kind"] == RECOVER else "mail_link", client
         )
 
-    def turn_link(self, player_id: str, email: str) -> str:
-        """A one-time sign-in link's token for a "your turn" mail to ``email`` (valid ``TURN_LINK``;
-        the player's older turn links stop working)."""
-        value, _ = self._link(TURN, player_id, email, TURN_LINK)
+    def turn_link(self, player_id: str, email: str, game_id: str) -> str:
+        """A one-time sign-in link's token for a "your turn" mail to ``email`` about a game (valid
+        ``TURN_LINK``; the player's older turn links of that game stop working)."""
+        value, _ = self._link(f"{TURN}:{game_id}", player_id, email, TURN_LINK)
         return value
 
     def open_session(self, player_id: str, opened_with: str, client: Client) -> tuple[str, Session]:

@@ -366,7 +366,7 @@ class Channels:
         self._clock_checked = 0.0
         self.timed_games: Callable[[], list[str]] | None = None  # the active timed games (the game index)
         # a one-time sign-in link's token for a "your turn" mail (the accounts' ``turn_link``)
-        self.turn_link: Callable[[str, str], str] | None = None
+        self.turn_link: Callable[[str, str, str], str] | None = None
 
     @property
     def base(self) -> str:
@@ -562,7 +562,7 @@ class Channels:
             if kind == "your_turn" and prefs.get("signin_links") and self.turn_link is not None:
                 # the player chose links that sign in: this one does, once, for a day (the fragment
                 # never reaches a server's log; the page asks before it signs in)
-                token = self.turn_link(pid, email)
+                token = self.turn_link(pid, email, str(note["game_id"]))
                 hours = int(TURN_LINK.total_seconds() // 3600)
                 opened = (
                     f"Open the game (this link also signs you in, once, within {hours} hours; "

@@ -570,7 +570,7 @@ def test_a_server_upgraded_to_mail_notifications_mails_none_from_before(
     assert len(world.mails("ann@example.org", "has started")) == 1, "what comes after is mailed"
 
 
-def test_a_turn_mail_links_that_sign_in_for_a_player_who_chose_them_once_and_only_the_newest(
+def test_a_turn_mail_links_that_sign_in_for_a_player_who_chose_them_once_and_only_a_games_newest(
     world: World,
 ) -> None:
     ann = world.player("Ann", "ann@example.org")
@@ -600,7 +600,9 @@ def test_a_turn_mail_links_that_sign_in_for_a_player_who_chose_them_once_and_onl
     older, newest = (text_of(m).split("signin=")[1].split()[0] for m in turns[-2:])
     world.client.cookies.clear()
     r = world.client.post(f"{API}/sessions", json={"link": older})
-    assert r.status_code == 409 and r.json()["code"] == "link/used", "a newer turn link replaced it"
+    assert r.status_code == 409 and r.json()["code"] == "link/used", (
+        "a newer turn link of the game replaced it"
+    )
     r = world.client.post(f"{API}/sessions", json={"link": newest})
     assert r.status_code == 201, r.text
     assert r.json()["player_id"] == ann["player_id"] and r.json()["opened_with"] == "mail_link", (
