@@ -345,6 +345,8 @@ def named(shape: str, name: str) -> str:
     """The accessible name of a clickable drawn thing: ``name``, which must contain the words
     the thing shows (WCAG 2.5.3, label in name: a person using speech input says what they
     see), so those words come first where ``name`` does not say them in that order."""
+    if "<text" not in shape:
+        return name
     shown = shown_words(shape)
     need, have = _words(shown), _words(name)
     if not need or any(have[i : i + len(need)] == need for i in range(len(have) - len(need) + 1)):
