@@ -34,7 +34,9 @@ def test_a_name_that_lacks_the_shown_words_begins_with_them() -> None:
     # what the check reads: the texts inside the element, a tooltip's too, elements apart
     markup = '<g role="button" aria-label="Take the loan"><text>£10</text></g>'
     assert label_in_name_problems(markup) == [("£10", "Take the loan")]
-    markup = '<g role="button" aria-label="£10: Take the loan"><title>Take the loan</title><text>£10</text></g>'
+    markup = (
+        '<g role="button" aria-label="£10: Take the loan"><title>Take the loan</title><text>£10</text></g>'
+    )
     assert label_in_name_problems(markup) == [("Take the loan£10", "£10: Take the loan")]
     markup = '<g><title>Take the loan</title><g role="button" aria-label="£10: Take the loan"><text>£10</text></g></g>'
     assert label_in_name_problems(markup) == []
