@@ -131,6 +131,25 @@ def _disputes(db: Database) -> None:
     build_view(DisputeQueueView, db, create_table=True).datastore.close()
 
 
+def _signin_links(db: Database) -> None:
+    """The players' choice of "your turn" mail links that sign in: a column of their channel
+    choices, off for everyone (a database made since has it already)."""
+    from api.channels import ChannelStore
+
+    store = build_view(ChannelStore, db, create_table=True)
+    try:
+        table = store.t("prefs")
+        try:
+            store.rows(f"SELECT signin_links FROM {table} LIMIT 1")  # noqa: S608 - the view's table
+            return
+        except Exception:  # noqa: S110 - the column is missing: added below
+            pass
+        with store.datastore.transaction(commit=True) as c:
+            c.execute(f"ALTER TABLE {table} ADD COLUMN signin_links INTEGER NOT NULL DEFAULT 0")
+    finally:
+        store.datastore.close()
+
+
 def _migrations() -> list[Migration]:
     from projections.game_index import GameIndexView
 
@@ -175,6 +194,11 @@ def _migrations() -> list[Migration]:
                 "CREATE TABLE IF NOT EXISTS {invited} (game_id TEXT NOT NULL, player_id TEXT NOT NULL,"
                 " PRIMARY KEY (game_id, player_id))",
             ),
+        ),
+        Migration(
+            11,
+            "notification channels: your-turn mail links that sign in, if the player chooses",
+            _signin_links,
         ),
     ]
 

@@ -113,6 +113,7 @@ class Services:
             services.mail,
             settings,
         )
+        services.channels.turn_link = services.accounts.turn_link
         services.idempotency = Idempotency(
             build_view(IdempotencyStore, db, create_table=db.is_memory, datastore=shared)
         )
