@@ -10,8 +10,10 @@ store beside the read models (never rebuilt from the log, like the signed digest
   ends at sign-out. A page proves that a write comes from it with ``X-CSRF-Token``: an
   HMAC of the session's secret, which a page of another site can neither read nor compute.
 - **links**: one-time links (``glk_<id>_<secret>``, SHA-256 kept) that confirm an address
-  (``confirm_link_hours``) or sign a player in who lost access (``recovery_link_minutes``).
-  Each works once; a newer one of the same kind replaces the older ones.
+  (``confirm_link_hours``), sign a player in who lost access (``recovery_link_minutes``), or
+  sign in from a "your turn" mail (``TURN_LINK``, for players who chose such links; a session
+  opened so is no recovery: it cannot set a password without the old one). Each works once; a
+  newer one of the same kind (for a turn link: of the same game) replaces the older ones.
 - **attempts**: failed sign-ins per email address and per client address, recovery requests
   per client address, account mails per address, in sliding windows, so that every server
   process counts the same.
@@ -45,6 +47,8 @@ from projections.base import SqlView
 SESSION_PREFIX = "gls"
 LINK_PREFIX = "glk"
 CONFIRM, RECOVER = "confirm_email", "recover"
+TURN = "turn"  # the link of a "your turn" mail, for a player who chose links that sign in
+TURN_LINK = timedelta(hours=24)
 SIGNIN_WINDOW = timedelta(minutes=15)
 HOUR = timedelta(hours=1)
 HASHING_AT_ONCE = 2  # argon2 hashes computed at once per process (64 MiB each)
@@ -558,12 +562,16 @@ class AccountService:
     def cancel_pending_email(self, player_id: str) -> None:
         self.store.cancel_links(player_id, CONFIRM, self.now().isoformat())
 
-    def _redeem(self, value: str, kind: str) -> dict[str, Any]:
-        """A one-time link of this kind, checked and used up; a refusal with a code otherwise."""
+    def _redeem(self, value: str, *kinds: str) -> dict[str, Any]:
+        """A one-time link of one of these kinds, checked and used up; a refusal with a code otherwise."""
         split = split_secret(value.strip(), LINK_PREFIX)
         link = self.store.link(split[0]) if split else None
         digest = _sha256(value.strip())
-        if link is None or not hmac.compare_digest(link["secret_hash"], digest) or link["kind"] != kind:
+        if (
+            link is None
+            or not hmac.compare_digest(link["secret_hash"], digest)
+            or link["kind"].split(":")[0] not in kinds
+        ):
             raise NotFoundError("This link is not one of ours, or was mistyped.", code="link/unknown")
         now = self.now()
         if link["used_at"] is not None:
@@ -707,13 +715,21 @@ class AccountService:
         return self.open_session(str(player.id), f"token:{token_id}", client)
 
     def sign_in_link(self, value: str, client: Client) -> tuple[str, Session]:
-        link = self._redeem(value, RECOVER)
+        link = self._redeem(value, RECOVER, TURN)
         player = self.ledger.get_player(link["player_id"])
         if getattr(player, "email", None) != link["email"]:
             raise ConflictError(
                 "This link was for an address the account no longer uses.", code="link/expired"
             )
-        return self.open_session(str(player.id), "recovery", client)
+        return self.open_session(
+            str(player.id), "recovery" if link["kind"] == RECOVER else "mail_link", client
+        )
+
+    def turn_link(self, player_id: str, email: str, game_id: str) -> str:
+        """A one-time sign-in link's token for a "your turn" mail to ``email`` about a game (valid
+        ``TURN_LINK``; the player's older turn links of that game stop working)."""
+        value, _ = self._link(f"{TURN}:{game_id}", player_id, email, TURN_LINK)
+        return value
 
     def open_session(self, player_id: str, opened_with: str, client: Client) -> tuple[str, Session]:
         session_id, token = self._secret(SESSION_PREFIX)

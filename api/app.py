@@ -15,7 +15,9 @@ from api.observability import router as metrics_router
 from api.ratelimit import DecisionLimit, ForkLimit, RateLimits
 from api.routers import accounts, admin, games, health, leagues, ledger, players, stats, streams, talk, titles
 from api.routers import disputes as disputes_routes
+from api.routers import invitations as invitations_routes
 from api.routers import orders as orders_routes
+from api.routers import seasons as seasons_routes
 from api.routers.channels import router as channels_router
 from api.routers.channels import unsubscribe_router
 from api.services import Services
@@ -56,11 +58,13 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         accounts.router,
         titles.router,
         games.router,
+        invitations_routes.router,
         disputes_routes.router,
         orders_routes.router,
         streams.router,
         talk.router,
         leagues.router,
+        seasons_routes.router,
         stats.router,
         admin.router,
         ledger.router,

@@ -40,6 +40,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlparse
 
+from api.accounts import TURN_LINK
 from api.mail import Mail, MailDelivery, PermanentFailure, rowcount
 from api.outbound import OutboundPolicy, OutboundRefused, describe_failure, literal_address
 from ledger.application import ADMIN, NOTIFICATION_KINDS
@@ -88,7 +89,7 @@ class ChannelStore(SqlView):
         "CREATE TABLE IF NOT EXISTS {prefs} ("
         " player_id TEXT PRIMARY KEY, mail TEXT NOT NULL, digest_hours INTEGER NOT NULL, kinds TEXT,"
         " unsubscribe TEXT NOT NULL, chat_service TEXT, chat_url TEXT, last_digest_at TEXT,"
-        " updated_at TEXT NOT NULL)",
+        " updated_at TEXT NOT NULL, signin_links INTEGER NOT NULL DEFAULT 0)",
         "CREATE UNIQUE INDEX IF NOT EXISTS channels_prefs_unsubscribe ON {prefs} (unsubscribe)",
         "CREATE TABLE IF NOT EXISTS {tables} ("
         " game_id TEXT PRIMARY KEY, service TEXT NOT NULL, url TEXT NOT NULL, set_by TEXT NOT NULL,"
@@ -364,6 +365,8 @@ class Channels:
         self.now = now
         self._clock_checked = 0.0
         self.timed_games: Callable[[], list[str]] | None = None  # the active timed games (the game index)
+        # a one-time sign-in link's token for a "your turn" mail (the accounts' ``turn_link``)
+        self.turn_link: Callable[[str, str, str], str] | None = None
 
     @property
     def base(self) -> str:
@@ -405,6 +408,7 @@ class Channels:
             if not p["chat_url"]
             else {"service": p["chat_service"], "url": mask_url(p["chat_url"])},
             "last_digest_at": p["last_digest_at"],
+            "signin_links": bool(p.get("signin_links")),
             "mails": self.mail.outbox.recent(player_id),
         }
 
@@ -416,9 +420,12 @@ class Channels:
         digest_hours: int | None = None,
         kinds: list[str] | bool | None = False,  # False: unchanged
         chat: dict[str, Any] | bool | None = False,  # False: unchanged; None: removed
+        signin_links: bool | None = None,
     ) -> dict[str, Any]:
         """Change what the player chose; every value is checked before anything is written."""
         values: dict[str, Any] = {}
+        if signin_links is not None:
+            values["signin_links"] = 1 if signin_links else 0
         if mail is not None:
             if mail not in MAIL_MODES:
                 raise InvalidRequestError(
@@ -551,7 +558,17 @@ class Channels:
             kind = "undo_requested" if note.get("dispute") == "undo" else note["kind"]
             subject = SUBJECTS.get(kind, "{game}").format(game=game)
             page = "the dispute" if "/disputes/" in url else "the game"
-            text = f"{sentence}\n\nOpen {page}: {url}\n{self._details(note)}"
+            opened = f"Open {page}: {url}"
+            if kind == "your_turn" and prefs.get("signin_links") and self.turn_link is not None:
+                # the player chose links that sign in: this one does, once, for a day (the fragment
+                # never reaches a server's log; the page asks before it signs in)
+                token = self.turn_link(pid, email, str(note["game_id"]))
+                hours = int(TURN_LINK.total_seconds() // 3600)
+                opened = (
+                    f"Open the game (this link also signs you in, once, within {hours} hours; "
+                    f"do not pass this mail on): {url.split('#')[0]}#decide&signin={token}"
+                )
+            text = f"{sentence}\n\n{opened}\n{self._details(note)}"
             queued += self._mail(player, email, prefs, f"notify/{note['kind']}", subject, text, item)
         elif email and prefs["mail"] == "digest":
             line = f"{note.get('at', '')[:16].replace('T', ' ')} {game}: {sentence}\n  {url}"
@@ -576,6 +593,9 @@ class Channels:
         game = link(service, f"{self.base}/games/{game_id}", game_name(notes[0].get("title", ""), game_id))
         names = sorted({getattr(self._player(n["player_id"], players), "name", "?") for n in notes})
         if kind == "your_turn":
+            game = link(
+                service, f"{self.base}/games/{game_id}#decide", game_name(notes[0].get("title", ""), game_id)
+            )
             text = f"{game}: it is {' and '.join(escape(service, n) for n in names)}'s turn."
         elif kind == "game_started":
             text = f"{game} has started: {escape(service, ', '.join(names))}."
@@ -606,10 +626,13 @@ class Channels:
         return 1 if self.mail.queue(mail, mail_id="m" + item) else 0
 
     def _url(self, note: dict[str, Any]) -> str:
-        """The page a notification points at: its own (a dispute's), else the game's."""
+        """The page a notification points at: its own (a dispute's), else the game's; "your
+        turn" opens the game at the decision (``#decide``: on a phone, the pinned sheet)."""
         path = str(note.get("url") or "")
         if not path.startswith(f"/games/{note['game_id']}"):
             path = f"/games/{note['game_id']}"
+        if note.get("kind") == "your_turn" and "#" not in path:
+            path += "#decide"
         return self.base + path
 
     # -- words ---------------------------------------------------------------------------------

@@ -499,6 +499,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     import urllib.error
     import urllib.request
 
+    from api.words import plural, signed
+
     api = args.url.rstrip("/") + "/api/v1"
     rnd = random.Random(args.seed)
     unreachable = "start it with gameledger serve, or give its address with --url"
@@ -541,8 +543,10 @@ def cmd_play(args: argparse.Namespace) -> int:
             if game["status"] == "finished":
                 for s in game["standings"]:
                     name = game["seats"][s["seat"]]["name"]
-                    print(f"rank {s['rank']}: {name} ({s['summary']})")
-                print(f"{decisions} decisions played; the game is finished at version {game['version']}")
+                    print(f"rank {s['rank']}: {name} ({signed(s['summary'])})")
+                print(
+                    f"{plural(decisions, 'decision')} played; the game is finished at version {game['version']}"
+                )
                 return 0
             if not game["legal_decisions"]:
                 continue
@@ -564,7 +568,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             moved = True
             if args.verbose:
                 for line in result["log"]:
-                    print("  " + line)
+                    print("  " + signed(line))
         if not moved:
             time.sleep(0.2)
 
@@ -585,6 +589,21 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if not isinstance(digest, dict):
             raise CliError(f"{args.digest} is not a digest: give {what}", MISUSE)
     report = verify_export(text.splitlines(), digest, args.public_key)
+    print(report.text())
+    return 0 if report.ok else 1
+
+
+def cmd_verify_league(args: argparse.Namespace) -> int:
+    import json
+
+    from ledger.league_verify import verify_league
+
+    what = "a league's record (GET /api/v1/leagues/ID/export)"
+    try:
+        doc = json.loads(_read_input(args.file, what))
+    except ValueError as exc:
+        raise CliError(f"{args.file} is not JSON: give {what}", MISUSE) from exc
+    report = verify_league(doc, args.public_key)
     print(report.text())
     return 0 if report.ok else 1
 
@@ -1102,6 +1121,17 @@ def build_parser() -> Parser:
         "--public-key",
         help="the ledger's Ed25519 key (base64, GET /api/v1/ledger/public-key) that signs the digest; "
         "without it the digest's own key is used, with a warning",
+    )
+
+    vl = command(
+        sub,
+        "verify-league",
+        cmd_verify_league,
+        "verify a league's record offline: seatings, results, points, tie-breaks, standings, rating inputs",
+    )
+    vl.add_argument("file", help="a league's record (GET /api/v1/leagues/ID/export), or - for standard input")
+    vl.add_argument(
+        "--public-key", help="the ledger's Ed25519 key (base64); without it the record's own key is used"
     )
 
     aud = command(sub, "audit", cmd_audit, "audit one game: chain, commitments, draws, replay, conservation")

@@ -160,6 +160,25 @@ def _league_figures(db: Database) -> None:
         view.datastore.close()
 
 
+def _signin_links(db: Database) -> None:
+    """The players' choice of "your turn" mail links that sign in: a column of their channel
+    choices, off for everyone (a database made since has it already)."""
+    from api.channels import ChannelStore
+
+    store = build_view(ChannelStore, db, create_table=True)
+    try:
+        table = store.t("prefs")
+        try:
+            store.rows(f"SELECT signin_links FROM {table} LIMIT 1")  # noqa: S608 - the view's table
+            return
+        except Exception:  # noqa: S110 - the column is missing: added below
+            pass
+        with store.datastore.transaction(commit=True) as c:
+            c.execute(f"ALTER TABLE {table} ADD COLUMN signin_links INTEGER NOT NULL DEFAULT 0")
+    finally:
+        store.datastore.close()
+
+
 def _migrations() -> list[Migration]:
     from projections.game_index import GameIndexView
 
@@ -200,6 +219,21 @@ def _migrations() -> list[Migration]:
             "league statistics: final values in the title's unit, start positions, outcomes, measures,"
             " ratings per title and the published figures (the view rebuilt from the log)",
             _league_figures,
+        ),
+        Migration(
+            10,
+            "game index: private tables and their invited players, listed to them only",
+            _view_ddl(
+                GameIndexView,
+                "CREATE TABLE IF NOT EXISTS {private} (game_id TEXT PRIMARY KEY)",
+                "CREATE TABLE IF NOT EXISTS {invited} (game_id TEXT NOT NULL, player_id TEXT NOT NULL,"
+                " PRIMARY KEY (game_id, player_id))",
+            ),
+        ),
+        Migration(
+            11,
+            "notification channels: your-turn mail links that sign in, if the player chooses",
+            _signin_links,
         ),
     ]
 

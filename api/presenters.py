@@ -11,6 +11,7 @@ from fastapi.responses import Response
 
 from api.deps import Caller
 from api.services import Services
+from api.words import signed
 from ledger.domain import BOT, Game
 from ledger.errors import NotFoundError
 from ledger.export import event_record, redact, visible_effects
@@ -63,7 +64,7 @@ def describer(services: Services, game: Game) -> Callable[[Mapping[str, Any]], s
     words = renderer_for(game.title).words
     who = seat_names(game, names_for(services, game))
     describe = game.engine.describe
-    return lambda effect: words.text(describe(effect, who))
+    return lambda effect: signed(words.text(describe(effect, who)))
 
 
 def game_out(services: Services, game: Game, caller: Caller) -> dict[str, Any]:

@@ -81,6 +81,14 @@ class GameIn(Request):
     join: StrictBool = Field(True, description="With seats: the creator takes seat 0")
     league: str | None = Field(None, max_length=80, description="Count the game in this league (id or name)")
     time_control: TimeControl | None = Field(None, description="A clock per seat (default: none)")
+    private: StrictBool = Field(
+        False, description="A private table: listed to nobody else, joined by invitation only"
+    )
+    invite: list[Annotated[str, Field(min_length=1, max_length=254)]] = Field(
+        default_factory=list,
+        max_length=5,
+        description="Players (id or name) and email addresses to invite, a seat held for each",
+    )
 
 
 class AbandonIn(Request):
@@ -376,3 +384,43 @@ class TalkSettingsIn(Request):
 
 class HideMessageIn(Request):
     reason: str = Field(min_length=1, max_length=500, description="Why the operator hides it (recorded)")
+
+
+class InvitationIn(Request):
+    player: str | None = Field(None, min_length=1, max_length=64, description="A player's id or name")
+    email: str | None = Field(None, min_length=3, max_length=254, description="An address to mail a link to")
+    link: StrictBool = Field(False, description="A link to share (its address is answered this once)")
+    seat: StrictInt | None = Field(None, ge=0, le=7, description="The seat to hold (default: the first free)")
+
+
+class InvitationOut(BaseModel):
+    game_id: str
+    invitation: int = Field(description="The invitation's number in its game")
+    seat: int
+    kind: str = Field(description="player, email or link")
+    player_id: str | None = None
+    email: str | None = Field(None, description="The address mailed (only in the creator's answers)")
+    expires_at: str
+    url: str | None = Field(None, description="A link to share: its address, shown this once")
+
+
+class InvitationListItem(BaseModel):
+    invitation: int
+    seat: int
+    kind: str
+    player_id: str | None = None
+    email: str | None = None
+    status: str = Field(description="pending, accepted or withdrawn")
+    expires_at: str
+
+
+class InvitationListOut(BaseModel):
+    game_id: str
+    private: bool
+    invitations: list[InvitationListItem]
+
+
+class InvitationAcceptIn(Request):
+    token: str | None = Field(
+        None, min_length=10, max_length=200, description="The invitation link's token (after #token=)"
+    )

@@ -113,6 +113,7 @@ class Services:
             services.mail,
             settings,
         )
+        services.channels.turn_link = services.accounts.turn_link
         services.idempotency = Idempotency(
             build_view(IdempotencyStore, db, create_table=db.is_memory, datastore=shared)
         )
@@ -139,6 +140,10 @@ class Services:
                 continue
             if seats:
                 out[gid] = seats
+        try:  # seasons' deadlines and rounds whose games are over (bounded: see ledger/application/seasons.py)
+            self.ledger.settle_seasons(now)
+        except Exception:
+            log.exception("season deadline check failed")
         return out
 
     # -- digests and integrity -------------------------------------------------------------

@@ -38,6 +38,9 @@ EVENT_KINDS = {
     "dispute_opened": "a dispute opened",
     "dispute_resolved": "a ruling on a dispute",
     "rules_migrated": "the move to the current rules",
+    "invitation_issued": "an invitation",
+    "invitation_withdrawn": "an invitation withdrawn",
+    "seat_opened": "a seat opened to anyone",
 }
 
 

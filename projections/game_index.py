@@ -16,6 +16,7 @@ from projections.topics import (
     ANNULLED,
     CREATED,
     FINISHED,
+    INVITATION_ISSUED,
     PLAYER_CREATED,
     SEAT_CLAIMED,
     STARTED,
@@ -35,7 +36,7 @@ GAME_COLUMNS = tuple(column.split()[0] for column in GAME_TABLE.split(","))
 
 class GameIndexView(SqlView):
     view_name = "gameindex"
-    TABLE_NAMES = ("games", "seats", "players", "timed", "heads", "talkheads")
+    TABLE_NAMES = ("games", "seats", "players", "timed", "heads", "talkheads", "private", "invited")
     TABLES = (
         "CREATE TABLE IF NOT EXISTS {games} (" + GAME_TABLE + ")",
         "CREATE INDEX IF NOT EXISTS gameindex_games_updated ON {games} (updated_at)",
@@ -52,7 +53,23 @@ class GameIndexView(SqlView):
         # every game's table talk's latest event hash, signed in the game's leaf beside its head
         "CREATE TABLE IF NOT EXISTS {talkheads} (conversation_id TEXT PRIMARY KEY, game_id TEXT NOT NULL,"
         " version INTEGER NOT NULL, hash TEXT NOT NULL)",
+        # private tables (migration 11), listed only to their creator, seated and invited players
+        "CREATE TABLE IF NOT EXISTS {private} (game_id TEXT PRIMARY KEY)",
+        "CREATE TABLE IF NOT EXISTS {invited} (game_id TEXT NOT NULL, player_id TEXT NOT NULL,"
+        " PRIMARY KEY (game_id, player_id))",
     )
+
+    def save_private(self, c: Any, private: list[str], invited: list[tuple[str, str]]) -> None:
+        self.executemany(
+            c,
+            f"INSERT INTO {self.t('private')} VALUES (%s) ON CONFLICT (game_id) DO NOTHING",
+            [[g] for g in private],
+        )
+        self.executemany(
+            c,
+            f"INSERT INTO {self.t('invited')} VALUES (%s, %s) ON CONFLICT (game_id, player_id) DO NOTHING",
+            [list(x) for x in invited],
+        )
 
     def save_heads(self, c: Any, heads: dict[str, tuple[int, str]]) -> None:
         self.executemany(
@@ -161,7 +178,10 @@ class GameIndexView(SqlView):
         game_ids: list[str] | None = None,
         limit: int = 50,
         offset: int = 0,
+        viewer: str | None = None,
     ) -> list[dict[str, Any]]:
+        """``viewer``: the games listed to this player (a private table only to its creator, its
+        seated and its invited players); None: every game (the operator, the server's own work)."""
         where, params = [], []
         if game_ids is not None:
             if not game_ids:
@@ -178,6 +198,14 @@ class GameIndexView(SqlView):
             where.append("g.league_id = %s")
             params.append(league)
         seats = self.t("seats")
+        if viewer is not None:
+            where.append(
+                f"(NOT EXISTS (SELECT 1 FROM {self.t('private')} v WHERE v.game_id = g.game_id)"
+                " OR g.created_by = %s"
+                f" OR EXISTS (SELECT 1 FROM {seats} s WHERE s.game_id = g.game_id AND s.player_id = %s)"
+                f" OR EXISTS (SELECT 1 FROM {self.t('invited')} i WHERE i.game_id = g.game_id AND i.player_id = %s))"
+            )
+            params.extend([viewer, viewer, viewer])
         if player:
             where.append(f"EXISTS (SELECT 1 FROM {seats} s WHERE s.game_id = g.game_id AND s.player_id = %s)")
             params.append(player)
@@ -191,7 +219,10 @@ class GameIndexView(SqlView):
             where.append(
                 f"EXISTS (SELECT 1 FROM {seats} s WHERE s.game_id = g.game_id AND s.player_id IS NULL)"
             )
-        sql = f"SELECT * FROM {self.t('games')} g"
+        sql = (
+            f"SELECT g.*, (SELECT COUNT(*) FROM {self.t('private')} v WHERE v.game_id = g.game_id) AS private_table"
+            f" FROM {self.t('games')} g"
+        )
         if where:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY g.updated_at DESC, g.game_id LIMIT %s OFFSET %s"
@@ -230,6 +261,7 @@ class GameIndexView(SqlView):
                 "options": json.loads(g["options"]),
                 "seats": by_game.get(g["game_id"], []),
                 "standings": json.loads(g["standings"]) if g["standings"] else None,
+                "private_table": bool(g["private_table"]),  # joined by invitation only
             }
             for g in games
         ]
@@ -262,6 +294,14 @@ class GameIndex(BatchProjection[GameIndexView]):
             return
         games = view.load_games(c, sorted({e.originator_id for e in game_events}))
         heads: dict[str, tuple[int, str]] = {}
+        private = [e.originator_id for e in game_events if e.topic == CREATED and e.public.get("private")]
+        invited = [
+            (e.originator_id, e.public["player"])
+            for e in game_events
+            if e.topic == INVITATION_ISSUED and e.public.get("player")
+        ]
+        if private or invited:
+            view.save_private(c, private, invited)
         for e in game_events:
             if e.data.get("hash"):
                 heads[e.originator_id] = (e.version, e.data["hash"])

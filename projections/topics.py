@@ -11,6 +11,7 @@ from ledger.domain.talk import Conversation
 
 CREATED = Game.Created.TOPIC
 SEAT_CLAIMED = Game.SeatClaimed.TOPIC
+INVITATION_ISSUED = Game.InvitationIssued.TOPIC
 STARTED = Game.Started.TOPIC
 DRAW = Game.DrawRecorded.TOPIC
 DECISION = Game.DecisionRecorded.TOPIC

@@ -7,6 +7,7 @@ mandatory: an unreachable server fails them instead of skipping them.
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 import secrets
@@ -24,6 +25,7 @@ from api.settings import Settings
 from api.storage import build_ledger
 from ledger.application import Ledger
 from ledger.storage import parse_database_url
+from tests.pgpool import SchemaPool
 
 # The browser tests' fixtures (Chromium, the real server, the people at the table), by name
 # in every test module that asks for them; the default run's time marks (tests/timekeeper.py).
@@ -133,23 +135,41 @@ def pg_required() -> None:
         pytest.skip(f"no PostgreSQL at {PG_URL}: {_PG_PROBLEM}")
 
 
-def _pg_schema_url() -> Iterator[str]:
-    schema = "t_" + uuid.uuid4().hex[:12]
-    db = parse_database_url(PG_URL)
+ADMIN_TOKEN = "test-admin-token-0123456789"
+
+
+def _schema_url(schema: str) -> str:
     sep = "&" if "?" in PG_URL else "?"
-    yield f"{PG_URL}{sep}schema={schema}"
-    with psycopg.connect(db.conninfo(), autocommit=True) as conn:
-        conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    return f"{PG_URL}{sep}schema={schema}"
+
+
+def _migrate(schema: str) -> None:
+    Services.start(Settings(database_url=_schema_url(schema), admin_token=ADMIN_TOKEN)).close()
+
+
+@functools.cache
+def _pool() -> SchemaPool:
+    enabled = os.environ.get("GAMELEDGER_TEST_SCHEMA_POOL", "1") != "0"
+    return SchemaPool(parse_database_url(PG_URL).conninfo(), _migrate, enabled)
+
+
+def _pg_schema_url(migrated: bool = False) -> Iterator[str]:
+    """A PostgreSQL schema of the test's own: a migrated one from this process's pool when the
+    test starts the service anyway (``migrated``), else a new one (tests/pgpool.py)."""
+    schema = _pool().acquire(migrated)
+    yield _schema_url(schema)
+    _pool().release(schema)
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def database_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:  # type: ignore[no-untyped-def]
-    """A fresh database: a SQLite file, or a PostgreSQL schema of its own."""
+    """A fresh database: a SQLite file, or a PostgreSQL schema of its own (empty, or as the
+    migrations leave it when the test asks for the service, which migrates it anyway)."""
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
         return
     request.getfixturevalue("pg_required")
-    yield from _pg_schema_url()
+    yield from _pg_schema_url(migrated="services" in request.fixturenames)
 
 
 @pytest.fixture
@@ -163,9 +183,7 @@ def settings(database_url: str) -> Settings:
     # decisions at machine speed (a two-player Water Frame game over HTTP left 16 of the default
     # 120 tokens on a loaded machine, and one test was refused on an idle one). The limit's own
     # tests set their rate and burst.
-    return Settings(
-        database_url=database_url, admin_token="test-admin-token-0123456789", decision_burst=1_000_000
-    )
+    return Settings(database_url=database_url, admin_token=ADMIN_TOKEN, decision_burst=1_000_000)
 
 
 @pytest.fixture

@@ -756,6 +756,8 @@ def test_account_secrets_are_in_no_read_answer_and_stored_only_as_hashes(
                 assert (r.status_code, r.json()["code"]) == (403, "game/not_seated"), (who, url)
             elif path.endswith("/disputes/{number}") and who != "bob":  # for the game's parties
                 assert (r.status_code, r.json()["code"]) == (403, "dispute/not_a_party"), (who, url)
+            elif path.endswith("/invitations"):  # the creator's (neither Ann nor Bob made the game)
+                assert (r.status_code, r.json()["code"]) == (403, "game/not_creator"), (who, url)
             else:
                 assert r.status_code == 200, (who, url, r.status_code, r.text[:200])
             answers.append((who, path, r.text))

@@ -389,6 +389,7 @@ def _play(api: lk.Api, game_id: str, tokens: list[str], rnd: random.Random) -> i
     return int(lk.must(api.call("POST", f"/games/{game_id}/decisions", tokens[seat], body))["version"])
 
 
+@pytest.mark.slow  # several processes, killed or restarted: run by .ci/run in one process (-n 0)
 @pytest.mark.postgres
 def test_a_decision_made_through_one_server_process_reaches_a_stream_held_by_another(
     pg_url: str, tmp_path: Path
@@ -414,6 +415,7 @@ def test_a_decision_made_through_one_server_process_reaches_a_stream_held_by_ano
         deciding.stop()
 
 
+@pytest.mark.slow  # several processes, killed or restarted: run by .ci/run in one process (-n 0)
 def test_a_stream_resumed_with_last_event_id_after_a_server_restart_misses_nothing(
     database_url: str, tmp_path: Path
 ) -> None:

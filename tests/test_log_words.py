@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+import importlib
+import inspect
+import pkgutil
+import random
+import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from api.web.table import renderer_for
+from api.web.table.water_frame_words import event_name, event_tip
+from ledger import registry
+from ledger.engine import DrawOutcome, Effect
+from ledger.games import vocabulary
 from ledger.games.arkwright_card_game.words import describe as card_game
 from ledger.games.cotton_trade.words import describe as cotton_trade
 from ledger.games.vocabulary import counted
 from ledger.games.water_frame.words import describe as water_frame
+from ledger.rng import derive_draw
 
 NAMES = {0: "Ann"}
 
@@ -114,3 +126,103 @@ def test_the_log_says_one_good_or_coin_in_the_singular(
     describe: Any, effect: dict[str, Any], said: str
 ) -> None:
     assert describe(effect, NAMES) == said
+
+
+# --- every effect kind has words -----------------------------------------------------------
+
+VARIANTS: dict[str, tuple[dict[str, Any], ...]] = {
+    "water-frame": ({}, {"predetermined_setup": True}, {"edition": "2014", "patron_variant": True}),
+    "arkwright-card-game": ({}, {"expert": "all", "extra_production": True, "early_shipping": True}),
+    "cotton-trade": ({}, {"shares_trade": True, "reputation": True}),
+}
+"""Each title's variants the random games are played in: the effects of an optional rule too."""
+
+
+def _declared_kinds(title: str) -> set[str]:
+    """The effect kinds a title's modules declare: its own effect classes, and the shared ones
+    (``ledger.games.vocabulary``'s) its modules name."""
+    shared = {
+        name: thing.kind
+        for name, thing in vars(vocabulary).items()
+        if inspect.isclass(thing) and issubclass(thing, Effect) and thing is not Effect
+    }
+    package = importlib.import_module(registry.meta(title).engine_module.rsplit(".", 1)[0])
+    kinds: set[str] = set()
+    for module in pkgutil.iter_modules(package.__path__):
+        loaded = importlib.import_module(f"{package.__name__}.{module.name}")
+        for thing in vars(loaded).values():
+            if inspect.isclass(thing) and issubclass(thing, Effect) and thing is not Effect:
+                kinds.add(thing.kind)
+        source = inspect.getsource(loaded)
+        kinds |= {kind for name, kind in shared.items() if re.search(rf"\b{name}\b", source)}
+    return kinds
+
+
+def _random_game(title: str, seed: int, options: dict[str, Any]) -> Iterator[Any]:
+    """The effects of one game of random legal decisions (draws derived from the seed)."""
+    eng = registry.engine(title)
+    players = eng.meta.min_players + seed % (eng.meta.max_players - eng.meta.min_players + 1)
+    rnd = random.Random(seed)
+    state = eng.new_game(eng.meta.options.model_validate(options), players)
+    draw_seed, draws = rnd.randbytes(32), 0
+    for _ in range(20_000):
+        pending = eng.pending(state)
+        if pending.finished:
+            return
+        if pending.draw is not None:
+            outcome = DrawOutcome(pending.draw.key, derive_draw(draw_seed, draws, pending.draw))
+            state, effects = eng.apply_draw(state, outcome)
+            draws += 1
+        else:
+            seat = rnd.choice(pending.seats)
+            state, effects = eng.apply(state, seat, rnd.choice(eng.legal_decisions(state, seat)))
+        yield from effects
+    raise AssertionError(f"a random {title} game did not end")
+
+
+def _words(title: str) -> dict[str, Any]:
+    return importlib.import_module(registry.meta(title).engine_module.rsplit(".", 1)[0] + ".words").WORDS
+
+
+@pytest.mark.parametrize("title", sorted(registry.TITLES))
+def test_every_effect_kind_a_title_declares_or_emits_has_words(title: str) -> None:
+    emitted = {
+        e.kind for seed in range(3) for options in VARIANTS[title] for e in _random_game(title, seed, options)
+    }
+    declared = _declared_kinds(title)
+    assert len(emitted) > 20 and len(declared) > 20
+    missing = sorted((declared | emitted) - set(_words(title)))
+    assert not missing, f"{title}'s log has no words for {missing}"
+
+
+@pytest.mark.parametrize("title", sorted(registry.TITLES))
+def test_no_line_of_a_random_games_log_is_only_its_kind(title: str) -> None:
+    """Each line names who and what: never the bare kind ("ship released"), an unfilled field or
+    a code the table's words leave unsaid."""
+    words = renderer_for(title).words
+    names = {0: "Ann", 1: "Bob", 2: "Cid", 3: "Dee"}
+    describe = registry.engine(title).describe
+    seen = 0
+    for options in VARIANTS[title]:
+        for effect in _random_game(title, 7, options):
+            payload = effect.payload()
+            line = words.text(describe(payload, names))
+            seen += 1
+            assert line.strip() and line != effect.kind.replace("_", " "), (effect.kind, line)
+            assert "{" not in line and "_" not in line, (effect.kind, line)
+            assert line.endswith((".", ")")), (effect.kind, line)
+    assert seen > 100
+
+
+def test_an_event_marker_without_effect_says_there_is_no_event_this_decade() -> None:
+    said = water_frame({"kind": "event_revealed", "decade": 1780, "event": "EVENT_X7"}, NAMES)
+    assert said == "No event this decade (the 1780s)."
+    assert water_frame({"kind": "event_revealed", "decade": 1790, "event": "BUREAUCRACY"}, NAMES) == (
+        "Event of the 1790s: Bureaucracy."
+    )
+    assert event_name("EVENT_X7") == "No event" and "No event this decade" in event_tip("EVENT_X7")
+
+
+def test_a_ship_released_names_who_and_which_ship() -> None:
+    effect = {"kind": "ship_released", "seat": 0, "ship": "SHIP-4A", "crew_fired": 1}
+    assert water_frame(effect, NAMES) == "Ann released the 4-goods ship A and its crew of 1."

@@ -159,7 +159,7 @@ def test_mails_link_the_game_carry_a_one_click_unsubscribe_and_it_stops_them(wor
     assert len(turn) == 1, "the first awaited seat is told it is their turn, once"
     message = turn[0]
     text = text_of(message)
-    assert f"Open the game: {PUBLIC}/games/{game.id}" in text
+    assert f"Open the game: {PUBLIC}/games/{game.id}#decide\n" in text, "at the decision"
     assert f"It is your turn in {game_name('cotton-trade', str(game.id))}." in text, "the game by its name"
     assert message["Subject"] == f"Your turn in {game_name('cotton-trade', str(game.id))}"
     assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
@@ -430,6 +430,9 @@ def test_a_players_discord_and_a_tables_slack_get_each_services_format(
     assert any(body["allowed_mentions"] == {"parse": []} for body in receiver.bodies("/api/webhooks/1/ann"))
     assert slack[0].startswith(f"<{link}|{game_name('cotton-trade', str(game.id))}> has started")
     turns = [t for t in slack if "turn" in t]
+    assert turns and all(t.startswith(f"<{link}#decide|") for t in turns), (
+        "the post opens the game at the decision"
+    )
     assert turns and all(("Ann &lt;script&gt;" in t or "Bob &amp; co" in t) for t in turns), turns
     assert "<script>" not in "".join(slack)
     assert sum("has started" in t for t in slack) == 1, "a table is told once per event and kind"
@@ -565,3 +568,48 @@ def test_a_server_upgraded_to_mail_notifications_mails_none_from_before(
     )
     world.game([bob, ann])
     assert len(world.mails("ann@example.org", "has started")) == 1, "what comes after is mailed"
+
+
+def test_a_turn_mail_links_that_sign_in_for_a_player_who_chose_them_once_and_only_a_games_newest(
+    world: World,
+) -> None:
+    ann = world.player("Ann", "ann@example.org")
+    bob = world.player("Bob", "bob@example.org")
+    r = world.put("/me/notifications/channels", ann, {"signin_links": True})
+    assert r.status_code == 200 and r.json()["signin_links"] is True
+    assert (
+        world.client.get(f"{API}/me/notifications/channels", headers=bearer(bob["token"])).json()[
+            "signin_links"
+        ]
+        is False
+    ), "off unless chosen"
+    game = world.game([ann, bob])
+    rnd = random.Random(31)
+    for _ in range(12):
+        if len(world.mails("ann@example.org", "Your turn")) >= 2 and world.mails(
+            "bob@example.org", "Your turn"
+        ):
+            break
+        game = world.play(game, 1, rnd)
+    turns = world.mails("ann@example.org", "Your turn")
+    assert len(turns) >= 2
+    assert all("#decide&signin=glk_" in text_of(m) for m in turns), "Ann's turn links sign in"
+    assert all("signin=" not in text_of(m) for m in world.mails("bob@example.org", "Your turn")), (
+        "Bob's do not"
+    )
+    older, newest = (text_of(m).split("signin=")[1].split()[0] for m in turns[-2:])
+    world.client.cookies.clear()
+    r = world.client.post(f"{API}/sessions", json={"link": older})
+    assert r.status_code == 409 and r.json()["code"] == "link/used", (
+        "a newer turn link of the game replaced it"
+    )
+    r = world.client.post(f"{API}/sessions", json={"link": newest})
+    assert r.status_code == 201, r.text
+    assert r.json()["player_id"] == ann["player_id"] and r.json()["opened_with"] == "mail_link", (
+        "no recovery powers"
+    )
+    world.client.cookies.clear()
+    r = world.client.post(f"{API}/sessions", json={"link": newest})
+    assert r.status_code == 409 and r.json()["code"] == "link/used", "once"
+    r = world.put("/me/notifications/channels", ann, {"signin_links": False})
+    assert r.json()["signin_links"] is False

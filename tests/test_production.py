@@ -100,6 +100,7 @@ def stop(proc: subprocess.Popen[Any], seconds: float = 40) -> tuple[int, float]:
     return code, time.monotonic() - t0
 
 
+@pytest.mark.slow  # several processes, killed or restarted: run by .ci/run in one process (-n 0)
 @pytest.mark.postgres
 def test_production_deployment_on_postgres_with_two_server_processes_and_a_worker(
     pg_url: str, tmp_path: Path
@@ -297,6 +298,7 @@ def test_sigterm_lets_an_in_flight_request_finish_then_exits_zero(tmp_path: Path
             server.wait()
 
 
+@pytest.mark.slow  # several processes, killed or restarted: run by .ci/run in one process (-n 0)
 def test_a_worker_stopped_by_sigterm_mid_backlog_exits_zero_and_a_restart_double_counts_nothing(
     tmp_path: Path,
 ) -> None:

@@ -186,6 +186,7 @@ def dump_after_rebuild(services: Services) -> dict[str, list[Any]]:
     return dump(services)
 
 
+@pytest.mark.slow  # several processes, killed or restarted: run by .ci/run in one process (-n 0)
 def test_a_worker_killed_mid_stream_resumes_without_double_counting(
     settings: Settings, tmp_path: Path
 ) -> None:

@@ -134,7 +134,7 @@ def test_every_tile_marker_ship_and_event_has_a_name_in_words() -> None:
     assert marker_name("OWN:STOCK_EXCHANGE") == "stock exchange marker"
     assert ship_name("SHIP-2A") == "2-goods ship A" and ship_name("SHIP-10") == "10-goods ship"
     assert (
-        event_name("EVENT_X5") == "No-effect event"
+        event_name("EVENT_X5") == "No event"
         and event_name("HAMBURG_CREDIT_CRISIS") == "Hamburg credit crisis"
     )
 

@@ -92,6 +92,13 @@ POLICY: dict[tuple[str, str], str] = {
     ("POST", "/api/v1/games"): "player",
     ("GET", "/api/v1/games"): "player",
     ("POST", "/api/v1/games/{game_id}/join"): "player",
+    ("POST", "/api/v1/games/{game_id}/invitations"): "creator",  # called on a waiting game of the creator's
+    ("GET", "/api/v1/games/{game_id}/invitations"): "creator",
+    ("DELETE", "/api/v1/games/{game_id}/invitations/{number}"): "creator",
+    ("POST", "/api/v1/games/{game_id}/seats/{seat}/open"): "creator",
+    # the caller's own invitation, or a link's
+    ("POST", "/api/v1/games/{game_id}/invitations/accept"): "player",
+    ("GET", "/invitation/{game_id}"): "public",  # the link's page: signs up or in, then takes the seat
     ("GET", "/api/v1/games/{game_id}/scoreboard"): "player",
     ("GET", "/api/v1/games/{game_id}/share-values"): "player",
     ("GET", "/api/v1/games/{game_id}/share-values.svg"): "player",
@@ -132,6 +139,13 @@ POLICY: dict[tuple[str, str], str] = {
     ("POST", "/api/v1/leagues/{league}/admission"): "organiser",
     ("POST", "/api/v1/leagues/{league}/members"): "organiser",
     ("DELETE", "/api/v1/leagues/{league}/members/{player_id}"): "organiser",
+    ("POST", "/api/v1/leagues/{league}/seasons"): "organiser",
+    ("GET", "/api/v1/leagues/{league}/seasons"): "player",
+    ("GET", "/api/v1/leagues/{league}/seasons/{number}"): "player",
+    ("POST", "/api/v1/leagues/{league}/seasons/{number}/signup"): "player",  # the caller signs up
+    ("POST", "/api/v1/leagues/{league}/seasons/{number}/players"): "organiser",
+    ("POST", "/api/v1/leagues/{league}/seasons/{number}/rounds"): "organiser",
+    ("GET", "/api/v1/leagues/{league}/export"): "player",  # the league's public record
     ("POST", "/api/v1/games/{game_id}/abandon"): "admin",
     ("POST", "/api/v1/games/{game_id}/disputes/{number}/resolve"): "adjudicator",
     ("POST", "/api/v1/admin/clocks/tick"): "admin",
@@ -181,6 +195,7 @@ class Matrix(AtTable):
     dispute: int
     throwaway: str
     said: str = "the table's first message"
+    inviting: str = ""  # a waiting game of the creator's, for the invitation routes
     others: dict[str, str] = field(default_factory=dict)  # another player's token id and session
     tally: Counter[str] = field(default_factory=Counter)
 
@@ -245,13 +260,35 @@ def _call_for(m: Matrix, method: str, template: str, role: str) -> Call:
         game = m.throwaway  # the operator's abandon succeeds: on a game of its own
     if template.endswith("/join"):
         game = m.waiting
+    number, seat = "1", "1"
+    if "/invitation" in template or "/seats/" in template:
+        game = m.inviting
+        waiting = m.services.ledger.get_game(game)
+        pending = [n for n, inv in waiting.invitations.items() if inv["status"] == "pending"]
+        if template.endswith("/{number}"):
+            if not pending and role == "admin":  # the creator withdrew the last one: one to withdraw
+                from datetime import UTC, datetime, timedelta
+
+                m.services.ledger.invite(
+                    game,
+                    "admin",
+                    kind="link",
+                    link="0" * 32,
+                    expires_at=datetime.now(UTC) + timedelta(days=1),
+                )
+                waiting = m.services.ledger.get_game(game)
+                pending = [n for n, inv in waiting.invitations.items() if inv["status"] == "pending"]
+            number = max(pending, key=int) if pending else "1"
+        free = [i for i, p in enumerate(waiting.seats) if p is None and i not in waiting.opened]
+        seat = str(free[0]) if free else "1"
     path = (
         template.replace("{game_id}", game)
         .replace("{league}", m.league["league_id"])
         .replace("{player_id}", m.table.players[0]["player_id"])
         .replace("{title}", "cotton-trade")
         .replace("{name}", "first-player" if template.startswith("/titles/") else "ratings")
-        .replace("{number}", str(m.dispute))
+        .replace("{number}", number if "/invitations/" in template else str(m.dispute))
+        .replace("{seat}", seat)
         .replace("{token_id}", m.others.get("token_id", "x"))
         .replace("{session_id}", m.others.get("session_id", "x"))
         .replace("{token}", _unsubscribe_token(m.services.channels, m.table.players[0]["player_id"]))
@@ -286,6 +323,8 @@ def _call_for(m: Matrix, method: str, template: str, role: str) -> Call:
         "/api/v1/leagues/{league}/games": {"game_id": m.game_id},
         "/api/v1/leagues/{league}/admission": {"members_only": False},
         "/api/v1/leagues/{league}/members": {"player_id": m.table.players[1]["player_id"]},
+        "/api/v1/leagues/{league}/seasons": {"title": "cotton-trade", "table_min": 2, "table_max": 3},
+        "/api/v1/leagues/{league}/seasons/{number}/players": {"player_id": m.table.players[1]["player_id"]},
         "/api/v1/me/vacation": {"days": 1},
         "/api/v1/me/notifications/settings": {"kinds": None},
         "/api/v1/sessions": {"token": m.spectator["token"]},
@@ -295,6 +334,8 @@ def _call_for(m: Matrix, method: str, template: str, role: str) -> Call:
         "/api/v1/me/tokens": {"name": "matrix"},
         "/api/v1/me/notifications/channels": {"mail": "digest", "digest_hours": 4},
         "/api/v1/me/chat-webhook": {"service": "discord", "url": "https://discord.com/api/webhooks/1/matrix"},
+        "/api/v1/games/{game_id}/invitations": {"link": True},
+        "/api/v1/games/{game_id}/invitations/accept": {},
         "/api/v1/games/{game_id}/chat-webhook": {
             "service": "slack",
             "url": "https://hooks.slack.com/services/T/B/m",
@@ -542,6 +583,10 @@ def build_matrix(client: TestClient) -> Matrix:
     waiting = client.post(f"{API}/games", json={"title": "cotton-trade", "seats": 4}, headers=table.auth(0))
     throwaway = client.post(f"{API}/games", json={"title": "cotton-trade", "seats": 3}, headers=table.auth(1))
     m = Matrix(client, table, spectator, league, waiting.json()["game_id"], 0, throwaway.json()["game_id"])
+    inviting = client.post(f"{API}/games", json={"title": "cotton-trade", "seats": 6}, headers=table.auth(0))
+    m.inviting = inviting.json()["game_id"]
+    held = client.post(f"{API}/games/{m.inviting}/invitations", json={"link": True}, headers=table.auth(0))
+    assert held.status_code == 201, held.text  # one pending invitation for the routes that take one
     opened = client.post(
         f"{API}/games/{table.game_id}/disputes",
         json={"versions": [1], "text": "the first draw"},
@@ -603,7 +648,9 @@ def test_the_authorisation_matrix(client: TestClient) -> None:
     assert seen.status_code == 200 and seen.json()["version"] == version, seen.text
     assert m.table.decide(owner, decision, version).status_code == 200
     org = bearer(str(m.token("organiser")))
-    league = client.post(f"{API}/leagues", json={"name": "Second"}, headers=org).json()["league_id"]
+    seated = [p for p in m.services.ledger.get_game(m.game_id).seats if p]  # members: he may add it
+    body = {"name": "Second", "members": seated}
+    league = client.post(f"{API}/leagues", json=body, headers=org).json()["league_id"]
     added = client.post(f"{API}/leagues/{league}/games", json={"game_id": m.game_id}, headers=org)
     assert added.status_code == 200 and m.game_id in added.json()["games"]
     closed = client.post(f"{API}/leagues/{league}/close", headers=org)

@@ -77,6 +77,7 @@ def stored_keys(database_url: str, game_id: str) -> set[str]:
 # -- SQLite: the online backup API while serving ------------------------------------------
 
 
+@pytest.mark.slow  # several processes, killed or restarted: run by .ci/run in one process (-n 0)
 def test_sqlite_backup_taken_while_serving_is_a_consistent_copy_that_restores(tmp_path: Path) -> None:
     live = tmp_path / "live"
     url = f"sqlite:///{live / 'ledger.sqlite3'}"
@@ -147,6 +148,7 @@ def test_sqlite_backup_taken_while_serving_is_a_consistent_copy_that_restores(tm
 # -- PostgreSQL: pg_dump and pg_restore ---------------------------------------------------
 
 
+@pytest.mark.slow  # several processes, killed or restarted: run by .ci/run in one process (-n 0)
 @pytest.mark.postgres
 def test_postgres_dump_taken_while_serving_restores_into_a_fresh_database_with_the_same_games(
     load_pg: Any, tmp_path: Path

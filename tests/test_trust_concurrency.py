@@ -92,6 +92,7 @@ def assert_consistent(result: lk.LoadResult, check: lk.LedgerCheck, *, min_accep
         assert seen == a.first_version, a
 
 
+@pytest.mark.slow  # several processes, killed or restarted: run by .ci/run in one process (-n 0)
 @pytest.mark.postgres
 def test_two_server_processes_on_one_postgres_schema_record_each_accepted_decision_once(
     load_pg: Any, tmp_path: Path
@@ -104,6 +105,7 @@ def test_two_server_processes_on_one_postgres_schema_record_each_accepted_decisi
     )
 
 
+@pytest.mark.slow  # several processes, killed or restarted: run by .ci/run in one process (-n 0)
 def test_two_server_processes_on_one_sqlite_file_record_each_accepted_decision_once(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
     result, check = run_load(url, tmp_path, servers=2, workers=1, games=2, seconds=4)

@@ -157,6 +157,7 @@ def assert_survived(
     assert check.acknowledged > 0
 
 
+@pytest.mark.slow  # several processes, killed or restarted: run by .ci/run in one process (-n 0)
 @pytest.mark.postgres
 def test_kill_9_of_server_and_projection_worker_loses_nothing_and_counts_nothing_twice(
     load_pg: Any, tmp_path: Path

@@ -126,6 +126,7 @@ def assert_failed_cleanly_and_recovered(out: dict[str, Any]) -> None:
         assert any(t > stopped and s == 503 for t, s, *_ in result.read_log), "no 503 seen during an outage"
 
 
+@pytest.mark.slow  # several processes, killed or restarted: run by .ci/run in one process (-n 0)
 def test_postgres_restart_under_load_fails_cleanly_with_503_and_recovers_without_a_server_restart(
     tmp_path: Path,
 ) -> None:

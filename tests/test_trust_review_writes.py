@@ -398,7 +398,9 @@ def test_every_post_that_takes_the_key_goes_through_the_one_mechanism(client: Te
     """Each POST whose OpenAPI lists Idempotency-Key: the same request replays the first answer,
     another request with the key is refused; nothing is written twice."""
     org, ann, bob = register(client, "Org"), register(client, "Ann"), register(client, "Bob")
-    league = league_of(client, org, "Keyed league")
+    # Bob a member from the start, Ann by the members case below: then the organiser may add
+    # their game, which he did not create
+    league = league_of(client, org, "Keyed league", members=[bob["player_id"]])
     game = client.post(
         f"{API}/games",
         json={"title": "cotton-trade", "players": [ann["player_id"], bob["player_id"]]},

@@ -10,8 +10,7 @@ them after the README's test command); the tests that need a finished game in th
 one of their own, played through the HTTP API in seconds (``finished_water_frame``).
 
 Runs the real server (``gameledger serve``, SQLite in a temporary directory) and Debian's
-Chromium through Python Playwright; axe-core comes with the test extra (the PyPI package
-axe-playwright-python ships it). Screenshots of each page go to test-artifacts/screenshots/.
+Chromium through Python Playwright; axe-core 4.14.1 is kept in tests/vendor/axe-core. Screenshots of each page go to test-artifacts/screenshots/.
 """
 
 from __future__ import annotations

@@ -43,6 +43,11 @@ class ChannelsIn(Body):
     kinds: list[Annotated[str, Field(max_length=40)]] | None = Field(
         None, max_length=20, description="Which notifications (mail and chat); null: all of them"
     )
+    signin_links: bool | None = Field(
+        None,
+        description="Whether the link of a your-turn mail also signs you in (once, within a day) in a "
+        "browser without your session",
+    )
 
 
 def _channels(services: Any) -> Channels:
@@ -70,6 +75,7 @@ def put_channels(body: ChannelsIn, caller: AccountCallerDep, services: ServicesD
         mail=body.mail,
         digest_hours=body.digest_hours,
         kinds=body.kinds if "kinds" in body.model_fields_set else False,
+        signin_links=body.signin_links,
     )
 
 

@@ -39,7 +39,7 @@ from api.schemas import (
     UndoAnswerIn,
     VersionIn,
 )
-from ledger.errors import ForbiddenError, InvalidRequestError, NotFoundError
+from ledger.errors import ConflictError, ForbiddenError, InvalidRequestError, NotFoundError
 from ledger.export import game_export
 from ledger.preview import preview_decision
 from ledger.registry import TITLES
@@ -79,6 +79,24 @@ def create_game(
             code="auth/admin_only",
         )
     meta = TITLES.get(body.title)  # an unknown title is refused by the ledger
+    from api.invitations import Invitations
+
+    inviting = Invitations(services)
+    invitees = [inviting.invitee(who) for who in body.invite]  # every name checked before anything is made
+    if invitees:
+        named = [w.player or w.email for w in invitees]
+        if len(set(named)) != len(named):
+            raise InvalidRequestError("Each player or address is invited once.", code="invitation/duplicate")
+        if body.join and not caller.is_admin and caller.player_id in named:
+            raise ConflictError("You take the first seat yourself.", code="invitation/already_seated")
+        free = (body.seats if body.seats is not None else meta.min_players if meta else 2) - (
+            1 if body.join and not caller.is_admin else 0
+        )
+        if body.players is not None or len(invitees) > free:
+            raise ConflictError(
+                f"{len(invitees)} invitations for {max(free, 0)} free seats.", code="invitation/no_free_seat"
+            )
+        inviting._budget(caller.player_id, len(invitees))
 
     def answer() -> dict[str, Any]:
         game = services.ledger.create_game(
@@ -91,7 +109,12 @@ def create_game(
             idempotency_key=once.key,
             league=body.league,
             time_control=body.time_control.model_dump() if body.time_control else None,
+            private=body.private,
         )
+        if invitees and game.status == "waiting" and not game.invitations:  # not again on a retry
+            for who in invitees:
+                inviting.issue(str(game.id), caller, who)
+            game = services.ledger.get_game(game.id)
         return game_out(services, game, caller)
 
     return once(body, answer)
@@ -124,6 +147,7 @@ def list_games(
         league=league,
         limit=limit,
         offset=offset,
+        viewer=None if caller.is_admin else caller.player_id,  # private tables: their own people's
     )
     return {"games": games}
 

@@ -38,6 +38,9 @@ def league_out(
     out["organiser_name"] = organiser_name(league.created_by, names)
     out["members_only"] = league.members_only
     out["members"] = [{"player_id": m, "name": names.get(m)} for m in league.members]
+    from api.routers.seasons import league_seasons_out  # the latest seasons, in full
+
+    out["seasons"] = league_seasons_out(services, league.id)
     return out
 
 

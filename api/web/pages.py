@@ -23,6 +23,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import ChainableUndefined, Environment, FileSystemLoader, select_autoescape
 
+from api import words as counts
 from api.charts import share_value_svg
 from api.deps import Caller, get_caller
 from api.presenters import events_out, game_out, names_for, scoreboard_out, seat_names
@@ -88,6 +89,8 @@ templates = Environment(
 )
 templates.filters.update(human=human, value_text=value_text, when=_when, duration=_duration)
 templates.filters.update(days=days_words, count=count_words, final_value=value_words)
+templates.filters.update(plural=counts.plural, signed=counts.signed, decisions_in_words=counts.decisions)
+templates.filters.update(money=counts.money)
 templates.globals.update(TITLES=TITLES, BOARDS=BOARDS)
 
 
@@ -198,7 +201,7 @@ def lobby(request: Request, caller: Caller) -> Response:
     mine.sort(key=lambda g: rank.get(g["game_id"], len(rank)))
     open_games = [
         g
-        for g in view.list_games(status="waiting", open_seats=True, limit=100)
+        for g in view.list_games(status="waiting", open_seats=True, limit=100, viewer=me)
         if not any(s["player_id"] == me for s in g["seats"])
     ]
     return render(
@@ -255,7 +258,7 @@ def league_page(request: Request, caller: Caller, league: str) -> Response:
     out = league_out(services, league, None, None)
     # the league's games, whether opened in it or added by its organiser afterwards
     ids = [g["game_id"] for g in out["games"]][-200:]
-    games = services.game_index.view.list_games(game_ids=ids, limit=200)
+    games = services.game_index.view.list_games(game_ids=ids, limit=200, viewer=caller.player_id)
     from api.web.stat_pages import league_figures  # the standings' tables and the rating chart
 
     return render(
@@ -302,6 +305,9 @@ EVENT_WORDS = {
     "dispute_opened": "{who} opened a dispute.",
     "dispute_resolved": "A dispute was resolved.",
     "rules_migrated": "The game moved to the current rules.",
+    "invitation_issued": "A seat was held for an invited player.",
+    "invitation_withdrawn": "An invitation was withdrawn: its seat is free again.",
+    "seat_opened": "A seat was opened to anyone with the table's address.",
     "annulled": "The game was annulled.",
     "orders_set": "{who} set standing orders.",
     "orders_dropped": "{who}'s standing order dropped rules that could no longer act.",
@@ -428,7 +434,76 @@ def _game_context(request: Request, caller: Caller, game_id: str) -> dict[str, A
         "free_seats": sum(1 for s in game.seats if s is None),
         "talk": _talk(services, game, caller),
         "seat": seat_controls(services, game, caller.player_id, names, out["state"]),
+        "table": _waiting_table(services, game, caller) if game.status == "waiting" else None,
     }
+
+
+def _waiting_table(services: Services, game: Game, caller: Caller) -> dict[str, Any]:
+    """A waiting table's seats in words: which are held for an invited player (by name, by mail
+    or by a shared link), which are open; the invitations for its creator to manage, and the
+    caller's own invitation to take."""
+    from api.invitations import Invitations
+
+    now = services.ledger.clock().isoformat()
+    held = game.reserved(now)
+    pending = {int(n): inv for n, inv in game.invitations.items() if inv["status"] == "pending"}
+    invited = [inv["player"] for inv in pending.values() if inv.get("player")]
+    who = services.game_index.view.player_names(invited) if invited else {}
+    creator = caller.is_admin or caller.player_id == game.created_by
+    listed = Invitations(services).listed(game) if creator else []
+    for inv in listed:
+        inv["who"] = (
+            who.get(inv["player_id"] or "", "a player")
+            if inv["kind"] == "player"
+            else inv["email"] or "a link to share"
+        )
+        inv["expired"] = inv["status"] == "pending" and inv["expires_at"] <= now
+    mine = next(
+        (n for n, inv in pending.items() if inv.get("player") == caller.player_id and inv["seat"] in held),
+        None,
+    )
+    free = [i for i, p in enumerate(game.seats) if p is None]
+    return {
+        "private": game.private,
+        "creator": creator,
+        "held": held,
+        "opened": list(game.opened),
+        "invitations": [i for i in listed if i["status"] == "pending"],
+        "mine": mine,
+        "joinable": [i for i in free if i not in held and (not game.private or i in game.opened)],
+        "free": free,
+    }
+
+
+@router.get("/invitation/{game_id}")
+def invitation_page(request: Request, game_id: str) -> Response:
+    """An invitation link lands here: its token (after #) never reaches the server until the
+    visitor, signed up or signed in, presses the button that takes the seat."""
+    services = _services(request)
+    caller = page_caller(request)
+    try:
+        game = services.ledger.get_game(game_id)
+    except (NotFoundError, ValueError):
+        return render(
+            request,
+            "message.html",
+            caller,
+            status=404,
+            heading="No such game",
+            message="There is no game here: check the link.",
+        )
+    names = names_for(services, game)
+    return render(
+        request,
+        "invitation.html",
+        caller,
+        game_id=str(game.id),
+        title_name=game.engine.meta.name,
+        creator=names.get(game.created_by, "A player"),
+        seat_count=game.seat_count,
+        seated=[names.get(p, "a player") for p in game.seats if p],
+        game_status=game.status,
+    )
 
 
 def _talk(services: Services, game: Game, caller: Caller, version: int | None = None) -> dict[str, Any]:

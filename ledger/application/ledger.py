@@ -29,8 +29,10 @@ from ledger import registry
 from ledger.accounts import matching_token
 from ledger.accounts import token_hash as _token_hash
 from ledger.application.disputes import DisputeUseCases
+from ledger.application.invitations import InvitationUseCases
 from ledger.application.leagues import LeagueUseCases
 from ledger.application.repository import CopyOnReadRepository
+from ledger.application.seasons import SeasonUseCases
 from ledger.application.talk import TalkUseCases
 from ledger.application.undo import UndoUseCases
 from ledger.canonical import canonical, sha256_hex
@@ -104,7 +106,7 @@ class DecisionResult:
     game: Game | None = field(default=None, compare=False, repr=False)  # as saved, when it was
 
 
-class Ledger(LeagueUseCases, UndoUseCases, TalkUseCases, DisputeUseCases):
+class Ledger(LeagueUseCases, SeasonUseCases, UndoUseCases, TalkUseCases, DisputeUseCases, InvitationUseCases):
     """Games and players, event-sourced."""
 
     name = "Ledger"  # pinned: table names and env prefix derive from it
@@ -252,6 +254,7 @@ class Ledger(LeagueUseCases, UndoUseCases, TalkUseCases, DisputeUseCases):
         league: str | None = None,
         time_control: dict[str, Any] | None = None,
         seed: bytes | None = None,
+        private: bool = False,
     ) -> Game:
         """``seed``: the game's draws from a given seed (a reproducible simulation), never
         from a caller over the network; default: fresh entropy. Run again when a game was
@@ -296,6 +299,8 @@ class Ledger(LeagueUseCases, UndoUseCases, TalkUseCases, DisputeUseCases):
                 "league": str(league_agg.id) if league_agg else None,
                 "time_control": clock,
             }
+            if private:  # compared with the first event's only when set (as it records it)
+                asked["private"] = True
             if idempotency_key:
                 game_id = uuid.uuid5(IDEMPOTENCY_NAMESPACE, f"{creator}:{idempotency_key}")
                 existing = self._find_game(game_id)
@@ -316,6 +321,7 @@ class Ledger(LeagueUseCases, UndoUseCases, TalkUseCases, DisputeUseCases):
                 timestamp=now,
                 league=str(league_agg.id) if league_agg else None,
                 time_control=clock,
+                private=private,
             )
             if league_agg is not None:
                 league_agg.add_game(str(game.id), now)
@@ -371,8 +377,19 @@ class Ledger(LeagueUseCases, UndoUseCases, TalkUseCases, DisputeUseCases):
             raise ConflictError("You already hold a seat in this game.", code="game/already_seated")
         if game.league:
             self._check_admitted(self.get_league(game.league), player)
-        seat = game.seats.index(None)
-        game.claim_seat(seat, player, self.clock())
+        now = self.clock()
+        held = game.reserved(now.isoformat())
+        free = [i for i, p in enumerate(game.seats) if p is None and i not in held]
+        if game.private:  # only a seat its creator opened to anyone with the address
+            free = [i for i in free if i in game.opened]
+            if not free:
+                raise ForbiddenError(
+                    "This table is private: it is joined by invitation only.", code="game/private_table"
+                )
+        if not free:
+            raise ConflictError("Every free seat is held for an invited player.", code="game/seats_reserved")
+        seat = free[0]
+        game.claim_seat(seat, player, now)
         if game.full:
             self._start(game)
         self._save_game(game)

@@ -34,6 +34,13 @@ BOT = "bot"  # a seat played by the title's bot (sandbox forks)
 ADMIN = "admin"  # the operator, where the record names who acted
 
 
+def with_status(
+    invitations: dict[str, dict[str, Any]], number: int, status: str
+) -> dict[str, dict[str, Any]]:
+    """A copy of a game's invitations with one's status replaced."""
+    return {k: ({**v, "status": status} if k == str(number) else v) for k, v in invitations.items()}
+
+
 def with_seat(by_seat: dict[str, Any], seat: int, value: Any) -> dict[str, Any]:
     """A copy of a per-seat mapping with the seat's entry replaced (removed when empty)."""
     out = {k: v for k, v in by_seat.items() if k != str(seat)}
@@ -64,7 +71,14 @@ class Game(Aggregate):
             state = dict(snap.state)
             state.pop("_precomputed", None)
             state.pop("_automatic", None)
-            for name in ("stand_in", "orders", "replies"):  # absent while empty: snapshots as before
+            for name in (
+                "stand_in",
+                "orders",
+                "replies",
+                "private",
+                "invitations",
+                "opened",
+            ):  # absent while empty
                 if not state.get(name):
                     state.pop(name, None)
             state["clocks"] = aggregate.clocks.to_dict()
@@ -77,9 +91,17 @@ class Game(Aggregate):
         def mutate(self, _: None) -> Any:
             game = cast(Game, super().mutate(_))
             game.clocks = Clocks.from_dict(cast(Any, game.clocks))
-            for name, empty in (("stand_in", ()), ("orders", {}), ("replies", {})):  # older snapshots
+            for name, empty in (
+                ("stand_in", ()),
+                ("orders", {}),
+                ("replies", {}),
+                ("private", False),
+                ("invitations", {}),
+                ("opened", ()),
+            ):  # older snapshots
                 game.__dict__.setdefault(name, empty)
             game.stand_in = tuple(game.stand_in)
+            game.opened = tuple(game.opened)
             if game.state is not None:
                 game.state = title_engine(game.title).state_adapter.validate_python(game.state)
             return game
@@ -124,6 +146,43 @@ class Game(Aggregate):
 
         def apply_game(self, game: Game) -> None:
             game.seats[self.public["seat"]] = self.public["player"]
+            number = self.public.get("invitation")  # taken by an invitation (private tables)
+            if number is not None:
+                game.invitations = with_status(game.invitations, number, "accepted")
+
+    class InvitationIssued(Event):
+        """The creator reserved a seat for a player named, an address mailed or a link to share.
+        The record names the player, or the link's id only: never an address (the accounts
+        store keeps the address and the link's secret, for the mail)."""
+
+        TOPIC = "gameledger.game.invitation_issued"
+
+        def apply_game(self, game: Game) -> None:
+            p = self.public
+            entry: dict[str, Any] = {
+                k: p[k] for k in ("seat", "kind", "expires_at", "player", "link") if k in p
+            }
+            entry["by"] = p["invited_by"]
+            game.invitations = {**game.invitations, str(p["invitation"]): {**entry, "status": "pending"}}
+
+    class InvitationWithdrawn(Event):
+        TOPIC = "gameledger.game.invitation_withdrawn"
+
+        def apply_game(self, game: Game) -> None:
+            game.invitations = with_status(game.invitations, self.public["invitation"], "withdrawn")
+
+    class SeatOpened(Event):
+        """The creator opened a seat to anyone with the table's address (an invitation that held
+        it is withdrawn with it)."""
+
+        TOPIC = "gameledger.game.seat_opened"
+
+        def apply_game(self, game: Game) -> None:
+            seat = self.public["seat"]
+            for number, inv in game.invitations.items():
+                if inv["seat"] == seat and inv["status"] == "pending":
+                    game.invitations = with_status(game.invitations, int(number), "withdrawn")
+            game.opened = tuple(sorted({*game.opened, seat}))
 
     class Started(Event):
         TOPIC = "gameledger.game.started"
@@ -381,6 +440,12 @@ class Game(Aggregate):
         self.seat_count: int = public["seat_count"]
         self.seats: list[str | None] = list(public["seats"])
         self.created_by: str = public["created_by"]
+        self.private: bool = bool(public.get("private"))  # joined only by invitation
+        # invitations by number: the seat each holds, its kind (player, email, link), its player
+        # or its link's id, when it expires, and its status (pending, accepted, withdrawn);
+        # seats the creator opened to anyone with the address (a private table's)
+        self.invitations: dict[str, dict[str, Any]] = {}
+        self.opened: tuple[int, ...] = ()
         self.league: str | None = public.get("league")
         self.seed_commitment: str = public["seed_commitment"]
         self.seed: str = seed
@@ -420,6 +485,7 @@ class Game(Aggregate):
         d["clocks"] = Clocks.from_dict(self.clocks.to_dict())
         d["forfeited"] = list(self.forfeited)
         d["disputes"] = {k: dict(v) for k, v in self.disputes.items()}
+        d["invitations"] = dict(self.invitations)  # each entry replaced, never changed in place
         d["undo_request"] = (
             None
             if self.undo_request is None
@@ -490,6 +556,7 @@ class Game(Aggregate):
         league: str | None = None,
         time_control: dict[str, Any] | None = None,
         origin: dict[str, Any] | None = None,
+        private: bool = False,
     ) -> Game:
         public = {
             "title": title,
@@ -502,6 +569,8 @@ class Game(Aggregate):
         }
         if league:
             public["league"] = league
+        if private:  # only when set: the creation of every other game is recorded as before
+            public["private"] = True
         if time_control and time_control.get("kind") != "none":
             public["time_control"] = time_control
         if origin is not None:  # a what-if fork: a sandbox never counted in leagues or ratings
@@ -560,8 +629,56 @@ class Game(Aggregate):
             "public_digest": records.public_digest(eng.view(state, None)),
         }
 
-    def claim_seat(self, seat: int, player: str, timestamp: datetime) -> None:
-        self._record(self.SeatClaimed, timestamp, {"seat": seat, "player": player})
+    def claim_seat(self, seat: int, player: str, timestamp: datetime, invitation: int | None = None) -> None:
+        public: dict[str, Any] = {"seat": seat, "player": player}
+        if invitation is not None:
+            public["invitation"] = invitation
+        self._record(self.SeatClaimed, timestamp, public)
+
+    # -- invitations ------------------------------------------------------------
+
+    def reserved(self, now: str | None = None) -> dict[int, int]:
+        """Free seats held by a pending invitation (not expired at ``now``, an ISO time):
+        seat -> the invitation's number."""
+        return {
+            inv["seat"]: int(number)
+            for number, inv in self.invitations.items()
+            if inv["status"] == "pending"
+            and self.seats[inv["seat"]] is None
+            and (now is None or inv["expires_at"] > now)
+        }
+
+    def invite(
+        self,
+        seat: int,
+        kind: str,
+        by: str,
+        expires_at: str,
+        timestamp: datetime,
+        *,
+        player: str | None = None,
+        link: str | None = None,
+    ) -> int:
+        number = len(self.invitations) + 1
+        public: dict[str, Any] = {
+            "invitation": number,
+            "seat": seat,
+            "kind": kind,
+            "invited_by": by,  # not "by": that names what made a decision for a seat
+            "expires_at": expires_at,
+        }
+        if player is not None:
+            public["player"] = player
+        if link is not None:
+            public["link"] = link
+        self._record(self.InvitationIssued, timestamp, public)
+        return number
+
+    def withdraw_invitation(self, number: int, by: str, timestamp: datetime) -> None:
+        self._record(self.InvitationWithdrawn, timestamp, {"invitation": number, "withdrawn_by": by})
+
+    def open_seat(self, seat: int, by: str, timestamp: datetime) -> None:
+        self._record(self.SeatOpened, timestamp, {"seat": seat, "opened_by": by})
 
     def start(self, timestamp: datetime, state: Any = None, draws: int = 0) -> None:
         """Start from the title's setup, or (a fork) from a given position."""

@@ -22,6 +22,7 @@ floor and the service are measured on the same machine in the same minutes:
 - the game table: the game page and the preview on the server at 10, 300 and 1,000 events,
   the page's weight, click-to-preview in Chromium (``bench_table``);
 - the strong bot's decision times (median, p95) in whole games against the greedy bots;
+- seating a Swiss round of 200 and 1,000 players (``bench_seasons``), round by round of a season;
 - notification mails (``bench_notify``): 1,000 queued mails into a local SMTP server, and a
   decision's time with notifications mailed meanwhile and without;
 - league statistics (``bench_leagues``): the league, title and player pages and their API answers
@@ -622,6 +623,15 @@ def bots_section(report: Report, quick: bool) -> None:
         )
 
 
+def seasons_section(report: Report, quick: bool) -> None:
+    """Seating a Swiss round of 200 (and 1,000) players: the pure procedure (bench_seasons)."""
+    print("season seating", flush=True)
+    from tests.benchmarks.bench_seasons import figures
+
+    for what, figure, goal, met in figures(quick):
+        report.add("seasons", what, figure, goal, verdict(met) if goal else "")
+
+
 def projections_section(report: Report, pg_url: str, quick: bool) -> None:
     print("projection catch-up, PostgreSQL", flush=True)
     from api.services import PROJECTIONS
@@ -711,6 +721,7 @@ SECTIONS = {
     "load": load_section,
     "engines": lambda r, _url, q: engines_section(r, q),
     "bots": lambda r, _url, q: bots_section(r, q),
+    "seasons": lambda r, _url, q: seasons_section(r, q),
     "projections": projections_section,
     "memory": memory_section,
     "streams": streams_section,

@@ -635,6 +635,31 @@
       });
     });
   }
+  function initMailLink(section) {
+    // a "your turn" mail's link that signs in (#decide&signin=glk_...), brought here from the game
+    // by the sign-in redirect: one tap signs in and opens the game; the token leaves the address bar
+    var match = location.hash.match(/signin=([\w\-]+)/);
+    if (!match) return;
+    var linkToken = match[1];
+    history.replaceState(null, "", location.pathname + location.search);
+    section.hidden = false;
+    var button = section.querySelector("[data-mail-signin]");
+    button.addEventListener("click", function () {
+      clearError(button);
+      button.disabled = true;
+      api("POST", "/api/v1/sessions", { link: linkToken }).then(function (r) {
+        if (!r.ok) {
+          showError(button, r.data);
+          var more = section.querySelector("[data-error]");
+          if (more) more.textContent += " Sign in below instead.";
+          return;
+        }
+        forgetLegacy();
+        location.href = section.dataset.next + "#decide";
+      });
+    });
+    button.focus();
+  }
   function initTokenForm(form) {
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
@@ -699,6 +724,9 @@
       var body = { title: radio.value, seats: Number(seats.value), options: options };
       var league = form.querySelector("#league").value.trim();
       if (league) body.league = league;
+      var priv = form.querySelector("#private"), invite = form.querySelector("#invite");  // issue 31: invitations
+      if (priv && priv.checked) body.private = true;
+      if (invite && invite.value.trim()) body.invite = invite.value.split(/\s*[,;\n]\s*/).filter(Boolean);
       var tc = form.querySelector("fieldset.time-control");
       if (tc && !tc.disabled && preset.value !== "none") {
         body.time_control = { preset: preset.value, on_expiry: form.querySelector("#tc-expiry").value };
@@ -884,6 +912,10 @@
     if ((el = document.getElementById("token-form"))) initTokenSignin(el);
     if ((el = document.getElementById("recover-form"))) initRecover(el);
     if ((el = document.getElementById("account-link"))) initAccountLink(el);
+    if ((el = document.getElementById("mail-link"))) initMailLink(el);
+    if (/signin=/.test(location.hash) && document.getElementById("game-page")) {
+      history.replaceState(null, "", location.pathname + location.search + "#decide");  // signed in already: the link stays unused
+    }
     if ((el = document.getElementById("new-game-form"))) initNewGame(el);
     if ((el = document.getElementById("game-page"))) watchGame(el);
     if ((el = document.getElementById("talk")) && document.getElementById("game-page")) initTalk(el);

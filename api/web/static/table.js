@@ -23,6 +23,9 @@
     return e;
   }
   function nameOf(target) {
+    // a thing on the board: its tooltip (its name begins with the words it shows, for speech input)
+    var tip = target.parentNode && target.parentNode.querySelector && target.parentNode.querySelector(":scope > title");
+    if (tip && target.classList && target.classList.contains("act")) return tip.textContent;
     return target.getAttribute("aria-label") || target.textContent.trim();
   }
   function values(target) {
@@ -122,7 +125,8 @@
     p.appendChild(buttons);
     p.appendChild(el("p", "error", ""));
     current = { target: target, amount: amount, started: started || performance.now() };
-    p.scrollIntoView({ block: "nearest" });
+    sheetFolded(false);
+    if (PHONE.matches) p.closest("#decide").scrollTop = 0; else p.scrollIntoView({ block: "nearest" });
     preview(target, amount);
     if (amount) amount.focus(); else p.querySelector("h3").focus();
   }
@@ -247,7 +251,8 @@
       gl().markOwnMove();
       return gl().refresh().then(function () {
         var heading = document.getElementById("now-heading");
-        if (heading && (!document.activeElement || document.activeElement === document.body)) heading.focus();
+        if (heading && (!document.activeElement || document.activeElement === document.body)) heading.focus({ preventScroll: PHONE.matches });
+        offerNextGame();
       });
     });
   }
@@ -275,6 +280,95 @@
     closeMenus();
     boardSize(full);
   });
+
+  // --- a phone: the board's window on the marked decisions, the sheet, the next game ----------
+  var PHONE = window.matchMedia("(max-width: 43.75rem)");
+  var pointedAt = -1;
+  function marked() { return [].slice.call(document.querySelectorAll("#live .board-svg .act")); }
+  function whole() { return document.documentElement.classList.contains("board-whole"); }
+  function scrollBoardTo(things) {  // all of them in the board's window where they fit, else the first
+    var wrap = document.querySelector("#live .board-wrap");
+    if (!wrap || !things.length) return;
+    function box(list) {
+      return list.map(function (t) { return t.getBoundingClientRect(); }).reduce(function (b, r) {
+        return { left: Math.min(b.left, r.left), top: Math.min(b.top, r.top), right: Math.max(b.right, r.right), bottom: Math.max(b.bottom, r.bottom) };
+      });
+    }
+    var b = box(things), o = wrap.getBoundingClientRect();
+    if (b.right - b.left > wrap.clientWidth || b.bottom - b.top > wrap.clientHeight) b = box([things[0]]);
+    wrap.scrollLeft += (b.left + b.right - wrap.clientWidth) / 2 - o.left;
+    wrap.scrollTop += (b.top + b.bottom - wrap.clientHeight) / 2 - o.top;
+  }
+  function phoneTable() {
+    var show = document.querySelector("[data-show-marked]"), things = marked();
+    if (show) show.hidden = !things.length;
+    pointedAt = -1;
+    document.querySelectorAll("[data-whole-board]").forEach(function (b) { b.setAttribute("aria-pressed", String(whole())); });
+    if (PHONE.matches && !whole()) scrollBoardTo(things);
+  }
+  function pointAtNext() {  // "Next marked place": outlined, in the board's window, focused
+    var things = marked();
+    if (!things.length) return;
+    document.querySelectorAll(".pointed").forEach(function (t) { t.classList.remove("pointed"); });
+    var thing = things[pointedAt = (pointedAt + 1) % things.length];
+    thing.classList.add("pointed");
+    if (whole()) thing.scrollIntoView({ block: "center" }); else scrollBoardTo([thing]);
+    thing.focus({ preventScroll: true });
+  }
+  var TITLES = { "water-frame": "Water Frame", "arkwright-card-game": "The Card Game", "cotton-trade": "Cotton Trade" };
+  function offerNextGame() {  // one's own move made and this game waits on others: the next game waiting
+    var box = document.getElementById("next-game");
+    if (!box || document.getElementById("decide")) return;
+    gl().api("GET", box.dataset.waitingUrl).then(function (r) {
+      if (!r.ok) return;
+      var here = page().dataset.gameId;
+      var games = (r.data.games || []).filter(function (g) { return g.game_id !== here; });
+      box.textContent = "";
+      box.appendChild(el("p", "", "Your move is in. " + (!games.length ? "No other game waits on you." :
+        games.length === 1 ? "One more game waits on you." : games.length + " more games wait on you.")));
+      if (games.length) {
+        var go = el("a", "button", "Next game: " + (TITLES[games[0].title] || games[0].title) + " " + games[0].game_id.slice(0, 8));
+        go.href = "/games/" + games[0].game_id + "#decide";
+        go.setAttribute("data-next-game-offer", "");
+        box.appendChild(go);
+      }
+      var close = el("button", "link-button", "Close");
+      close.type = "button";
+      close.setAttribute("data-close-offer", "");
+      box.appendChild(close);
+      box.hidden = false;
+    });
+  }
+  function watchTable() {
+    var root = page();
+    if (!root) return;
+    phoneTable();
+    new MutationObserver(function (changes) {
+      if (!changes.some(function (c) { return [].some.call(c.addedNodes, function (n) { return n.id === "live"; }); })) return;
+      var box = document.getElementById("next-game");
+      if (box && document.getElementById("decide")) box.hidden = true;  // a new turn here
+      phoneTable();
+    }).observe(root, { childList: true });
+    PHONE.addEventListener("change", phoneTable);
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", watchTable);
+  else watchTable();
+  document.addEventListener("click", function (ev) {
+    var t = ev.target;
+    if (!t.closest || !page()) return;
+    if (t.closest("[data-whole-board]")) { document.documentElement.classList.toggle("board-whole"); closeMenus(); phoneTable(); return; }
+    if (t.closest("[data-show-marked]")) { pointAtNext(); return; }
+    if (t.closest("[data-close-offer]")) { document.getElementById("next-game").hidden = true; return; }
+    var fold = t.closest("[data-sheet-toggle]");
+    if (fold) sheetFolded(fold.getAttribute("aria-expanded") === "true");
+  });
+  function sheetFolded(folded) {
+    var sheet = document.getElementById("decide"), fold = sheet && sheet.querySelector("[data-sheet-toggle]");
+    if (!fold) return;
+    sheet.classList.toggle("folded", folded);
+    fold.setAttribute("aria-expanded", String(!folded));
+    fold.textContent = folded ? "Draw up" : "Fold away";
+  }
 
   // --- events (delegated: the table is swapped in on every change) ------------------------
   document.addEventListener("click", function (ev) {

@@ -24,9 +24,10 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from html import escape
+from html import escape, unescape
 from typing import Any, Literal, TypeAlias
 
 from api.web.forms import DecisionForm, Field, human
@@ -319,6 +320,40 @@ def fit_first(wordings: Sequence[str], width: float, size: float = 10.5, bold: b
     return fit(wordings[-1], width, size, bold)
 
 
+_TEXT = re.compile(r"<text\b[^>]*>(.*?)</text>", re.S)
+_TAG = re.compile(r"<[^>]+>")
+_PARENTHESES = re.compile(r"\([^()]*\)")
+
+
+def shown_words(shape: str) -> str:
+    """The words a drawn thing shows: the texts of its ``<text>`` elements, in order."""
+    said = (unescape(_TAG.sub("", m.group(1))) for m in _TEXT.finditer(shape))
+    return " ".join(" ".join(t.split()) for t in said if t.strip())
+
+
+def _words(text: str) -> list[str]:
+    """Words as assistive software and speech input compare them: letters and digits in lower
+    case, without what stands in parentheses."""
+    text = unicodedata.normalize("NFKD", text.lower())
+    previous = None
+    while previous != text:
+        previous, text = text, _PARENTHESES.sub("", text)
+    return re.sub(r"[^\w]|_", " ", text).split()
+
+
+def named(shape: str, name: str) -> str:
+    """The accessible name of a clickable drawn thing: ``name``, which must contain the words
+    the thing shows (WCAG 2.5.3, label in name: a person using speech input says what they
+    see), so those words come first where ``name`` does not say them in that order."""
+    if "<text" not in shape:
+        return name
+    shown = shown_words(shape)
+    need, have = _words(shown), _words(name)
+    if not need or any(have[i : i + len(need)] == need for i in range(len(have) - len(need) + 1)):
+        return name
+    return f"{shown}: {name}"
+
+
 def quoted(value: str) -> str:
     """Text for a single-quoted attribute: JSON's double quotes stay as they are (a third of
     the bytes of a decision escaped for a double-quoted one)."""
@@ -413,20 +448,23 @@ class Table:
             self.highlighted += 1
             return f'<g class="highlight {attr(css)}">{title}{shape}</g>'
         options = choices_of(decisions, self.words, self)
+        # the texts drawn on the thing read as separate words, and its name begins with them; the
+        # tooltip is its parent's, so that no reader takes the tooltip for words the thing shows
+        shape = shape.replace("</text>", "</text> ")
         if len(options) == 1:
             c = options[0]
             name = c.label if not c.is_template else f"{c.label} (choose the {c.amount_label.lower()})"
             return (
-                f'<g class="act {attr(css)}" role="button" tabindex="0" aria-label="{attr(name)}" '
-                f"{c.attributes()}><title>{text(name)}</title>{shape}</g>"
+                f'<g><title>{text(name)}</title><g class="act {attr(css)}" role="button" tabindex="0" '
+                f'aria-label="{attr(named(shape, name))}" {c.attributes()}>{shape}</g></g>'
             )
         menu = Menu(self.next_id("menu"), label, options)
         self.menus.append(menu)
         name = f"{label}: {len(options)} choices"
         return (
-            f'<g class="act menu {attr(css)}" role="button" tabindex="0" aria-haspopup="true" '
-            f'aria-expanded="false" aria-controls="{menu.id}" aria-label="{attr(name)}">'
-            f"<title>{text(name)}</title>{shape}</g>"
+            f'<g><title>{text(name)}</title><g class="act menu {attr(css)}" role="button" tabindex="0" '
+            f'aria-haspopup="true" aria-expanded="false" aria-controls="{menu.id}" '
+            f'aria-label="{attr(named(shape, name))}">{shape}</g></g>'
         )
 
     def rest(self) -> list[Choice]:

@@ -397,6 +397,10 @@ class CottonTradeBoard(Board):
         if mine:  # in the free slots, on the ships' (last) line
             room = x + w - 10 - (x + 8 + (len(track) - (rows - 1) * per_row) * sw)
             said = fit_first(("sail here", "here"), room, 10, bold=True)
+            # the track as drawn, and over it the thing to tap: the track's box saying "sail
+            # here" (its name then begins with those words, not with the slots' numbers)
+            out.append(shape)
+            shape = rect(x + 4, ty, w - 8, 30, "hit", 3)
             shape += txt(x + w - 10, ty + (24 if rows == 1 else 26), said, "xs b", "end")
         where = "; ".join(
             f"{i + 1}. {table.who(int(s['seat']))}'s {s['capacity']}-cotton ship"

@@ -101,7 +101,7 @@ def money(amount: Any, currency: Any) -> str:
     """An amount in a stage's coins: ``7d``, ``3s``, ``£2``."""
     mark = COIN.get(str(currency), "")
     if isinstance(amount, int) and amount < 0:
-        return "-" + money(-amount, currency)
+        return "\u2212" + money(-amount, currency)  # the minus sign people write before money
     return f"£{amount}" if mark == "£" else f"{amount}{mark}"
 
 

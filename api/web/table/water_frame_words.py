@@ -294,8 +294,9 @@ def tile_tip(tile: Any) -> str:
     return f"{name}: {effect} ({kept}). {TILE_COST}"
 
 
-NO_EFFECT = "No-effect event"
-"""What an event marker the rulebooks do not name is called (it fits the board's event slot)."""
+NO_EFFECT = "No event"
+"""What an event marker the rulebooks do not name is called in its decade's row (it fits the
+board's event slot): the marker has no effect, so there is no event that decade."""
 
 
 def event_name(event: Any) -> str:
@@ -311,7 +312,7 @@ def event_tip(event: Any) -> str:
     code = str(event)
     if code in EVENTS:
         return f"{EVENTS[code][0]}: {EVENTS[code][1]}"
-    return "An event with no effect: a marker the rulebooks do not name."
+    return "No event this decade: its marker has no effect."
 
 
 def edge_name(edge: Any) -> str:
