@@ -22,6 +22,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from api import stat_charts as charts
+from api import words
 from api.deps import Caller
 from api.routers.leagues import league_out
 from api.services import Services
@@ -602,7 +603,7 @@ def league_figures(league: dict[str, Any]) -> dict[str, Any]:
             "Average place",
             "Average final value",
             "Rating",
-            "Decisions: own / orders / stand-in",
+            "Decisions",
         ],
         [
             [
@@ -614,7 +615,7 @@ def league_figures(league: dict[str, Any]) -> dict[str, Any]:
                 r["average_rank"],
                 r["average_final_value"],
                 None if r["rating"] is None else round(r["rating"]["ordinal"], 2),
-                f"{r['decisions_by']['person']} / {r['decisions_by']['order'] + r['decisions_by']['reply']} / {r['decisions_by']['bot']}",
+                words.decisions(r["decisions_by"]),
                 r["player_id"],
             ]
             for r in league["standings"]
