@@ -18,6 +18,7 @@ from api.settings import Settings
 from api.web.features import Features
 from api.web.forms import decision_form, decision_forms, decision_schemas, option_fields
 from api.web.pages import decision_schema, templates
+from api.words import signed
 from ledger.registry import TITLES
 from tests.api_helpers import API, Table
 from tests.table_helpers import canonical, offered
@@ -229,7 +230,7 @@ def test_a_finished_game_shows_the_final_standings(client: TestClient, tables: d
     page = Page(signed_in(client, t.players[1]["token"]).get(f"/games/{t.game_id}").text)
     assert "Final standings" in page.words
     for s in t.game()["standings"]:
-        assert s["summary"] in page.words
+        assert signed(s["summary"]) in page.words  # a debt as people write it: "−£4 1s 0d"
     lobby = Page(client.get("/lobby").text)
     assert "finished: won by" in lobby.words
 
