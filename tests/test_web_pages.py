@@ -439,7 +439,7 @@ def test_tuples_arrays_and_nullable_values_get_inputs_a_person_can_use() -> None
 
 
 def test_the_static_files_are_served_and_packaged(client: TestClient) -> None:
-    for name in ("app.css", "app.js"):
+    for name in ("app.css", "app.js", "pages.js"):
         r = client.get(f"/static/{name}")
         assert r.status_code == 200 and len(r.text) > 1000
     root = Path(__file__).resolve().parents[1]
