@@ -38,7 +38,7 @@ def _ticks(lo: float, hi: float, n: int = 5) -> list[float]:
     mag = 10 ** len(str(int(raw))) / 10 if raw >= 1 else 10 ** -len(str(int(1 / raw)))
     step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
     first = (lo // step) * step
-    out = []
+    out: list[float] = []
     v = first
     while v <= hi + step * 0.001 and len(out) < 20:
         if v >= lo - step * 0.001:

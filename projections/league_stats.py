@@ -348,9 +348,8 @@ class LeagueStatsView(SqlView):
                 h = faced.setdefault(t["player_id"], {"games": 0, "ahead": 0, "behind": 0, "level": 0})
                 h["games"] += 1
                 h["ahead" if r["rank"] < t["rank"] else "behind" if r["rank"] > t["rank"] else "level"] += 1
-        head_to_head = sorted(
-            ({"player_id": p, **h} for p, h in faced.items()), key=lambda h: (-h["games"], h["player_id"])
-        )[:HEAD_TO_HEAD]
+        frequent = sorted(faced, key=lambda p: (-faced[p]["games"], p))[:HEAD_TO_HEAD]
+        head_to_head = [{"player_id": p, **faced[p]} for p in frequent]
         rated = self._rows(
             c,
             f"SELECT title, seq, game_id, at, mu, sigma, ordinal FROM {self.t('title_ratings')}"

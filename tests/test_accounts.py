@@ -728,6 +728,10 @@ def test_account_secrets_are_in_no_read_answer_and_stored_only_as_hashes(
     league = c.post(f"{API}/leagues", json={"name": "Secrets"}, headers=bearer(ann["token"])).json()[
         "league_id"
     ]
+    season = c.post(
+        f"{API}/leagues/{league}/seasons", json={"title": "cotton-trade"}, headers=bearer(ann["token"])
+    )
+    assert season.status_code == 201, season.text  # season 1, for the season's route
     ids = {
         "{game_id}": table.game_id,
         "{player_id}": ann["player_id"],

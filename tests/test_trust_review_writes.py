@@ -437,6 +437,12 @@ def test_every_post_that_takes_the_key_goes_through_the_one_mechanism(client: Te
             {"game_id": game},
             {"game_id": waiting["game_id"]},
         ),
+        "/api/v1/leagues/{league}/seasons": (
+            org,
+            f"/leagues/{lid}/seasons",
+            {"title": "cotton-trade", "rounds": 2},
+            {"title": "cotton-trade", "rounds": 3},
+        ),
     }
     spec = client.get("/openapi.json").json()["paths"]
     taking = {

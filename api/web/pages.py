@@ -28,7 +28,7 @@ from api.charts import share_value_svg
 from api.deps import Caller, get_caller
 from api.presenters import events_out, game_out, names_for, scoreboard_out, seat_names
 from api.routers.accounts import account_out
-from api.routers.leagues import league_out, organiser_name
+from api.routers.leagues import organiser_name
 from api.routers.players import vacation_out, waiting_out
 from api.routers.talk import messages_out
 from api.services import Services
@@ -248,22 +248,6 @@ def leagues_page(request: Request, caller: Caller) -> Response:
     for lg in leagues:
         lg["organiser"] = organiser_name(lg["created_by"], names)
     return render(request, "leagues.html", caller, leagues=leagues)
-
-
-@router.get("/leagues/{league}")
-@signed_in(not_found="There is no league {league}.")
-def league_page(request: Request, caller: Caller, league: str) -> Response:
-    """A league's standings, ratings, members and games: what its organiser publishes."""
-    services = _services(request)
-    out = league_out(services, league, None, None)
-    # the league's games, whether opened in it or added by its organiser afterwards
-    ids = [g["game_id"] for g in out["games"]][-200:]
-    games = services.game_index.view.list_games(game_ids=ids, limit=200, viewer=caller.player_id)
-    from api.web.stat_pages import league_figures  # the standings' tables and the rating chart
-
-    return render(
-        request, "league.html", caller, league=out, games=_with_winner(games), figures=league_figures(out)
-    )
 
 
 def _log(events: list[dict[str, Any]], names: dict[int, str], words: tables.Words) -> list[dict[str, Any]]:

@@ -26,7 +26,7 @@ from api import words
 from api.deps import Caller
 from api.routers.leagues import league_out
 from api.services import Services
-from api.web.pages import _not_found, _services, render, signed_in
+from api.web.pages import _not_found, _services, _with_winner, render, signed_in
 from ledger import registry
 from ledger.errors import NotFoundError
 from ledger.registry import TITLES
@@ -704,3 +704,17 @@ def league_csv(request: Request, caller: Caller, league: str, name: str) -> Resp
     if name not in tables:
         return _not_found(request, caller, f"There is no table {name}.")
     return csv_response(tables[name], "league")
+
+
+@router.get("/leagues/{league}")
+@signed_in(not_found="There is no league {league}.")
+def league_page(request: Request, caller: Caller, league: str) -> Response:
+    """A league's standings, ratings, members and games: what its organiser publishes."""
+    services = _services(request)
+    out = league_out(services, league, None, None)
+    # the league's games, whether opened in it or added by its organiser afterwards
+    ids = [g["game_id"] for g in out["games"]][-200:]
+    games = services.game_index.view.list_games(game_ids=ids, limit=200, viewer=caller.player_id)
+    return render(
+        request, "league.html", caller, league=out, games=_with_winner(games), figures=league_figures(out)
+    )
