@@ -11,9 +11,12 @@ import functools
 import os
 import random
 import secrets
+import shutil
+import tempfile
 import uuid
 from collections import defaultdict
 from collections.abc import Iterator
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -161,15 +164,44 @@ def _pg_schema_url(migrated: bool = False) -> Iterator[str]:
     _pool().release(schema)
 
 
+@functools.cache
+def _sqlite_template() -> list[Path]:
+    """A SQLite ledger as the migrations leave it, made once a test process: its files (the
+    ledger and each read model's file beside it)."""
+    folder = Path(tempfile.mkdtemp(prefix="gameledger-template-"))
+    Services.start(
+        Settings(database_url=f"sqlite:///{folder / 'ledger.sqlite3'}", admin_token=ADMIN_TOKEN)
+    ).close()
+    files = sorted(f for f in folder.iterdir() if f.name.endswith(".sqlite3"))
+    assert folder / "ledger.sqlite3" in files, files
+    return files
+
+
+def _sqlite_url(folder: Path, migrated: bool) -> str:
+    """A new SQLite ledger in ``folder``: empty, or a copy of the migrated template (migrating a
+    new file costs 0.4 s of mostly fsyncs: about 120 commits; copying its 14 files, 0.02 s)."""
+    if migrated:
+        for file in _sqlite_template():
+            shutil.copyfile(file, folder / file.name)
+    return f"sqlite:///{folder / 'ledger.sqlite3'}"
+
+
+# The fixtures that start the service on the test's database, which migrates it anyway: their tests
+# are handed a migrated database (a pooled PostgreSQL schema, a copy of the SQLite template); the
+# others (a migration's own tests) get an empty one.
+_MIGRATING_FIXTURES = ("services", "settings")
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def database_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:  # type: ignore[no-untyped-def]
     """A fresh database: a SQLite file, or a PostgreSQL schema of its own (empty, or as the
     migrations leave it when the test asks for the service, which migrates it anyway)."""
+    migrated = any(name in request.fixturenames for name in _MIGRATING_FIXTURES)
     if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'ledger.sqlite3'}"
+        yield _sqlite_url(tmp_path, migrated)
         return
     request.getfixturevalue("pg_required")
-    yield from _pg_schema_url(migrated="services" in request.fixturenames)
+    yield from _pg_schema_url(migrated=migrated)
 
 
 @pytest.fixture

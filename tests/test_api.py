@@ -217,3 +217,36 @@ def test_the_games_fast_answer_is_exactly_what_its_response_model_would_give(cli
             if answer is None:
                 break
             assert DecisionOut.model_validate(answer).model_dump(mode="json") == answer
+
+
+def test_apps_made_in_one_process_share_their_built_routes_and_each_serves_its_own_store(
+    tmp_path: Any,
+) -> None:
+    """create_app shares the routes FastAPI built for the first app of a process (api/app.py):
+    a later app answers from its own services and store, never the first app's."""
+    from api.app import create_app
+    from api.services import Services
+    from api.settings import Settings
+
+    apps = []
+    for name in ("a", "b"):
+        settings = Settings(database_url=f"sqlite:///{tmp_path / name}.sqlite3", admin_token="t" * 24)
+        apps.append((Services.start(settings), settings))
+    try:
+        with (
+            TestClient(create_app(apps[0][1], apps[0][0])) as a,
+            TestClient(create_app(apps[1][1], apps[1][0])) as b,
+        ):
+            shared = [r for r in a.app.router.routes if any(r is s for s in b.app.router.routes)]
+            assert len(shared) >= 15, "the included routers are built once a process"
+            ann = a.post(f"{API}/players", json={"name": "Ann"}).json()
+            me = {"Authorization": f"Bearer {ann['token']}"}
+            assert a.get(f"{API}/titles", headers=me).status_code == 200
+            assert b.get(f"{API}/titles", headers=me).status_code == 401, "b's store knows no Ann"
+            bob = b.post(f"{API}/players", json={"name": "Bob"}).json()
+            assert (
+                a.get(f"{API}/titles", headers={"Authorization": f"Bearer {bob['token']}"}).status_code == 401
+            )
+    finally:
+        for services, _ in apps:
+            services.close()
