@@ -465,12 +465,19 @@ def cmd_projections(args: argparse.Namespace) -> int:
 
         while not stop.is_set():
             busy = False
+            try:
+                # the log's head read once for all the read models: a round trip each saved
+                head: int | None = services.ledger.recorder.max_notification_id() or 0
+            except Exception:  # the database away: each read model finds out below
+                head = None
             for name in names:
                 if stop.is_set():
                     break
                 try:
                     # a few batches at a time, so that SIGTERM is answered between two of them
-                    n = services.catchups[name].run(max_batches=None if args.once else STOP_CHECK_BATCHES)
+                    n = services.catchups[name].run(
+                        max_batches=None if args.once else STOP_CHECK_BATCHES, head=head
+                    )
                 except Exception as exc:  # the database away: keep the worker, try again
                     if args.once:
                         raise
