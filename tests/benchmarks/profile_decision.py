@@ -84,13 +84,13 @@ PARTS: list[tuple[str, tuple[str, ...]]] = [
             "logging/",
         ),
     ),
-    ("hot routes (api/hotroutes.py)", ("api/hotroutes.py",)),
     ("JSON and the response (orjson, starlette)", ("orjson", "starlette/responses.py", "json/")),
     ("uvicorn: HTTP parsing, sending, connection", ("uvicorn/protocols", "httptools")),
 ]
 # Counted only where no part above is in the stack: the plumbing around every request.
 PLUMBING: list[tuple[str, tuple[str, ...]]] = [
     ("thread-pool hops (anyio)", ("anyio", "starlette/concurrency.py", "threading.py", "queue.py")),
+    ("hot routes (api/hotroutes.py)", ("api/hotroutes.py",)),
     ("event loop (asyncio, uvicorn's server)", ("uvicorn", "uvloop", "asyncio/", "starlette")),
     ("FastAPI: application entry", ("fastapi",)),
 ]
