@@ -86,11 +86,12 @@ PARTS: list[tuple[str, tuple[str, ...]]] = [
     ),
     ("JSON and the response (orjson, starlette)", ("orjson", "starlette/responses.py", "json/")),
     ("uvicorn: HTTP parsing, sending, connection", ("uvicorn/protocols", "httptools")),
+    ("thread-pool hops (anyio)", ("anyio", "starlette/concurrency.py")),
+    ("hot routes (api/hotroutes.py)", ("api/hotroutes.py",)),
 ]
 # Counted only where no part above is in the stack: the plumbing around every request.
 PLUMBING: list[tuple[str, tuple[str, ...]]] = [
-    ("thread-pool hops (anyio)", ("anyio", "starlette/concurrency.py", "threading.py", "queue.py")),
-    ("hot routes (api/hotroutes.py)", ("api/hotroutes.py",)),
+    ("thread-pool hops (anyio)", ("threading.py", "queue.py")),
     ("event loop (asyncio, uvicorn's server)", ("uvicorn", "uvloop", "asyncio/", "starlette")),
     ("FastAPI: application entry", ("fastapi",)),
 ]
