@@ -468,13 +468,13 @@ def cmd_projections(args: argparse.Namespace) -> int:
             busy = False
             try:
                 # the log's head read once for all the read models: a round trip each saved
-                head: int | None = services.ledger.recorder.max_notification_id() or 0
+                now: int | None = services.ledger.recorder.max_notification_id() or 0
             except Exception:  # the database away: each read model finds out below
-                head = None
+                now = None
             round_ = [services.catchups[name] for name in names]
             try:
-                if head is not None and not args.once:
-                    share_read(round_, head)  # one read of the new events for all of them
+                if now is not None and not args.once:
+                    share_read(round_, now)  # one read of the new events for all of them
             except Exception:  # each reads its own below
                 unshare(round_)
             for name in names:
@@ -483,7 +483,7 @@ def cmd_projections(args: argparse.Namespace) -> int:
                 try:
                     # a few batches at a time, so that SIGTERM is answered between two of them
                     n = services.catchups[name].run(
-                        max_batches=None if args.once else STOP_CHECK_BATCHES, head=head
+                        max_batches=None if args.once else STOP_CHECK_BATCHES, head=now
                     )
                 except Exception as exc:  # the database away: keep the worker, try again
                     if args.once:

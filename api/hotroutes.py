@@ -79,9 +79,14 @@ class HotRoutes:
         token = player_token(self.services, authorization) if authorization else None
         if token is None:
             return None
-        return known_caller(self.services, token) or await run_in_threadpool(
-            caller_for_token, self.services, token
-        )
+        return await self._verified(token)
+
+    async def _verified(self, token: str) -> Caller:
+        known = known_caller(self.services, token)
+        if known is not None:
+            return known
+        caller: Caller = await run_in_threadpool(caller_for_token, self.services, token)
+        return caller
 
     def _select(self, scope: Scope, endpoint: Any, game_id: str) -> None:
         """What FastAPI's router leaves in the scope for a matched route (read by the metrics)."""
@@ -116,9 +121,7 @@ class HotRoutes:
         except ValidationError:
             await self.app(scope, _replay(raw, receive), send)  # FastAPI's own answer to a bad body
             return
-        caller = known_caller(self.services, token) or await run_in_threadpool(
-            caller_for_token, self.services, token
-        )
+        caller = await self._verified(token)
         self._select(scope, games.decide, game_id)
         await limit_decisions(request, caller)
         once = Once(self.services, caller, key, request)
@@ -146,8 +149,8 @@ def install(app: Any, services: Services) -> None:
     """Put the hot routes in front of the app's router, inside its middleware and exception
     handlers (after the routes are included)."""
     routes = {
-        r.endpoint: r
+        endpoint: r
         for r in games.router.routes
-        if getattr(r, "endpoint", None) in (games.get_game, games.decide)
+        if (endpoint := getattr(r, "endpoint", None)) in (games.get_game, games.decide)
     }
     app.router.middleware_stack = HotRoutes(app.router.middleware_stack, services, routes)
