@@ -2,7 +2,10 @@
 worker while client processes play Cotton Trade over HTTP, each decision a GET (with the legal
 decisions) and a POST; the samples are summed by the part of the work they fall in.
 
-    python -m tests.benchmarks.profile_decision [--database-url postgresql://...] [--seconds 20]
+    python -m tests.benchmarks.profile_decision [--database-url postgresql://...] [--sqlite] [--seconds 20]
+    python -m tests.benchmarks.profile_decision --retally FOLDER SERVER_MS WORKER_MS
+
+(the second counts a kept run's raw samples again, by the parts as they are now defined).
 
 Prints CPU ms per decision by part, for the server and the worker, and writes the raw samples
 (py-spy's collapsed stacks) beside the report in a temporary folder. py-spy comes from the
