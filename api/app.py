@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from fastapi import APIRouter, FastAPI
 from starlette.routing import BaseRoute
 
-from api import errors, web
+from api import errors, hotroutes, web
 from api.changefeed import end_streams_on_exit
 from api.limits import BodyLimits
 from api.observability import RequestContext
@@ -76,6 +76,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     include(app, web.router)
     include(app, unsubscribe_router)
     app.mount(web.STATIC_PATH, web.static_files(), name="static")
+    hotroutes.install(app, services)  # the game and the decision without FastAPI's routing
     install_docs(app)
     app.add_middleware(BodyLimits, max_bytes=settings.max_body_bytes, max_depth=settings.max_json_depth)
     app.add_middleware(

@@ -462,15 +462,29 @@ def cmd_projections(args: argparse.Namespace) -> int:
         worker_log.info("projections worker: %s (%s)", ", ".join(names), services.db.kind)
         print(f"projections worker: {', '.join(names)} ({services.db.kind}); Ctrl-C to stop", flush=True)
         from api.services import STOP_CHECK_BATCHES
+        from projections.base import share_read, unshare
 
         while not stop.is_set():
             busy = False
+            try:
+                # the log's head read once for all the read models: a round trip each saved
+                now: int | None = services.ledger.recorder.max_notification_id() or 0
+            except Exception:  # the database away: each read model finds out below
+                now = None
+            round_ = [services.catchups[name] for name in names]
+            try:
+                if now is not None and not args.once:
+                    share_read(round_, now)  # one read of the new events for all of them
+            except Exception:  # each reads its own below
+                unshare(round_)
             for name in names:
                 if stop.is_set():
                     break
                 try:
                     # a few batches at a time, so that SIGTERM is answered between two of them
-                    n = services.catchups[name].run(max_batches=None if args.once else STOP_CHECK_BATCHES)
+                    n = services.catchups[name].run(
+                        max_batches=None if args.once else STOP_CHECK_BATCHES, head=now
+                    )
                 except Exception as exc:  # the database away: keep the worker, try again
                     if args.once:
                         raise
@@ -480,6 +494,7 @@ def cmd_projections(args: argparse.Namespace) -> int:
                 busy = busy or n > 0
                 if n and args.verbose:
                     print(f"{name}: +{n}", flush=True)
+            unshare(round_)
             if args.once:
                 break
             if not busy:

@@ -77,6 +77,11 @@ def caller_for_token(services: Services, token: str) -> Caller:
             )
         return _session_caller(session)
     player, token_id = services.ledger.verify_token(token)
+    return player_caller(player, token_id)
+
+
+def player_caller(player: Any, token_id: str) -> Caller:
+    """The caller a player's bearer token makes."""
     return Caller(
         player_id=str(player.id),
         name=player.name,
@@ -84,6 +89,26 @@ def caller_for_token(services: Services, token: str) -> Caller:
         token_id=token_id,
         scope=token_scope(player, token_id),
     )
+
+
+def player_token(services: Services, authorization: str) -> str | None:
+    """The token of an ``Authorization: Bearer`` header if it is a player's own (not a
+    session's bearer, not the operator's), else None."""
+    scheme, _, token = authorization.partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or token.startswith(SESSION_PREFIX + "_"):
+        return None
+    admin = services.settings.admin_token
+    if admin and hmac.compare_digest(token.encode(), admin.encode()):
+        return None
+    return token
+
+
+def known_caller(services: Services, token: str) -> Caller | None:
+    """The caller a player's token makes when the answer needs no read of the store (a token
+    this process verified moments ago), else None (``caller_for_token`` reads it)."""
+    known = services.ledger.known_token(token)
+    return None if known is None else player_caller(*known)
 
 
 def get_caller(

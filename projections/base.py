@@ -374,6 +374,32 @@ class BatchProjection(Projection[Any], Generic[V]):
         rebuild's): work that many batches would otherwise each redo. None by default."""
 
 
+def share_read(catchups: Sequence[Catchup], head: int) -> None:
+    """Read the log once, up to ``head``, for several read models brought up together (the
+    worker's round): each then takes its topics from that read instead of a query of its own.
+    Only when the read is whole (under one batch); ``unshare`` after the round."""
+    if not catchups:
+        return
+    after = min(
+        c._known if c._known is not None else c.projection.view.position(c.app.name) for c in catchups
+    )
+    if after >= head:
+        return
+    limit = min(c.batch_size for c in catchups)
+    rows = catchups[0].app.recorder.select_notifications(
+        start=after, limit=limit, stop=head, inclusive_of_start=False
+    )
+    if len(rows) >= limit:
+        return  # more than a batch: each reads its own, as ever
+    for c in catchups:
+        c._shared = (after, head, rows)
+
+
+def unshare(catchups: Sequence[Catchup]) -> None:
+    for c in catchups:
+        c._shared = None
+
+
 class Catchup:
     """Brings one projection up to date with the ledger, a batch per transaction."""
 
@@ -385,6 +411,8 @@ class Catchup:
         self.batch_size = batch_size or int(os.environ.get("GAMELEDGER_PROJECTION_BATCH", "2000"))
         projection.history = self.history
         self._known: int | None = None  # the view's position after this process's last write
+        # every notification in (after, upto], read once for several read models (``share_read``)
+        self._shared: tuple[int, int, Sequence[Any]] | None = None
 
     def history(self, game_id: str, before_version: int) -> list[Fact]:
         """The game's events before ``before_version``, as facts (for recomputing after an undo)."""
@@ -485,6 +513,11 @@ class Catchup:
             self.projection.settle(c)
 
     def _select(self, start: int, stop: int) -> Sequence[Any]:
+        shared = self._shared
+        if shared is not None and shared[0] <= start and stop <= shared[1]:
+            topics = self.projection.topics
+            mine = [n for n in shared[2] if start < n.id <= stop and (not topics or n.topic in topics)]
+            return mine[: self.batch_size]
         return self.app.recorder.select_notifications(
             start=start,
             limit=self.batch_size,

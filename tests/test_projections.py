@@ -317,3 +317,37 @@ def test_a_league_leaves_bot_players_out_of_its_standings_and_ratings_unless_cre
     for catchup in services.catchups.values():  # a rebuild learns the same from the log
         catchup.rebuild()
     assert view.league(str(people.id))["standings"] == counted["standings"]
+
+
+def test_one_shared_read_of_the_log_gives_every_read_model_the_rows_of_its_own_reads(
+    services: Services,
+) -> None:
+    """The worker reads the new events once for all the read models (``share_read``); played a
+    game at a time, with each round's read shared, the rows are those of a rebuild, and every
+    read model read exactly the notifications of its topics that its own query returns."""
+    from projections.base import share_read, unshare
+
+    services.refresh()
+    catchups = list(services.catchups.values())
+    for c in catchups:
+        c.run()  # each knows where it stands: the shared read is open to them
+    for seed in range(2):
+        ledger_playout(services.ledger, "cotton-trade", 3, seed=seed)
+        head = services.ledger.recorder.max_notification_id() or 0
+        share_read(catchups, head)
+        try:
+            assert all(c._shared is not None for c in catchups)
+            for c in catchups:
+                start = c._known if c._known is not None else c.projection.view.position(c.app.name)
+                own = services.ledger.recorder.select_notifications(
+                    start=start,
+                    limit=c.batch_size,
+                    stop=head,
+                    inclusive_of_start=False,
+                    topics=c.projection.topics,
+                )
+                assert [n.id for n in c._select(start, head)] == [n.id for n in own]
+                c.run(head=head)
+        finally:
+            unshare(catchups)
+    assert dump(services) == dump_after_rebuild(services)

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request, status
 from fastapi.responses import Response, StreamingResponse
 
 from api.charts import share_value_svg
-from api.deps import CallerDep, ServicesDep
+from api.deps import Caller, CallerDep, ServicesDep
 from api.presenters import (
     Answer,
     describer,
@@ -22,7 +22,7 @@ from api.presenters import (
     seat_names,
 )
 from api.ratelimit import charge_automatic, limit_decisions, limit_forks
-from api.routers.keyed import OnceDep
+from api.routers.keyed import Once, OnceDep
 from api.schemas import (
     MAX_INDEX,
     AbandonIn,
@@ -39,6 +39,7 @@ from api.schemas import (
     UndoAnswerIn,
     VersionIn,
 )
+from api.services import Services
 from ledger.errors import ConflictError, ForbiddenError, InvalidRequestError, NotFoundError
 from ledger.export import game_export
 from ledger.preview import preview_decision
@@ -155,8 +156,13 @@ def list_games(
 @router.get("/{game_id}", response_model=GameOut, responses=ERRORS)
 def get_game(game_id: GameId, caller: CallerDep, services: ServicesDep) -> dict[str, Any]:
     """The game as the caller may see it, with the caller's legal decisions."""
+    return game_answer(services, game_id, caller)  # type: ignore[return-value]
+
+
+def game_answer(services: Services, game_id: str, caller: Caller) -> Answer:
+    """GET /games/{game_id}'s answer (also the hot route's: api/hotroutes.py)."""
     view = game_out(services, services.ledger.get_game(game_id), caller)
-    return Answer({**view, "replayed": None})  # type: ignore[return-value]
+    return Answer({**view, "replayed": None})
 
 
 @router.post(
@@ -202,6 +208,13 @@ def decide(
     """Make a decision on the version you saw. A stale version is refused with 409,
     an illegal decision with 422 and its rule code; nothing is written then. The decisions
     that standing orders and replies make after it count as yours in the decision limit."""
+    return decision_answer(services, request, caller, once, game_id, body)  # type: ignore[return-value]
+
+
+def decision_answer(
+    services: Services, request: Request, caller: Caller, once: Once, game_id: str, body: DecisionIn
+) -> Answer:
+    """POST /games/{game_id}/decisions's answer (also the hot route's: api/hotroutes.py)."""
 
     def answer() -> dict[str, Any]:
         result = services.ledger.decide(
@@ -225,7 +238,7 @@ def decide(
             "position": result.position,
         }
 
-    return Answer(once(body, answer))  # type: ignore[return-value]
+    return Answer(once(body, answer))
 
 
 @router.post("/{game_id}/decisions/preview", response_model=PreviewOut, responses=ERRORS)

@@ -211,6 +211,17 @@ class Ledger(LeagueUseCases, SeasonUseCases, UndoUseCases, TalkUseCases, Dispute
         self._authenticated[digest] = (player, token_id, time.monotonic() + AUTH_RECHECK_SECONDS)
         return player, token_id
 
+    def known_token(self, token: str) -> tuple[Player, str] | None:
+        """What ``verify_token`` would answer from what this process remembers, without reading
+        the store: None when the token is not (or no longer) remembered, or is not well formed."""
+        parts = token.split("_", 2)
+        if len(parts) != 3 or parts[0] != "gl" or len(parts[1]) != 32:
+            return None
+        known = self._authenticated.get(_token_hash(token))
+        if known is not None and known[2] > time.monotonic():
+            return known[0], known[1]
+        return None
+
     def forget_credentials(self, player_id: UUID | str) -> None:
         """Verify the player's tokens again from the store on their next use (after a revocation)."""
         pid = str(player_id)

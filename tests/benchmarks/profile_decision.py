@@ -2,7 +2,10 @@
 worker while client processes play Cotton Trade over HTTP, each decision a GET (with the legal
 decisions) and a POST; the samples are summed by the part of the work they fall in.
 
-    python -m tests.benchmarks.profile_decision [--database-url postgresql://...] [--seconds 20]
+    python -m tests.benchmarks.profile_decision [--database-url postgresql://...] [--sqlite] [--seconds 20]
+    python -m tests.benchmarks.profile_decision --retally FOLDER SERVER_MS WORKER_MS
+
+(the second counts a kept run's raw samples again, by the parts as they are now defined).
 
 Prints CPU ms per decision by part, for the server and the worker, and writes the raw samples
 (py-spy's collapsed stacks) beside the report in a temporary folder. py-spy comes from the
@@ -66,19 +69,44 @@ PARTS: list[tuple[str, tuple[str, ...]]] = [
     ("authentication", ("api/deps.py", "api/accounts.py", "verify_token")),
     ("idempotency", ("api/idempotency.py",)),
     ("read models", ("projections/",)),
+    ("FastAPI: dependencies and parameters (solve_dependencies)", ("fastapi/dependencies/",)),
+    ("FastAPI: routing and dispatch", ("fastapi/routing.py", "starlette/routing.py", "fastapi/_compat")),
+    ("request and response validation (pydantic)", ("pydantic",)),
     (
-        "HTTP, routing, validation (uvicorn, starlette, fastapi, pydantic)",
-        ("uvicorn", "starlette", "fastapi", "pydantic", "anyio", "httptools", "uvloop"),
+        "middleware: request id, access log, metrics, limits",
+        (
+            "api/observability.py",
+            "api/ratelimit.py",
+            "api/limits.py",
+            "starlette/middleware",
+            "fastapi/middleware",
+            "fastapi/telemetry",
+            "fastapi/_body_limit",
+            "starlette/_exception_handler",
+            "prometheus_client",
+            "logging/",
+        ),
     ),
+    ("JSON and the response (orjson, starlette)", ("orjson", "starlette/responses.py", "json/")),
+    ("uvicorn: HTTP parsing, sending, connection", ("uvicorn/protocols", "httptools")),
+    ("thread-pool hops (anyio)", ("anyio", "starlette/concurrency.py")),
+    ("hot routes (api/hotroutes.py)", ("api/hotroutes.py",)),
+]
+# Counted only where no part above is in the stack: the plumbing around every request.
+PLUMBING: list[tuple[str, tuple[str, ...]]] = [
+    ("thread-pool hops (anyio)", ("threading.py", "queue.py")),
+    ("event loop (asyncio, uvicorn's server)", ("uvicorn", "uvloop", "asyncio/", "starlette")),
+    ("FastAPI: application entry", ("fastapi",)),
 ]
 
 
 def part_of(stack: str) -> str:
     frames = stack.split(";")[::-1]  # innermost first
-    for frame in frames:
-        for name, patterns in PARTS:
-            if any(p in frame for p in patterns):
-                return name
+    for rules in (PARTS, PLUMBING):
+        for frame in frames:
+            for name, patterns in rules:
+                if any(p in frame for p in patterns):
+                    return name
     return "other"
 
 
@@ -123,7 +151,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sqlite", action="store_true", help="SQLite instead of PostgreSQL")
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--clients", type=int, default=3)
+    parser.add_argument(
+        "--retally",
+        nargs=3,
+        metavar=("FOLDER", "SERVER_MS", "WORKER_MS"),
+        help="count a kept run's raw samples again (its folder, and its CPU ms per decision)",
+    )
     args = parser.parse_args(argv)
+    if args.retally:
+        folder, server_ms, worker_ms = Path(args.retally[0]), float(args.retally[1]), float(args.retally[2])
+        report(folder, server_ms, worker_ms)
+        return 0
     if shutil.which("py-spy") is None:
         print("py-spy is not installed: pip install py-spy")
         return 1
@@ -166,17 +204,22 @@ def main(argv: list[str] | None = None) -> int:
         f"{decisions} decisions in {wall:.1f}s ({decisions / wall:.0f}/s); CPU per decision: "
         f"server {server_cpu / decisions * 1000:.2f} ms, worker {worker_cpu / decisions * 1000:.2f} ms"
     )
+    report(folder, server_cpu / decisions * 1000, worker_cpu / decisions * 1000)
+    print(f"\nraw samples in {folder}")
+    return 0
+
+
+def report(folder: Path, server_ms: float, worker_ms: float) -> None:
+    """Each process's CPU ms per decision shared among the parts as its samples are."""
     for name, path, total in (
-        ("server", folder / "server.txt", server_cpu),
-        ("worker", folder / "worker.txt", worker_cpu),
+        ("server", folder / "server.txt", server_ms),
+        ("worker", folder / "worker.txt", worker_ms),
     ):
         parts = tally(path)
         samples = sum(parts.values()) or 1
-        print(f"\n{name}: {samples} samples")
+        print(f"\n{name}: {samples} samples, {total:.2f} ms per decision")
         for part, n in parts.most_common():
-            print(f"  {part:<66} {n / samples * total / decisions * 1000:6.2f} ms  ({n / samples:5.1%})")
-    print(f"\nraw samples in {folder}")
-    return 0
+            print(f"  {part:<66} {n / samples * total:6.2f} ms  ({n / samples:5.1%})")
 
 
 if __name__ == "__main__":
