@@ -274,3 +274,37 @@ def test_many_processes_can_initialise_one_database_at_once(pg_url: str) -> None
         assert app.register_player("after init")
     finally:
         app.close()
+
+
+def test_refused_undo_requests_by_the_hundred_do_not_lengthen_a_load(ledger: Ledger) -> None:
+    """A snapshot is checked against the last event recording a position's digest at or before
+    it (ledger/snapshots.py). Two seats asking and refusing undos again and again write events
+    that record none: a snapshot taken after them would make every load read back through them
+    all. It is taken at the game's next event that records a position instead."""
+    game, ids = started_game(ledger)
+    game = play_some(ledger, game, ids, 5)
+    interval = ledger.game_snapshot_intervals["cotton-trade"]
+    asker = next(s for s in range(3) if s not in game.awaiting or len(game.awaiting) > 1)
+    other = next(s for s in range(3) if s != asker)
+    while game.version < 300:  # undo requests refused: two events each, no position recorded
+        game = ledger.request_undo(game.id, ids[asker], ledger.get_game(game.id).version)
+        game = ledger.answer_undo(game.id, ids[other], False)
+    game = play_some(ledger, game, ids, 1, seed=2)  # a decision: it records its position
+    read: list[int] = []
+    recorded = ledger.repository.recorded_down_from
+
+    def counting(game_id: Any, version: int) -> Any:
+        for record in recorded(game_id, version):
+            read.append(record["version"])
+            yield record
+
+    ledger.repository.recorded_down_from = counting  # type: ignore[method-assign]
+    cache, ledger.repository.cache = ledger.repository.cache, None
+    try:
+        again = ledger.get_game(game.id)
+    finally:
+        ledger.repository.cache = cache
+        del ledger.repository.recorded_down_from
+    assert again.version == game.version and again.state == game.state
+    assert read and len(read) <= 3, f"the snapshot check read back {len(read)} records"
+    assert game.version - read[0] < interval, "a snapshot after the undos' run"

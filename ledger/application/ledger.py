@@ -25,7 +25,7 @@ from eventsourcing.domain import DomainEvent
 from eventsourcing.persistence import IntegrityError
 from pydantic import ValidationError
 
-from ledger import registry
+from ledger import registry, snapshots
 from ledger.accounts import matching_token
 from ledger.accounts import token_hash as _token_hash
 from ledger.application.disputes import DisputeUseCases
@@ -106,6 +106,12 @@ class DecisionResult:
     game: Game | None = field(default=None, compare=False, repr=False)  # as saved, when it was
 
 
+SNAPSHOTS_DUE_MAX = 10_000
+ENDINGS = (
+    snapshots.ENDINGS
+)  # an ending records no position: the check reads back to the last (ledger/snapshots.py)
+
+
 class Ledger(LeagueUseCases, SeasonUseCases, UndoUseCases, TalkUseCases, DisputeUseCases, InvitationUseCases):
     """Games and players, event-sourced."""
 
@@ -139,6 +145,9 @@ class Ledger(LeagueUseCases, SeasonUseCases, UndoUseCases, TalkUseCases, Dispute
         # token hash -> (its player, the token's id, until when the verification holds)
         self._authenticated: dict[str, tuple[Player, str, float]] = {}
         self.on_saved: list[Callable[[list[Any]], None]] = []  # told of every save (api.changefeed)
+        # games whose interval was crossed by an event recording no position: snapshot at the next
+        # event that records one (insertion-ordered, at most SNAPSHOTS_DUE_MAX, oldest dropped)
+        self._snapshot_due: dict[Any, None] = {}
 
     def _take_snapshots(self, processing_event: Any) -> None:
         """Snapshot the aggregate just saved, in memory, whenever its new events cross a
@@ -148,13 +157,30 @@ class Ledger(LeagueUseCases, SeasonUseCases, UndoUseCases, TalkUseCases, Dispute
         if not self.snapshots:
             return
         crossed: set[Any] = set()
+        last: dict[Any, Any] = {}  # each aggregate's last event in this save
         for event in processing_event.events:
             aggregate = processing_event.aggregates.get(event.originator_id)
+            last[event.originator_id] = event
             interval = self.snapshot_interval(aggregate) if aggregate is not None else None
             if interval and event.originator_version % interval == 0:
                 crossed.add(event.originator_id)
-        for aggregate_id in crossed:
+        for aggregate_id in crossed | (self._snapshot_due.keys() & last.keys()):
             aggregate = processing_event.aggregates[aggregate_id]
+            if (
+                isinstance(aggregate, Game)
+                and aggregate.state is not None
+                and "state_digest" not in getattr(last[aggregate_id], "public", {})
+                and getattr(last[aggregate_id], "TOPIC", None) not in ENDINGS
+            ):
+                # A snapshot is checked against the last event at or before it that records a
+                # position's digest (ledger/snapshots.py): taken after events that record none
+                # (undo requests refused, again and again), every load would read back through
+                # them all. Wait for the game's next event that records one.
+                self._snapshot_due[aggregate_id] = None
+                while len(self._snapshot_due) > SNAPSHOTS_DUE_MAX:
+                    del self._snapshot_due[next(iter(self._snapshot_due))]
+                continue
+            self._snapshot_due.pop(aggregate_id, None)
             self.snapshots.put([type(aggregate).Snapshot.take(aggregate)])
 
     def _notify(self, recordings: list[Any]) -> None:
