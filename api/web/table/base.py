@@ -443,11 +443,12 @@ class Table:
         (none). ``label`` names the thing; ``tip`` adds details shown on hover."""
         title = f"<title>{text(tip or label)}</title>"
         if not decisions:
-            return f'<g class="{attr(css)}">{title}{shape}</g>' if css or tip else shape
+            return (f'<g class="{attr(css)}">' if css else "<g>") + f"{title}{shape}</g>" if css or tip else shape
         if self.mode == "replay":
             self.highlighted += 1
             return f'<g class="highlight {attr(css)}">{title}{shape}</g>'
         options = choices_of(decisions, self.words, self)
+        more = f" {attr(css)}" if css else ""
         # the texts drawn on the thing read as separate words, and its name begins with them; the
         # tooltip is its parent's, so that no reader takes the tooltip for words the thing shows
         shape = shape.replace("</text>", "</text> ")
@@ -455,14 +456,14 @@ class Table:
             c = options[0]
             name = c.label if not c.is_template else f"{c.label} (choose the {c.amount_label.lower()})"
             return (
-                f'<g><title>{text(name)}</title><g class="act {attr(css)}" role="button" tabindex="0" '
+                f'<g><title>{text(name)}</title><g class="act{more}" role="button" tabindex="0" '
                 f'aria-label="{attr(named(shape, name))}" {c.attributes()}>{shape}</g></g>'
             )
         menu = Menu(self.next_id("menu"), label, options)
         self.menus.append(menu)
         name = f"{label}: {len(options)} choices"
         return (
-            f'<g><title>{text(name)}</title><g class="act menu {attr(css)}" role="button" tabindex="0" '
+            f'<g><title>{text(name)}</title><g class="act menu{more}" role="button" tabindex="0" '
             f'aria-haspopup="true" aria-expanded="false" aria-controls="{menu.id}" '
             f'aria-label="{attr(named(shape, name))}">{shape}</g></g>'
         )
