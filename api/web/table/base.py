@@ -443,7 +443,11 @@ class Table:
         (none). ``label`` names the thing; ``tip`` adds details shown on hover."""
         title = f"<title>{text(tip or label)}</title>"
         if not decisions:
-            return (f'<g class="{attr(css)}">' if css else "<g>") + f"{title}{shape}</g>" if css or tip else shape
+            return (
+                (f'<g class="{attr(css)}">' if css else "<g>") + f"{title}{shape}</g>"
+                if css or tip
+                else shape
+            )
         if self.mode == "replay":
             self.highlighted += 1
             return f'<g class="highlight {attr(css)}">{title}{shape}</g>'

@@ -537,9 +537,7 @@ class WaterFrameBoard(Board):
                     table.target(mine, chip, f"The {ship_name(sh['ship'])} at the pier, crew {sh['crew']}")
                 )
             else:
-                out.append(
-                    rect(px, ty, pw, 12, "chip empty") + txt(px + 4, ty + 9, "empty pier", "xs muted")
-                )
+                out.append(rect(px, ty, pw, 12, "chip empty") + txt(px + 4, ty + 9, "empty pier", "xs muted"))
         return "".join(out), ty + 14 - y
 
     def _warehouse(self, s: Seat, x: float, y: float) -> str:
@@ -556,7 +554,9 @@ class WaterFrameBoard(Board):
         for k, g in enumerate(GOODS):
             edge = f"col:{g}"
             mine = s.claim(_edge(edge))
-            shape = f'<rect x="{gx + k * cell:.4g}" y="{gy - 9:.4g}" class="edge h{" on" if g in cols else ""}"/>'
+            shape = (
+                f'<rect x="{gx + k * cell:.4g}" y="{gy - 9:.4g}" class="edge h{" on" if g in cols else ""}"/>'
+            )
             who = "a worker" if g in cols else "no worker"
             out.append(table.target(mine, shape, f"The warehouse's {edge_name(edge)}: {who}"))
             held = int(stock.get(g, 0))
@@ -578,7 +578,9 @@ class WaterFrameBoard(Board):
             edge = f"row:{r + 1}"
             mine = s.claim(_edge(edge))
             on = (r + 1) in rows
-            shape = f'<rect x="{gx - 9:.4g}" y="{gy + (4 - r) * cell:.4g}" class="edge v{" on" if on else ""}"/>'
+            shape = (
+                f'<rect x="{gx - 9:.4g}" y="{gy + (4 - r) * cell:.4g}" class="edge v{" on" if on else ""}"/>'
+            )
             out.append(
                 table.target(
                     mine, shape, f"The warehouse's {edge_name(edge)}: {'a worker' if on else 'no worker'}"
