@@ -69,17 +69,18 @@ class Choice:
             return [self.decision]
         return [{**self.decision, self.field: v} for v in self.values]
 
-    def attributes(self) -> str:
+    def attributes(self, amount_label: bool = True) -> str:
         """The element's data attributes, for HTML or SVG: the board's elements and the list's
-        buttons carry the same."""
+        buttons carry the same. ``amount_label=False``: without what the number is, which a
+        menu whose choices all say the same carries once for them (``Menu.amount_label``)."""
         if self.field is None:
             return f"data-decision='{quoted(decision_json(self.decision))}'"
         values = ",".join(str(v) for v in self.values)
+        said = f' data-amount-label="{escape(self.amount_label)}"' if amount_label else ""
         return (
             f"data-decision-template='{quoted(decision_json(self.decision))}' "
             f'data-field="{escape(self.field)}" data-values="{values}" '
-            f'data-min="{min(self.values)}" data-max="{max(self.values)}" '
-            f'data-amount-label="{escape(self.amount_label)}"'
+            f'data-min="{min(self.values)}" data-max="{max(self.values)}"{said}'
         )
 
 
@@ -375,6 +376,15 @@ class Menu:
     id: str
     label: str
     choices: list[Choice]
+
+    @property
+    def amount_label(self) -> str | None:
+        """What the number is, when every choice of the menu chooses one and says the same
+        (the menu carries it once; the page reads it from the nearest element that has it)."""
+        said = {c.amount_label for c in self.choices if c.is_template}
+        if len(said) == 1 and all(c.is_template for c in self.choices):
+            return said.pop()
+        return None
 
     def short(self, choice: Choice) -> str:
         """A choice's label without the words every choice of the menu begins with (the menu's
