@@ -35,16 +35,23 @@ def period_label(period: dict[str, Any]) -> tuple[str, str]:
     return "start", ""
 
 
-def _marker(shape: int, x: float, y: float, color: str, tip: str) -> str:
+def _n(v: float) -> str:
+    """A coordinate to a tenth, without a trailing ".0"."""
+    text = f"{v:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _marker(shape: int, x: float, y: float, tip: str) -> str:
+    """A point of a company's line (its colour is its group's fill)."""
     title = f"<title>{escape(tip)}</title>"
     if shape == 0:
-        body = f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5" fill="{color}"/>'
+        body = f'<circle cx="{_n(x)}" cy="{_n(y)}" r="3.5"/>'
     elif shape == 1:
-        body = f'<rect x="{x - 3.2:.1f}" y="{y - 3.2:.1f}" width="6.4" height="6.4" fill="{color}"/>'
+        body = f'<rect x="{_n(x - 3.2)}" y="{_n(y - 3.2)}" width="6.4" height="6.4"/>'
     elif shape == 2:
-        body = f'<polygon points="{x:.1f},{y - 4.5:.1f} {x + 4.5:.1f},{y:.1f} {x:.1f},{y + 4.5:.1f} {x - 4.5:.1f},{y:.1f}" fill="{color}"/>'
+        body = f'<polygon points="{_n(x)},{_n(y - 4.5)} {_n(x + 4.5)},{_n(y)} {_n(x)},{_n(y + 4.5)} {_n(x - 4.5)},{_n(y)}"/>'
     else:
-        body = f'<polygon points="{x:.1f},{y - 4.5:.1f} {x + 4.5:.1f},{y + 3.5:.1f} {x - 4.5:.1f},{y + 3.5:.1f}" fill="{color}"/>'
+        body = f'<polygon points="{_n(x)},{_n(y - 4.5)} {_n(x + 4.5)},{_n(y + 3.5)} {_n(x - 4.5)},{_n(y + 3.5)}"/>'
     return f'<g class="pt">{title}{body}</g>'
 
 
@@ -142,23 +149,31 @@ def share_value_svg(
         first = pts[0]
         start = first["value_from"] if first.get("value_from") is not None else first["value_to"]
         prev_y = y(start) + nudge
-        path.append(f"M{x(x_min):.1f},{prev_y:.1f}")
+        path.append(f"M{_n(x(x_min))},{_n(prev_y)}")
+        at = (_n(x(x_min)), _n(prev_y))
         for p in pts:
             px, py = x(p["version"]), y(p["value_to"]) + nudge
-            path.append(f"L{px:.1f},{prev_y:.1f} L{px:.1f},{py:.1f}")
+            # a step: across to the event, then up or down to its value (a step that goes
+            # nowhere is not drawn: the same line, fewer bytes)
+            if _n(px) != at[0]:
+                path.append(f"H{_n(px)}")
+            if _n(py) != at[1]:
+                path.append(f"V{_n(py)}")
+            at = (_n(px), _n(py))
             prev_y = py
             major, minor = period_label(p["period"] or {})
             when = f"{major}{', ' + minor if minor else ''}"
             cause = str(p.get("cause") or "").replace("_", " ")
             tip = f"{name}: £{p['value_to']} (space {p.get('space_to')}) in {when}, event {p['version']}: {cause}"
-            marks.append(_marker(company % 4, px, py, color, tip))
-        path.append(f"L{x(x_max):.1f},{prev_y:.1f}")
+            marks.append(_marker(company % 4, px, py, tip))
+        if _n(x(x_max)) != at[0]:
+            path.append(f"H{_n(x(x_max))}")
         style = f' stroke-dasharray="{dash}"' if dash else ""
         out.append(
             f'<path d="{" ".join(path)}" fill="none" stroke="{color}" stroke-width="2.2"{style}>'
             f"<title>{escape(name)}</title></path>"
         )
-        out.extend(marks)
+        out.append(f'<g fill="{color}">{"".join(marks)}</g>')
         ends.append((prev_y, company, name, color))
     # the names at the lines' ends, moved apart where they would overlap
     ends.sort()

@@ -244,6 +244,13 @@ class PostgresSqlView(SqlView, PostgresTrackingRecorder):
     def _tracking_table(self) -> str:
         return f'"{self.datastore.schema}".{self.tracking_table_name}'
 
+    def rows(self, statement: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        """One statement on a pooled connection in its autocommit mode: a transaction around it
+        (BEGIN, then ROLLBACK) took two more round trips, and psycopg forgets the connection's
+        prepared statements at every rollback (DEALLOCATE ALL: one more)."""
+        with self.datastore.get_connection() as conn, conn.cursor() as c:
+            return self.fetch(c, statement, params)
+
     def _position(self, c: Any, application_name: str) -> int:
         c.execute(
             SQL(f"SELECT notification_id FROM {self._tracking_table()} WHERE application_name = %s"),
@@ -413,6 +420,9 @@ class Catchup:
         self._known: int | None = None  # the view's position after this process's last write
         # every notification in (after, upto], read once for several read models (``share_read``)
         self._shared: tuple[int, int, Sequence[Any]] | None = None
+        # the view's position when this process last read or wrote it: a committed position never
+        # goes back (a rebuild replaces the rows and the position in one transaction)
+        self._seen = 0
 
     def history(self, game_id: str, before_version: int) -> list[Fact]:
         """The game's events before ``before_version``, as facts (for recomputing after an undo)."""
@@ -557,9 +567,12 @@ class Catchup:
         while max_batches is None or batches < max_batches:
             if head is None:
                 head = self.head()  # every id up to here is committed (ids commit in order)
+            if head <= self._seen:
+                break  # the view held all of it already when last looked at: no need to read again
             # where this process last left the view (its write checks it under the view's lock;
             # another process having moved it on makes that write fail, and it is read again)
             start = self._known if self._known is not None else view.position(self.app.name)
+            self._seen = max(self._seen, start)
             if head <= start:
                 break
             moved = False
@@ -574,6 +587,7 @@ class Catchup:
                     self._known = None
                     break
                 self._known = end
+                self._seen = max(self._seen, end)
                 total += len(facts)
                 batches += 1
                 start = end

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable
+from copy import deepcopy
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.application import AggregateNotFoundError, Application, project_aggregate
 from eventsourcing.persistence import IntegrityError
 
 from ledger.domain import ADMIN, Conversation, Game, Player, conversation_id
@@ -53,9 +54,25 @@ class TalkUseCases(Application[UUID]):
         def get_player(self, player_id: UUID | str) -> Player: ...
 
     def conversation(self, game_id: UUID | str) -> Conversation | None:
-        """The game's conversation, or None before anything was said or set."""
+        """The game's conversation, or None before anything was said or set.
+
+        One query when it is not in the cache: a conversation is never snapshotted, so its
+        events are read without first looking for a snapshot (most games have no conversation,
+        and every page of theirs asked twice that none exists)."""
         try:
-            talk: Any = self.repository.get(conversation_id(game_id))
+            cid = conversation_id(game_id)
+            cache = self.repository.cache
+            if cache is not None:
+                try:
+                    cache.get(cid)
+                except KeyError:
+                    events = list(self.repository.event_store.get(originator_id=cid))
+                    if not events:
+                        return None
+                    talk: Any = project_aggregate(None, events)
+                    cache.put(cid, deepcopy(talk))
+                    return talk if isinstance(talk, Conversation) else None
+            talk = self.repository.get(cid)
         except (AggregateNotFoundError, ValueError):
             return None
         return talk if isinstance(talk, Conversation) else None

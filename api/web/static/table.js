@@ -85,7 +85,8 @@
     if (target.dataset && target.dataset.decisionTemplate) {
       var allowed = values(target);
       var field = el("div", "field");
-      var label = el("label", "", target.dataset.amountLabel || target.dataset.field);
+      var said = target.closest && target.closest("[data-amount-label]");  // its own, or its menu's
+      var label = el("label", "", (said && said.dataset.amountLabel) || target.dataset.field);
       label.htmlFor = "preview-amount";
       var input = el("input");
       input.type = "number";

@@ -233,7 +233,7 @@ class CardGameBoard(Board):
             cw = text_width(name) + 10
             if cx + cw > x + W:
                 cx, cy = x, cy + 18
-            chip = rect(cx, cy, cw, 15, "chip tile", 2) + txt(cx + 5, cy + 11, name, "s")
+            chip = rect(cx, cy, cw, 15, "chip tile") + txt(cx + 5, cy + 11, name, "s")
             label = f"Take the {card_name(card)}" if mine else f"The {card_name(card)} in the supply"
             out.append(table.target(mine, chip, label, tip=card_tip(card)))
             cx += cw + 4
@@ -270,7 +270,7 @@ class CardGameBoard(Board):
         reserve, used = self._reserve(s, x + 6, ry, w - 12)
         body.append(reserve)
         height = ry + used - y
-        return rect(x, y, w, height, cls, 5) + "".join(body), height
+        return rect(x, y, w, height, cls) + "".join(body), height
 
     def _holdings(self, s: Seat, x: float, y: float, w: float) -> str:
         table, p = s.table, s.player
@@ -345,7 +345,7 @@ class CardGameBoard(Board):
                 cx, cy = x, cy + 14
                 name = fit(name, w - 8, 9)
                 cw = min(cw, w)
-            chip = rect(cx, cy, cw, 12, "chip tile down" if c.get("rotated") else "chip tile", 2)
+            chip = rect(cx, cy, cw, 12, "chip tile down" if c.get("rotated") else "chip tile")
             chip += txt(cx + 4, cy + 9, name, "xs")
             tip = card_tip(card) + (" It is rotated: used this decade." if c.get("rotated") else "")
             label = f"Your {card_name(card)}" if mine else name
@@ -389,7 +389,7 @@ class CardGameBoard(Board):
             shape = rect(x, y, w, h, "factory empty") + txt(x + w / 2, y + h / 2, said, "s muted", "middle")
             label = f"Your {good(g)} factory (in your reserve)" if decides else f"No {good(g)} factory"
             return table.target(mine, shape, label)
-        out = [rect(x, y, w, h, "factory", 4, GOOD_FILL[g])]
+        out = [rect(x, y, w, h, "factory", GOOD_FILL[g])]
         pr = v.get("production") or {}
         selling = decides and pr.get("good") == g and pr.get("current") == seat
         mine = s.claim(_is(*factory_decisions, good=g))
@@ -415,7 +415,7 @@ class CardGameBoard(Board):
             sx = x + 4 + i * sw
             mine = s.claim(_is("set_price_and_appeal", spot=spot)) if active else []
             on = spot == at
-            shape = rect(sx, y + 17, sw - 3, 20, "admin used" if on else "admin", 2)
+            shape = rect(sx, y + 17, sw - 3, 20, "admin used" if on else "admin")
             shape += txt(sx + (sw - 3) / 2, y + 26, f"£{price}", "xs b" if on else "xs", "middle")
             shown = f"appeal {appeal}" if sw >= 44 else (f"app. {appeal}" if sw >= 30 else str(appeal))
             shape += txt(sx + (sw - 3) / 2, y + 35, shown, "xs", "middle")
@@ -462,7 +462,7 @@ class CardGameBoard(Board):
             mine = s.claim(_is("add_machine", good=g, position=position)) if c else []
             slots = C.worker_cards[position].workers
             if c is None:
-                shape = rect(x + 4, wy, w - 8, 11, "chip empty", 2) + txt(
+                shape = rect(x + 4, wy, w - 8, 11, "chip empty") + txt(
                     x + 8, wy + 8.5, f"Worker card {position}: not yet", "xs muted"
                 )
                 out.append(shape)
@@ -473,7 +473,7 @@ class CardGameBoard(Board):
                 for k2 in range(slots)
             )
             csides = ROMAN.get(int(c.get("side", 1)), c.get("side"))
-            shape = rect(x + 4, wy, w - 8, 11, "chip", 2) + txt(
+            shape = rect(x + 4, wy, w - 8, 11, "chip") + txt(
                 x + 8, wy + 8.5, f"Worker card {position} ({csides})", "xs"
             )
             desc = (
@@ -530,7 +530,7 @@ class CardGameBoard(Board):
             name = quality_card(c["card"]) if quality else distribution_card(c["card"])
             shown = said(c, level)
             cw = text_width(shown, 9) + 6
-            chip = rect(cx, y + 1, cw, 12, "chip mk", 2) + txt(cx + 3, y + 10, shown, "xs")
+            chip = rect(cx, y + 1, cw, 12, "chip mk") + txt(cx + 3, y + 10, shown, "xs")
             what = f"{name[:1].upper()}{name[1:]}: value {c['value']}" + (
                 f" on its {MODE.get(c.get('mode'), '')} side" if quality else ""
             )
@@ -598,7 +598,7 @@ class CardGameBoard(Board):
         for st, (n, cap), shown in zip(stores, held, labels, strict=True):
             mine = s.claim(_is("store_goods", storehouse=st["storehouse"]))
             cw = text_width(shown, 9) + 8
-            chip = rect(cx, y + 1, cw, 12, "chip ship", 2) + txt(cx + 4, y + 10, shown, "xs")
+            chip = rect(cx, y + 1, cw, 12, "chip ship") + txt(cx + 4, y + 10, shown, "xs")
             where = f"at the {good(g)} factory" if g else "in your reserve"
             sh = storehouse(st["storehouse"])
             label = f"{sh[:1].upper()}{sh[1:]} {where}: {n} of {cap} goods"

@@ -69,17 +69,18 @@ class Choice:
             return [self.decision]
         return [{**self.decision, self.field: v} for v in self.values]
 
-    def attributes(self) -> str:
+    def attributes(self, amount_label: bool = True) -> str:
         """The element's data attributes, for HTML or SVG: the board's elements and the list's
-        buttons carry the same."""
+        buttons carry the same. ``amount_label=False``: without what the number is, which a
+        menu whose choices all say the same carries once for them (``Menu.amount_label``)."""
         if self.field is None:
             return f"data-decision='{quoted(decision_json(self.decision))}'"
         values = ",".join(str(v) for v in self.values)
+        said = f' data-amount-label="{escape(self.amount_label)}"' if amount_label else ""
         return (
             f"data-decision-template='{quoted(decision_json(self.decision))}' "
             f'data-field="{escape(self.field)}" data-values="{values}" '
-            f'data-min="{min(self.values)}" data-max="{max(self.values)}" '
-            f'data-amount-label="{escape(self.amount_label)}"'
+            f'data-min="{min(self.values)}" data-max="{max(self.values)}"{said}'
         )
 
 
@@ -376,6 +377,15 @@ class Menu:
     label: str
     choices: list[Choice]
 
+    @property
+    def amount_label(self) -> str | None:
+        """What the number is, when every choice of the menu chooses one and says the same
+        (the menu carries it once; the page reads it from the nearest element that has it)."""
+        said = {c.amount_label for c in self.choices if c.is_template}
+        if len(said) == 1 and all(c.is_template for c in self.choices):
+            return said.pop()
+        return None
+
     def short(self, choice: Choice) -> str:
         """A choice's label without the words every choice of the menu begins with (the menu's
         title says them): "£4 space" rather than "Place your workers marker on the £4 space"."""
@@ -443,11 +453,16 @@ class Table:
         (none). ``label`` names the thing; ``tip`` adds details shown on hover."""
         title = f"<title>{text(tip or label)}</title>"
         if not decisions:
-            return f'<g class="{attr(css)}">{title}{shape}</g>' if css or tip else shape
+            return (
+                (f'<g class="{attr(css)}">' if css else "<g>") + f"{title}{shape}</g>"
+                if css or tip
+                else shape
+            )
         if self.mode == "replay":
             self.highlighted += 1
             return f'<g class="highlight {attr(css)}">{title}{shape}</g>'
         options = choices_of(decisions, self.words, self)
+        more = f" {attr(css)}" if css else ""
         # the texts drawn on the thing read as separate words, and its name begins with them; the
         # tooltip is its parent's, so that no reader takes the tooltip for words the thing shows
         shape = shape.replace("</text>", "</text> ")
@@ -455,14 +470,14 @@ class Table:
             c = options[0]
             name = c.label if not c.is_template else f"{c.label} (choose the {c.amount_label.lower()})"
             return (
-                f'<g><title>{text(name)}</title><g class="act {attr(css)}" role="button" tabindex="0" '
+                f'<g><title>{text(name)}</title><g class="act{more}" role="button" tabindex="0" '
                 f'aria-label="{attr(named(shape, name))}" {c.attributes()}>{shape}</g></g>'
             )
         menu = Menu(self.next_id("menu"), label, options)
         self.menus.append(menu)
         name = f"{label}: {len(options)} choices"
         return (
-            f'<g><title>{text(name)}</title><g class="act menu {attr(css)}" role="button" tabindex="0" '
+            f'<g><title>{text(name)}</title><g class="act menu{more}" role="button" tabindex="0" '
             f'aria-haspopup="true" aria-expanded="false" aria-controls="{menu.id}" '
             f'aria-label="{attr(named(shape, name))}">{shape}</g></g>'
         )

@@ -59,10 +59,10 @@ CURRENCIES = ("pence", "shillings", "pounds")
 STAGE = {"I": 0, "II": 1, "III": 2}
 
 
-def rect(x: float, y: float, w: float, h: float, cls: str = "", rx: float = 3, fill: str = "") -> str:
+def rect(x: float, y: float, w: float, h: float, cls: str = "", fill: str = "") -> str:
     """A rectangle; ``fill`` is one of the style sheet's ``ct-`` classes (the page's security
     policy allows no inline style, and the style sheet's white wins over a fill attribute)."""
-    return _rect(x, y, w, h, f"{cls} {fill}".strip(), rx)
+    return _rect(x, y, w, h, f"{cls} {fill}".strip())
 
 
 class CottonTradeBoard(Board):
@@ -130,7 +130,7 @@ class CottonTradeBoard(Board):
                     else ""
                 )
             )
-            cell = rect(sx, y + 15, cw - 2, 58, "", 2)
+            cell = rect(sx, y + 15, cw - 2, 58, "")
             cell += txt(sx + cw / 2 - 1, y + 25, top, "xs muted", "middle")
             cell += txt(sx + cw / 2 - 1, y + 39, value, "b", "middle")
             for j, p in enumerate(at.get(space.space, [])):
@@ -161,7 +161,7 @@ class CottonTradeBoard(Board):
             r, c = divmod(i, 15)
             cx, cy = x + c * cw, y + 15 + r * 29
             filled = i < tokens
-            cell = rect(cx, cy, cw - 2, 27, "", 2, "ct-filled" if filled else "")
+            cell = rect(cx, cy, cw - 2, 27, "", "ct-filled" if filled else "")
             cell += txt(cx + cw / 2 - 1, cy + 11, money(price, currency), "xs", "middle")
             if filled:
                 cell += f'<circle cx="{cx + cw / 2 - 1:.4g}" cy="{cy + 20:.4g}" r="4" fill="#f4f1ea" class="tok"/>'
@@ -179,7 +179,7 @@ class CottonTradeBoard(Board):
         currency = str(v.get("currency", "pence"))
         out = [txt(0, y + 10, "Ships for rent", "t")]
         mine = table.claim(_is("reveal_top_ship"))
-        deck = rect(0, y + 16, 64, 74, "", 4, DOWN_FILL)
+        deck = rect(0, y + 16, 64, 74, "", DOWN_FILL)
         deck += txt(32, y + 38, str(v.get("ship_deck", 0)), "big", "middle")
         deck += txt(32, y + 54, "in the deck", "xs", "middle")
         deck += txt(32, y + 66, f"{len(v.get('ship_discard', []))} discarded", "xs muted", "middle")
@@ -260,7 +260,7 @@ class CottonTradeBoard(Board):
         seller = "the bank" if a.get("seller") is None else table.who(a["seller"])
         out.append(txt(x, top + 10, "Share auction", "t"))
         mine = table.claim(_is("bid"))
-        card = rect(x, top + 16, w, 62 if not pay else 40, "", 4, "ct-auction")
+        card = rect(x, top + 16, w, 62 if not pay else 40, "", "ct-auction")
         card += token(int(a["company"]), x + 12, top + 30, 5)
         card += txt(x + 22, top + 33, f"Share {a['number']} of {table.who(a['company'])}'s company", "s b")
         high = a.get("high_bid")
@@ -316,8 +316,8 @@ class CottonTradeBoard(Board):
         status = (
             "war" if war == "WAR" else "peace" if war == "PEACE" else "open" if r.get("open") else "closed"
         )
-        out = [rect(x, y, w, h, "", 5, "ct-region")]
-        out.append(rect(x, y, w, 34, "", 5, STATUS_FILL[status]))
+        out = [rect(x, y, w, h, "", "ct-region")]
+        out.append(rect(x, y, w, 34, "", STATUS_FILL[status]))
         out.append(txt(x + 6, y + 14, REGION_SHORT.get(code, region(code)), "t"))
         said = {
             "war": "at war: no ship may sail in",
@@ -379,7 +379,7 @@ class CottonTradeBoard(Board):
         numbered = rows == 1 or sw >= 34
         lead = (16 if slots >= 10 else 12) if rows == 2 and numbered else 0  # the number's room
         rad = min(5.0, (sw - 14 - lead) / 2.2)
-        shape = rect(x + 4, ty, w - 8, 30, "", 3, "ct-track")
+        shape = rect(x + 4, ty, w - 8, 30, "", "ct-track")
         for i in range(slots):
             row, col = divmod(i, per_row)
             sx = x + 8 + col * sw
@@ -400,7 +400,7 @@ class CottonTradeBoard(Board):
             # the track as drawn, and over it the thing to tap: the track's box saying "sail
             # here" (its name then begins with those words, not with the slots' numbers)
             out.append(shape)
-            shape = rect(x + 4, ty, w - 8, 30, "hit", 3)
+            shape = rect(x + 4, ty, w - 8, 30, "hit")
             shape += txt(x + w - 10, ty + (24 if rows == 1 else 26), said, "xs b", "end")
         where = "; ".join(
             f"{i + 1}. {table.who(int(s['seat']))}'s {s['capacity']}-cotton ship"
@@ -432,7 +432,7 @@ class CottonTradeBoard(Board):
                 out.append(table.target(mine, shape, label, tip=name))
             else:
                 mine = table.claim(_is("peek_contract", region=code, slot=i + 1))
-                shape = rect(sx, sy, cw, ch, "", 3, DOWN_FILL) + txt(
+                shape = rect(sx, sy, cw, ch, "", DOWN_FILL) + txt(
                     sx + cw / 2, sy + 24, "face down", "xs muted", "middle"
                 )
                 name = f"A face-down contract, place {i + 1} of {possessive(region(code))} row"
@@ -498,7 +498,7 @@ class CottonTradeBoard(Board):
             if sx + cw > x + w:
                 sx, sy = x + 48, sy + 15
             mine = table.claim(_is("keep_new_ship", card=sh["card"])) if decides else []
-            chip = rect(sx, sy, cw, 12, "chip ship", 2) + txt(sx + 4, sy + 9, label, "xs")
+            chip = rect(sx, sy, cw, 12, "chip ship") + txt(sx + 4, sy + 9, label, "xs")
             where = "in the United Kingdom" if sh["location"] == "UK" else f"in {region(sh['location'])}"
             desc = f"{ship_card(sh['card'])} {where}" + (
                 f", loaded with {sh['cargo']} cotton" if sh.get("cargo") else ""
@@ -517,7 +517,7 @@ class CottonTradeBoard(Board):
             company, number = int(sh["company"]), int(sh["number"])
             mine = table.claim(_is("choose_share_to_sell", company=company, number=number)) if decides else []
             chip = (
-                rect(sx, sy, 26, 12, "chip", 2)
+                rect(sx, sy, 26, 12, "chip")
                 + token(company, sx + 7, sy + 6, 3.5)
                 + txt(sx + 13, sy + 9, f"{number}", "xs")
             )
@@ -552,11 +552,11 @@ class CottonTradeBoard(Board):
             sy += 14
         height = sy - y + 2
         cls = "pboard" + (" me" if me else "") + (" awaited" if awaited else "")
-        return rect(x, y, w, height, cls, 5) + "".join(out), height
+        return rect(x, y, w, height, cls) + "".join(out), height
 
 
 def _ship_card(sh: Mapping[str, Any], x: float, y: float, w: float, currency: str) -> str:
-    out = [rect(x, y, w, 74, "", 4, SHIP_FILL)]
+    out = [rect(x, y, w, 74, "", SHIP_FILL)]
     out.append(txt(x + 5, y + 12, ship_card(sh["card"]).capitalize(), "xs muted"))
     out.append(txt(x + w - 5, y + 12, "fast" if sh.get("fast") else "", "xs b", "end"))
     out.append(txt(x + 5, y + 30, f"{sh['capacity']}", "big"))
@@ -573,7 +573,7 @@ def _ship_card(sh: Mapping[str, Any], x: float, y: float, w: float, currency: st
 
 
 def _contract_card(c: Mapping[str, Any], x: float, y: float, w: float, h: float, currency: str) -> str:
-    out = [rect(x, y, w, h, "", 3, CONTRACT_FILL if c.get("face_up", True) else "ct-seen")]
+    out = [rect(x, y, w, h, "", CONTRACT_FILL if c.get("face_up", True) else "ct-seen")]
     if c.get("drought"):
         out.append(txt(x + 5, y + 16, "Drought", "s b"))
         out.append(txt(x + 5, y + 30, "no cotton", "xs"))

@@ -48,12 +48,12 @@ TIMES = " \u00d7"  # " x2": copies of the same thing
 OWN_ORDER = ("FACTORY", "WORKERS", "MACHINERY", "QUALITY", "DISTRIBUTION", "STOCK_EXCHANGE")
 
 
-def rect(x: float, y: float, w: float, h: float, cls: str = "", rx: float = 3, fill: str = "") -> str:
-    """A rectangle; its corners round by 3 (the style sheet's) unless ``rx`` says otherwise."""
+def rect(x: float, y: float, w: float, h: float, cls: str = "", fill: str = "") -> str:
+    """A rectangle. Its corners are the style sheet's (``.board-svg rect``, or its class's): a
+    style sheet's ``rx`` outweighs the attribute, so none is written."""
     style = f' fill="{fill}"' if fill else ""
-    corner = f' rx="{rx:g}"' if rx != 3 else ""
     c = f' class="{cls}"' if cls else ""
-    return f'<rect x="{x:.4g}" y="{y:.4g}" width="{w:.4g}" height="{h:.4g}"{corner}{c}{style}/>'
+    return f'<rect x="{x:.4g}" y="{y:.4g}" width="{w:.4g}" height="{h:.4g}"{c}{style}/>'
 
 
 ANCHOR = {"middle": "mid", "end": "end"}  # text-anchor by class (the style sheet's)
@@ -180,7 +180,7 @@ class WaterFrameBoard(Board):
         out = [txt(x, y + 10, "Job market", "t")]
         top = y + 16
         for k, g in enumerate(GOODS):
-            out.append(rect(x + k * cell_w, top, cell_w - 1, 132, "col", 1, GOOD_FILL[g]))
+            out.append(rect(x + k * cell_w, top, cell_w - 1, 132, "col", fill=GOOD_FILL[g]))
         workers_at, numbered_at = [], []
         for i in range(C.jm_cells):
             row, col = divmod(i, len(GOODS))
@@ -227,7 +227,7 @@ class WaterFrameBoard(Board):
         for r, decade in enumerate(C.decades):
             ry = y + 32 + r * 24
             current = decade == v.get("decade")
-            out.append(rect(x, ry, sum(col), 22, "decade now" if current else "decade", 2))
+            out.append(rect(x, ry, sum(col), 22, "decade now" if current else "decade"))
             level = C.level_of_decade.get(decade, 1)
             out.append(txt(x + 4, ry + 15, f"{decade} {ROMAN[level]}", "b" if current else ""))
             ex = x + col[0]
@@ -291,7 +291,7 @@ class WaterFrameBoard(Board):
             row = int(r["row"])
             ry = y + 16 + (row - 1) * 24
             closed = row > open_rows
-            out.append(rect(x, ry, 548, 22, "matrow closed" if closed else "matrow", 2))
+            out.append(rect(x, ry, 548, 22, "matrow closed" if closed else "matrow"))
             out.append(txt(x + 4, ry + 15, ROMAN[row], "s b"))
             cx = x + 22
             for marker, count in Counter(r.get("markers", [])).items():
@@ -388,7 +388,6 @@ class WaterFrameBoard(Board):
             w + 6,
             cy - y + 6,
             "pboard me" if me else ("pboard awaited" if awaited else "pboard"),
-            5,
         )
         return frame + "".join(out), cy - y + 6
 
@@ -435,7 +434,7 @@ class WaterFrameBoard(Board):
             if sx + cw > x + w:
                 sx, ry = x, ry + 13
             grey = " grey" if m.startswith(("LIGHT", "DARK")) else ""
-            chip = rect(sx, ry, cw, 11, "chip mk" + grey, 2) + txt(sx + 4, ry + 8.5, short, "xs")
+            chip = rect(sx, ry, cw, 11, "chip mk" + grey) + txt(sx + 4, ry + 8.5, short, "xs")
             out.append(table.target(mine, chip, f"Your {marker_name(m)}" if decides else marker_name(m)))
             sx += cw + 3
         return "".join(out), ry + 13 - y
@@ -452,7 +451,7 @@ class WaterFrameBoard(Board):
                 mine, shape, f"Your {good(g)} factory site" if decides else f"No {good(g)} factory"
             )
         level = ROMAN.get(f["level"], f["level"])
-        out = [rect(x, y, w, h, "factory obsolete" if f.get("obsolete") else "factory", 4, GOOD_FILL[g])]
+        out = [rect(x, y, w, h, "factory obsolete" if f.get("obsolete") else "factory", GOOD_FILL[g])]
         name = f"{good(g).capitalize()} {level}"  # "obsolete" goes beside the first row: no room here
         mine = s.claim(_is("modernize_factory", "close_factory", "fire_workers", "produce_goods", good=g))
         head = hit(mine, x + 1, y + 1, w * 0.6, 14) + txt(x + 4, y + 12, name, "b")
@@ -517,7 +516,7 @@ class WaterFrameBoard(Board):
             cw = text_width(name, 9) + 8
             if cx + cw > x + w:
                 cx, ty = x + 30, ty + 13
-            chip = rect(cx, ty, cw, 12, "chip tile", 2) + txt(cx + 4, ty + 9, name, "xs")
+            chip = rect(cx, ty, cw, 12, "chip tile") + txt(cx + 4, ty + 9, name, "xs")
             label = f"Your {tile_name(tile).lower()} tile" if decides else name
             out.append(table.target(mine, chip, label, tip=tile_tip(tile)))
             cx += cw + 3
@@ -533,14 +532,12 @@ class WaterFrameBoard(Board):
                 sh = ships[k]
                 mine = s.claim(_is("release_ship", ship=sh["ship"]))
                 shown = f"{sh['capacity']} goods, crew {sh['crew']}"
-                chip = rect(px, ty, pw, 12, "chip ship", 2) + txt(px + 4, ty + 9, shown, "xs")
+                chip = rect(px, ty, pw, 12, "chip ship") + txt(px + 4, ty + 9, shown, "xs")
                 out.append(
                     table.target(mine, chip, f"The {ship_name(sh['ship'])} at the pier, crew {sh['crew']}")
                 )
             else:
-                out.append(
-                    rect(px, ty, pw, 12, "chip empty", 2) + txt(px + 4, ty + 9, "empty pier", "xs muted")
-                )
+                out.append(rect(px, ty, pw, 12, "chip empty") + txt(px + 4, ty + 9, "empty pier", "xs muted"))
         return "".join(out), ty + 14 - y
 
     def _warehouse(self, s: Seat, x: float, y: float) -> str:
@@ -557,7 +554,9 @@ class WaterFrameBoard(Board):
         for k, g in enumerate(GOODS):
             edge = f"col:{g}"
             mine = s.claim(_edge(edge))
-            shape = rect(gx + k * cell, gy - 9, cell - 1, 7, "edge on" if g in cols else "edge", 1)
+            shape = (
+                f'<rect x="{gx + k * cell:.4g}" y="{gy - 9:.4g}" class="edge h{" on" if g in cols else ""}"/>'
+            )
             who = "a worker" if g in cols else "no worker"
             out.append(table.target(mine, shape, f"The warehouse's {edge_name(edge)}: {who}"))
             held = int(stock.get(g, 0))
@@ -579,7 +578,9 @@ class WaterFrameBoard(Board):
             edge = f"row:{r + 1}"
             mine = s.claim(_edge(edge))
             on = (r + 1) in rows
-            shape = rect(gx - 9, gy + (4 - r) * cell, 7, cell - 1, "edge on" if on else "edge", 1)
+            shape = (
+                f'<rect x="{gx - 9:.4g}" y="{gy + (4 - r) * cell:.4g}" class="edge v{" on" if on else ""}"/>'
+            )
             out.append(
                 table.target(
                     mine, shape, f"The warehouse's {edge_name(edge)}: {'a worker' if on else 'no worker'}"
@@ -614,7 +615,8 @@ class WaterFrameBoard(Board):
 
 @functools.cache
 def _track(y: float, per_row: int = 40) -> str:
-    """The share-value track's spaces, each with its value (the same on every board)."""
+    """The share-value track's spaces, each with its value (the same on every board). A space's
+    size is the style sheet's (``.shares rect``: 22.6 by 16, the width at 40 a row)."""
     cw = (W - 56) / per_row
     out = []
     for space in range(C.share_min, C.share_max + 1):
@@ -622,10 +624,10 @@ def _track(y: float, per_row: int = 40) -> str:
         sx, sy = 56 + col * cw, y + 16 + row * 34
         start = ' class="start"' if space == C.share_start else ""
         out.append(
-            f'<rect x="{sx:.4g}" y="{sy:.4g}" width="{cw - 1:.4g}" height="16"{start}/>'
+            f'<rect x="{sx:.4g}" y="{sy:.4g}"{start}/>'
             f'<text x="{sx + cw / 2 - 0.5:.4g}" y="{sy + 11.5:.4g}">{C.share_value(space)}</text>'
         )
-    return f'<g class="track">{"".join(out)}</g>'
+    return f'<g class="track shares">{"".join(out)}</g>'
 
 
 def hit(decisions: Sequence[Decision], x: float, y: float, w: float, h: float) -> str:
