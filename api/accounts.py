@@ -89,7 +89,14 @@ _DUMMIES: dict[tuple[Any, ...], str] = {}
 def _dummy_hash(hasher: PasswordHasher) -> str:
     """A hash of no one's password under ``hasher``'s parameters, made once a process (one argon2
     hash, 0.1 to 0.2 s of processor time; the tests start the service hundreds of times)."""
-    key = (hasher.time_cost, hasher.memory_cost, hasher.parallelism, hasher.hash_len, hasher.salt_len, hasher.type)
+    key = (
+        hasher.time_cost,
+        hasher.memory_cost,
+        hasher.parallelism,
+        hasher.hash_len,
+        hasher.salt_len,
+        hasher.type,
+    )
     if key not in _DUMMIES:
         _DUMMIES[key] = hasher.hash("not a password of anyone's")
     return _DUMMIES[key]
