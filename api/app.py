@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import APIRouter, FastAPI
 from starlette.routing import BaseRoute
@@ -78,6 +79,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     app.mount(web.STATIC_PATH, web.static_files(), name="static")
     hotroutes.install(app, services)  # the game and the decision without FastAPI's routing
     install_docs(app)
+    share_openapi(app)
     app.add_middleware(BodyLimits, max_bytes=settings.max_body_bytes, max_depth=settings.max_json_depth)
     app.add_middleware(
         RateLimits,
@@ -116,6 +118,23 @@ def include(app: FastAPI, router: APIRouter, prefix: str = "", include_in_schema
         and getattr(added, "original_router", None) is router
     ):
         app.router.routes[-1] = built
+
+
+_OPENAPI: dict[str, dict[str, Any]] = {}
+
+
+def share_openapi(app: FastAPI) -> None:
+    """The OpenAPI document, generated once a process (0.15 s of processor time; the pages read it
+    for the optional calls, api/web/features.py): every app made here has the same routes."""
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            if "schema" not in _OPENAPI:
+                _OPENAPI["schema"] = FastAPI.openapi(app)
+            app.openapi_schema = _OPENAPI["schema"]
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 DOCS_STATIC = "/docs-static"

@@ -239,6 +239,8 @@ def test_apps_made_in_one_process_share_their_built_routes_and_each_serves_its_o
         ):
             shared = [r for r in a.app.router.routes if any(r is s for s in b.app.router.routes)]
             assert len(shared) >= 15, "the included routers are built once a process"
+            assert a.get("/openapi.json").json() == b.get("/openapi.json").json()
+            assert a.app.openapi() is b.app.openapi(), "the OpenAPI document is generated once a process"
             ann = a.post(f"{API}/players", json={"name": "Ann"}).json()
             me = {"Authorization": f"Bearer {ann['token']}"}
             assert a.get(f"{API}/titles", headers=me).status_code == 200
