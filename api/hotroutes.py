@@ -26,9 +26,10 @@ from typing import Any
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api.deps import Caller, caller_for_token, known_caller, player_token
+from api.limits import replaying
 from api.ratelimit import limit_decisions
 from api.routers import games
 from api.routers.games import decision_answer, game_answer
@@ -119,7 +120,7 @@ class HotRoutes:
         try:
             body = DecisionIn.model_validate_json(raw)
         except ValidationError:
-            await self.app(scope, _replay(raw, receive), send)  # FastAPI's own answer to a bad body
+            await self.app(scope, replaying(raw, receive), send)  # FastAPI's own answer to a bad body
             return
         caller = await self._verified(token)
         self._select(scope, games.decide, game_id)
@@ -129,20 +130,6 @@ class HotRoutes:
             decision_answer, self.services, request, caller, once, game_id, body
         )
         await response(scope, receive, send)
-
-
-def _replay(raw: bytes, receive: Receive) -> Receive:
-    """A receive that gives the body already read, once, then the server's own."""
-    given = False
-
-    async def replay() -> Message:
-        nonlocal given
-        if not given:
-            given = True
-            return {"type": "http.request", "body": raw, "more_body": False}
-        return await receive()
-
-    return replay
 
 
 def install(app: Any, services: Services) -> None:

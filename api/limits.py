@@ -82,6 +82,20 @@ OUT_OF_RANGE = (
 )
 
 
+def replaying(body: bytes, receive: Receive) -> Receive:
+    """A receive that gives ``body``, already read, once, then the server's own messages."""
+    given = False
+
+    async def replay() -> Message:
+        nonlocal given
+        if not given:
+            given = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
+
+
 def _is_json(scope: Scope) -> bool:
     """A body FastAPI reads as JSON: a JSON media type, or none at all."""
     for name, value in scope.get("headers", []):
@@ -144,13 +158,4 @@ class BodyLimits:
         if problem is not None:
             await self._refuse(send, 422, *problem)
             return
-        sent = False
-
-        async def replay() -> Message:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replaying(body, receive), send)
