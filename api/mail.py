@@ -40,6 +40,7 @@ from email.utils import formatdate, make_msgid, parseaddr
 from typing import Any, Protocol
 from urllib.parse import unquote, urlparse
 
+from api.outbound import default_tls_context
 from projections.base import SqlView
 
 log = logging.getLogger("gameledger.mail")
@@ -171,7 +172,7 @@ class SmtpTransport:
     ) -> None:
         self.target = target
         self.timeout = timeout
-        self.context = context or ssl.create_default_context()
+        self.context = context or default_tls_context()
         self._smtp: smtplib.SMTP | None = None
 
     def _connect(self) -> smtplib.SMTP:
