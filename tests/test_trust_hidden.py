@@ -31,7 +31,7 @@ import json
 import random
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,6 +50,27 @@ from tests.trust_world import ADMIN_TOKEN, bearer
 def pattern(item: str) -> re.Pattern[str]:
     """The item as a whole token: not inside a longer id, hash or base64 string."""
     return re.compile(r"(?<![A-Za-z0-9])" + re.escape(item) + r"(?![A-Za-z0-9])")
+
+
+def any_of(items: Iterable[str], flags: int = 0) -> re.Pattern[str]:
+    """Any of the items as a whole token (as ``pattern``), tried at every position of a text:
+    one pass finds each item wherever it stands (group 1), where a pattern an item took 25
+    times as long over the same text. At a position where two items both stand whole (one a
+    prefix of the other, up to a character that is not a letter or digit), the longer is
+    reported: a leak is found either way."""
+    alternatives = "|".join(re.escape(i) for i in sorted(set(items), key=len, reverse=True))
+    return re.compile(r"(?<![A-Za-z0-9])(?=(" + alternatives + r")(?![A-Za-z0-9]))", flags)
+
+
+def test_one_search_for_every_item_finds_what_a_search_an_item_finds() -> None:
+    items = ["C05", "C052", "S1", "S1-2", "ab+/=", "7f3a", "contract 52"]
+    text = 'x C052 yC05 "C05" S1-2 S1x S1, 7f3ab ab+/= [7f3a] Contract 52 zC052'
+    one_each = {i for i in items if pattern(i).search(text)}
+    assert one_each == {"C052", "C05", "S1-2", "S1", "ab+/=", "7f3a"}
+    # "S1" stands whole inside "S1-2" too: the longer is reported there, "S1" where it is alone
+    assert {m.group(1) for m in any_of(items).finditer(text)} == one_each
+    assert {m.group(1) for m in any_of(items, re.IGNORECASE).finditer(text)} == one_each | {"Contract 52"}
+    assert not list(any_of(["C05"]).finditer("C052 xC05 C05y"))
 
 
 @dataclass
@@ -445,22 +466,25 @@ def test_hidden_items_reach_no_other_seat_and_no_spectator(
         )
         leaks = []
         words = renderer_for(scene.scenario.title).words
+        # Cotton Trade's pages name its cards in words ("contract 52" for C052): searched too
+        named: dict[str, list[tuple[str, str]]] = {}  # the words, lower case: (kind, the words)
         for item, kind in items.items():
-            rx = pattern(item)
-            leaks += [(kind, item, where) for where, text in answers if rx.search(text)]
-            # Cotton Trade's pages name its cards in words ("contract 52" for C052): searched too
             said = (
                 words.name(item)
                 if scene.scenario.title == "cotton-trade" and kind not in ("seed", "salt")
                 else item
             )
             if said != item:
-                named = re.compile(pattern(said).pattern, re.IGNORECASE)
-                leaks += [
-                    (kind, said, where)
-                    for where, text in answers
-                    if where.endswith("page") and named.search(text)
-                ]
+                named.setdefault(said.lower(), []).append((kind, said))
+        every_item = any_of(items) if items else None
+        every_name = any_of(named, re.IGNORECASE) if named else None
+        for where, text in answers:
+            if every_item:
+                found = {m.group(1) for m in every_item.finditer(text)}
+                leaks += [(items[item], item, where) for item in sorted(found)]
+            if every_name and where.endswith("page"):
+                found = {m.group(1).lower() for m in every_name.finditer(text)}
+                leaks += [(kind, said, where) for key in sorted(found) for kind, said in named[key]]
         assert not leaks, f"{name}: viewer {viewer} was shown hidden items: {leaks[:5]}"
         checked += len(items) * len({n for n, _ in answers})
     print(
