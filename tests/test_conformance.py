@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
 import pytest
 
 from ledger import registry
 from ledger.application import Ledger
-from ledger.conformance import ledger_playout, random_playout
+from ledger.conformance import ConformanceError, check_position, ledger_playout, random_playout, random_steps
 
 CASES = [
     (title, n, seed)
@@ -14,6 +17,42 @@ CASES = [
     for n in range(meta.min_players, meta.max_players + 1)
     for seed in (1, 2)
 ]
+
+
+class Leaky:
+    """A title's engine whose views carry one more value, made from the seat's secrets."""
+
+    def __init__(self, title: str, extra: Any) -> None:
+        self.engine = registry.engine(title)
+        self.extra = extra
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.engine, name)
+
+    def view(self, state: Any, seat: int | None) -> Any:
+        view = dict(self.engine.view(state, seat))
+        view["extra"] = self.extra(sorted(self.engine.secrets(state, seat)))
+        return view
+
+
+@pytest.mark.parametrize("title", sorted(registry.TITLES))
+def test_the_check_of_a_position_finds_a_secret_anywhere_in_a_view_and_nowhere_else(title: str) -> None:
+    eng = registry.engine(title)
+    options = {"random_dev_supply": True} if title == "arkwright-card-game" else {}  # its only secret
+    new = eng.new_game(eng.meta.options.model_validate(options), eng.meta.min_players)
+    state = next(
+        after for _, _, after in random_steps(eng, new, random.Random(3)) if eng.secrets(after, None)
+    )
+    assert eng.secrets(state, 0), "the game hides something from the first seat by now"
+    check_position(eng, state, "as drawn")
+    for leak in (
+        lambda secrets: [{"deep": secrets[:1]}],  # a value, nested
+        lambda secrets: dict.fromkeys(secrets[-1:], 1),  # a key
+    ):
+        with pytest.raises(ConformanceError, match="shows secrets"):
+            check_position(Leaky(title, leak), state, "leaked")  # type: ignore[arg-type]
+    # a secret's JSON inside a longer string (after an escaped quote) is not the secret shown
+    check_position(Leaky(title, lambda secrets: [f'said "{s}' for s in secrets]), state, "quoted")  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(("title", "players", "seed"), CASES)
