@@ -408,7 +408,6 @@ def _game_context(request: Request, caller: Caller, game_id: str) -> dict[str, A
     game = services.ledger.get_game(game_id)
     out = game_out(services, game, caller)
     names = seat_names(game, names_for(services, game))
-    schema = decision_schema(game.title)
     events = events_out(services, game, caller, max(0, game.version - LOG_EVENTS), LOG_EVENTS)
     mine = out["my_seats"]
     actor = next((s for s in mine if s in game.awaiting), None) if game.state is not None else None
@@ -419,9 +418,9 @@ def _game_context(request: Request, caller: Caller, game_id: str) -> dict[str, A
         "game": out,
         "names": names,
         "drawn": _board(game, out["state"], names, me, out["legal_decisions"], actor, private=out["private"]),
-        "forms": [
-            words.form(f) for f in decision_forms(schema, out["legal_decisions"], type_schemas(game.title))
-        ],
+        # the power users' forms are fetched when opened (``decision_forms_page``): here only
+        # whether there is one to write
+        "forms": _writable(game.title, out["legal_decisions"]),
         "log": list(reversed(_log(events, names, words))),
         "scoreboard": scoreboard_out(services, game) if game.state is not None else None,
         "chart": _chart(services, game, names) if game.state is not None else None,
@@ -523,6 +522,34 @@ def _talk(services: Services, game: Game, caller: Caller, version: int | None = 
 @signed_in(not_found="There is no game {game_id}.")
 def game_page(request: Request, caller: Caller, game_id: str) -> Response:
     return render(request, "game.html", caller, **_game_context(request, caller, game_id))
+
+
+def _writable(title: str, legal: list[dict[str, Any]]) -> bool:
+    """Whether a power users' form would have a field to write: a listed decision type whose
+    schema has properties besides its type."""
+    schemas = type_schemas(title)
+    types = {str(d.get("type")) for d in legal}
+    return any(set(schemas.get(t, {}).get("properties", {})) - {"type"} for t in types)
+
+
+@router.get("/games/{game_id}/forms")
+@signed_in(not_found="There is no game {game_id}.")
+def decision_forms_page(request: Request, caller: Caller, game_id: str) -> Response:
+    """The power users' forms of the caller's listed decisions now (those with a field to
+    write), as a piece of the game page: its script fetches them when "Write a decision
+    yourself" opens. The same decisions the game page lists for the caller, and no other seat's."""
+    services = _services(request)
+    game = services.ledger.get_game(game_id)
+    out = game_out(services, game, caller)
+    words = tables.renderer_for(game.title).words
+    schema = decision_schema(game.title)
+    forms = [
+        words.form(f)
+        for f in decision_forms(schema, out["legal_decisions"], type_schemas(game.title))
+        if f.fields
+    ]
+    html = templates.get_template("_power_forms.html").render(forms=forms)
+    return HTMLResponse(html, headers=SECURITY_HEADERS)
 
 
 def replay_at(
