@@ -80,6 +80,24 @@ def token(seat: int, x: float, y: float, r: float = 5.5) -> str:
     return f'<polygon points="{pts}" fill="{fill}" class="tok"/>'
 
 
+KEPT: dict[tuple[Any, ...], str] = {}  # drawings kept by everything they are drawn from
+KEPT_MAX = 4_096
+
+
+def kept(key: tuple[Any, ...], draw: Callable[[], str]) -> str:
+    """``draw()``, a drawing that is a function of ``key`` alone: ``key`` holds everything the
+    drawing reads (the parts of the view, the names, whose board it is to the reader), so a
+    drawing made for one reader is given to another only when it would be drawn the same for
+    them, byte for byte. A part of the view one seat sees and another does not is in the key,
+    and so never crosses. Nothing that claims decisions is kept."""
+    got = KEPT.get(key)
+    if got is None:
+        if len(KEPT) >= KEPT_MAX:
+            KEPT.clear()
+        got = KEPT[key] = draw()
+    return got
+
+
 def _is(*types: str, **fields: Any) -> Any:
     return lambda d: d.get("type") in types and all(d.get(k) == v for k, v in fields.items())
 
@@ -89,10 +107,33 @@ class WaterFrameBoard(Board):
     width = W
 
     def _shared(self, table: Table, v: Mapping[str, Any]) -> tuple[str, float]:
-        out = [self._market(table, v, 40)]
-        out.append(self._job_market(v, 344, 40))
-        out.append(self._decades(v, 470, 40))
-        out.append(self._share_track(table, v, 200))
+        # the market, the job market, the decades and the share track claim no decision: each
+        # is kept by what it is drawn from (the same for every reader of a version, mostly)
+        jm, revealed, decade = v.get("job_market", {}), v.get("economy_markers_revealed", []), v.get("decade")
+        market = (
+            repr(jm.get("demand")),
+            repr(v.get("importers")),
+            v.get("active_good"),
+            repr(v.get("goods_done_this_decade")),
+            repr(revealed),
+            decade,
+        )
+        out = [kept(("market", *market), lambda: self._market(table, v, 40))]
+        job = (repr(jm), v.get("fired_workers"), v.get("boxed_workers"))
+        out.append(kept(("job", *job), lambda: self._job_market(v, 344, 40)))
+        decades = (repr(revealed), repr(v.get("events_revealed")), decade)
+        out.append(kept(("decades", *decades), lambda: self._decades(v, 470, 40)))
+        track = tuple(
+            (
+                p.get("seat"),
+                p.get("share_space"),
+                p.get("shares"),
+                p.get("portfolio"),
+                table.who(p.get("seat")),
+            )
+            for p in v.get("players", [])
+        )
+        out.append(kept(("track", *track), lambda: self._share_track(table, v, 200)))
         out.append(self._mat(table, v, 0, 282))
         out.append(self._display(table, v, 556, 282))
         return "".join(out), PLAYERS_TOP
@@ -347,6 +388,37 @@ class WaterFrameBoard(Board):
     # --- a player's board -----------------------------------------------------------------
 
     def _player(
+        self, table: Table, v: Mapping[str, Any], p: Mapping[str, Any], x: float, y: float, w: float
+    ) -> tuple[str, float]:
+        seat = int(p["seat"])
+        if seat == table.actor:  # its decisions are placed on it: drawn for this reader
+            return self._player_board(table, v, p, x, y, w)
+        # another seat's board claims nothing: kept by all it is drawn from (the player's part
+        # of the reader's view whole, its name, whether it is the reader's, awaited or out, the
+        # turn, the sale and how many play)
+        key = (
+            "player",
+            x,
+            y,
+            w,
+            repr(p),
+            table.who(seat),
+            seat == table.me,
+            seat in table.awaiting,
+            seat in v.get("eliminated", []),
+            repr(v.get("turn")),
+            repr(v.get("sale")),
+            len(v.get("players", [])),
+        )
+
+        def draw() -> str:  # its height on the first line
+            svg, h = self._player_board(table, v, p, x, y, w)
+            return f"{h!r}\n{svg}"
+
+        h, _, svg = kept(key, draw).partition("\n")
+        return svg, float(h)
+
+    def _player_board(
         self, table: Table, v: Mapping[str, Any], p: Mapping[str, Any], x: float, y: float, w: float
     ) -> tuple[str, float]:
         seat = int(p["seat"])
