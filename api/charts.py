@@ -3,7 +3,8 @@
 The x-axis runs through the game by its periods — decades (and their cycles) for Water Frame,
 stages (and rounds) for the others — labelled so that no two labels overlap. Each company has
 its own colour from a palette safe for colour blindness, its own line style and point shape,
-its name at the end of its line, and every point tells its value, period and cause on hover.
+its name at the end of its line, and every point tells its value, period and cause on hover
+(an event that moved a value twice, a sale and then a loan, is one point telling both).
 Lines that run together are drawn a little apart, so none hides another.
 """
 
@@ -152,7 +153,8 @@ def share_value_svg(
         prev_y = y(start) + nudge
         path.append(f"M{_n(x(x_min))},{_n(prev_y)}")
         at = (_n(x(x_min)), _n(prev_y))
-        for p in pts:
+        steps: list[str] = []  # the changes of one event so far (a sale, then a loan): one point
+        for k, p in enumerate(pts):
             px, py = x(p["version"]), y(p["value_to"]) + nudge
             # a step: across to the event, then up or down to its value (a step that goes
             # nowhere is not drawn: the same line, fewer bytes)
@@ -162,11 +164,19 @@ def share_value_svg(
                 path.append(f"V{_n(py)}")
             at = (_n(px), _n(py))
             prev_y = py
+            cause = str(p.get("cause") or "").replace("_", " ")
+            steps.append(f"£{p['value_to']} (space {p.get('space_to')})")
+            if k + 1 < len(pts) and pts[k + 1]["version"] == p["version"]:
+                steps[-1] += f" after {cause}"
+                continue
             major, minor = period_label(p["period"] or {})
             when = f"{major}{', ' + minor if minor else ''}"
-            cause = str(p.get("cause") or "").replace("_", " ")
-            tip = f"{name}: £{p['value_to']} (space {p.get('space_to')}) in {when}, event {p['version']}: {cause}"
+            if len(steps) == 1:
+                tip = f"{name}: {steps[0]} in {when}, event {p['version']}: {cause}"
+            else:  # the event's last value is the point; the others are told on it
+                tip = f"{name} in {when}, event {p['version']}: {', then '.join(steps)} after {cause}"
             marks.append(_marker(company % 4, px, py, tip))
+            steps = []
         if _n(x(x_max)) != at[0]:
             path.append(f"H{_n(x(x_max))}")
         style = f' stroke-dasharray="{dash}"' if dash else ""

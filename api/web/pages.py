@@ -459,7 +459,7 @@ def _page_log(
         for entry in fresh:
             LOG_ENTRIES[(entry["version"], *seen)] = entry
             kept[entry["version"]] = entry
-    return [kept[v] for v in versions if kept.get(v) is not None]
+    return [entry for entry in (kept.get(v) for v in versions) if entry is not None]
 
 
 def _game_context(request: Request, caller: Caller, game_id: str) -> dict[str, Any]:
