@@ -632,17 +632,19 @@ class WaterFrameBoard(Board):
             who = "a worker" if g in cols else "no worker"
             out.append(table.target(mine, shape, f"The warehouse's {edge_name(edge)}: {who}"))
             held = int(stock.get(g, 0))
-            column = []
+            cells: dict[bool, list[str]] = {False: [], True: []}  # a path of the usable, one of the rest
+            goods = []
             for r in range(5):
                 usable = g in cols or (r + 1) in rows
                 cy = gy + (4 - r) * cell
-                column.append(
-                    f'<rect x="{gx + k * cell:.4g}" y="{cy:.4g}" class="wc{" on" if usable else ""}"/>'
-                )
+                cells[usable].append(f"M{gx + k * cell:.4g} {cy:.4g}h9v9h-9z")
                 if r < held:
-                    column.append(
+                    goods.append(
                         f'<circle cx="{gx + k * cell + 4.5:.4g}" cy="{cy + 4.5:.4g}" fill="{GOOD_FILL[g]}" class="gt"/>'
                     )
+            column = [
+                f'<path d="{"".join(d)}" class="wc{" on" if on else ""}"/>' for on, d in cells.items() if d
+            ] + goods
             mine = s.claim(_is("sell_stored_goods", good=g))
             label = f"{good(g).capitalize()} in the warehouse: {held} of {capacity.get(g, 0)}"
             out.append(table.target(mine, "".join(column), label))
@@ -677,11 +679,17 @@ class WaterFrameBoard(Board):
             at = held.get(g)
             where = f"Your {good(g)} contract: " + (f"on the {at} space" if at else "none")
             out.append(table.target(mine, hit(mine, x, ry, 42, 10) + txt(x, ry + 8, good(g), "xs"), where))
+            empty = []  # the row's empty spaces no decision acts on: one path
             for j, space in enumerate(track):
                 cx = x + 56 + j * 16
-                cell = f'<rect x="{cx:.4g}" y="{ry:.4g}" class="cc{" on" if at == space else ""}"/>'
                 mine = s.claim(_is("place_contract", good=g, space=space))
+                if not mine and at != space:
+                    empty.append(f"M{cx:.4g} {ry:.4g}h14v9h-14z")
+                    continue
+                cell = f'<rect x="{cx:.4g}" y="{ry:.4g}" class="cc{" on" if at == space else ""}"/>'
                 out.append(table.target(mine, cell, f"The {space} space of the {good(g)} contracts"))
+            if empty:
+                out.append(f'<path d="{"".join(empty)}" class="cc"/>')
         return "".join(out)
 
 
