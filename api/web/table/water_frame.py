@@ -696,17 +696,22 @@ class WaterFrameBoard(Board):
 @functools.cache
 def _track(y: float, per_row: int = 40) -> str:
     """The share-value track's spaces, each with its value (the same on every board). A space's
-    size is the style sheet's (``.shares rect``: 22.6 by 16, the width at 40 a row)."""
+    size is the style sheet's (``.shares rect``: 22.6 by 16, the width at 40 a row). A row's
+    spaces, then its values, are a group moved to their line: none needs a ``y`` of its own."""
     cw = (W - 56) / per_row
-    out = []
+    spaces: dict[int, list[str]] = {}
+    values: dict[int, list[str]] = {}
     for space in range(C.share_min, C.share_max + 1):
         row, col = divmod(space - 1, per_row)
-        sx, sy = 56 + col * cw, y + 16 + row * 34
+        sx = 56 + col * cw
         start = ' class="start"' if space == C.share_start else ""
-        out.append(
-            f'<rect x="{sx:.4g}" y="{sy:.4g}"{start}/>'
-            f'<text x="{sx + cw / 2 - 0.5:.4g}" y="{sy + 11.5:.4g}">{C.share_value(space)}</text>'
-        )
+        spaces.setdefault(row, []).append(f'<rect x="{sx:.4g}"{start}/>')
+        values.setdefault(row, []).append(f'<text x="{sx + cw / 2 - 0.5:.4g}">{C.share_value(space)}</text>')
+    out = []
+    for row, cells in spaces.items():
+        top = y + 16 + row * 34
+        out.append(f'<g transform="translate(0 {top:g})">{"".join(cells)}</g>')
+        out.append(f'<g transform="translate(0 {top + 11.5:g})">{"".join(values[row])}</g>')
     return f'<g class="track shares">{"".join(out)}</g>'
 
 
