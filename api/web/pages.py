@@ -398,7 +398,7 @@ def _board(
 
 
 CHARTS: dict[tuple[Any, ...], str] = {}  # (game, version, names, points' count and last) -> SVG
-CHARTS_MAX = 1_000
+CHARTS_MAX = 256  # at most about 4 MB
 
 
 def _chart(services: Services, game: Game, names: dict[int, str]) -> str:
@@ -427,7 +427,7 @@ def _chart(services: Services, game: Game, names: dict[int, str]) -> str:
 
 
 LOG_ENTRIES: dict[tuple[Any, ...], dict[str, Any]] = {}  # see _page_log
-LOG_ENTRIES_MAX = 20_000
+LOG_ENTRIES_MAX = 10_000  # at most about 10 MB
 
 
 def _page_log(

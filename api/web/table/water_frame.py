@@ -81,7 +81,7 @@ def token(seat: int, x: float, y: float, r: float = 5.5) -> str:
 
 
 KEPT: dict[tuple[Any, ...], str] = {}  # drawings kept by everything they are drawn from
-KEPT_MAX = 4_096
+KEPT_MAX = 1_024  # at most about 10 MB (a seat's board is about 10 KB)
 
 
 def kept(key: tuple[Any, ...], draw: Callable[[], str]) -> str:
