@@ -234,3 +234,56 @@ def test_water_frame_grey_markers_are_labelled_light_and_dark_so_a_person_reads_
     assert _short_marker("LIGHT:PRODUCTION") == "Lt. Produce"
     assert _short_marker("DARK:QUALITY") == "Dk. Quality"
     assert _short_marker("OWN:FACTORY") == "Factory"
+
+
+def test_water_frame_kept_drawings_are_what_each_reader_would_be_drawn() -> None:
+    """The board's parts kept between pages (issue 31: the market, the decades, the share
+    track, the boards of the seats not deciding) are given to a reader only as they would be
+    drawn for that reader: every seat's board (its own view, its own decisions) and a
+    spectator's, drawn after the others have filled the store, equal those drawn afresh."""
+    from api.web.table import render_board
+    from api.web.table import water_frame as wf
+    from ledger.registry import engine
+    from tests import draws
+
+    eng = engine("water-frame")
+    state = eng.new_game(TITLES["water-frame"].options(), 3)
+    state, _ = draws.settle_draws(eng, state, 0)
+    rnd = random.Random(31)
+    names = {0: "Ann", 1: "Bob", 2: "Cid"}
+    checked = 0
+    for step in range(240):
+        pending = eng.pending(state)
+        if pending.finished:
+            break
+        if pending.draw is not None:
+            state, _ = draws.settle_draws(eng, state, 0)
+            continue
+        actor = pending.seats[0]
+        legal = [d.model_dump(mode="json") for d in eng.legal_decisions(state, actor)]
+        if step % 20 == 0:
+            for me in (0, 1, 2, None):
+                view = eng.view(state, me)
+                view.pop("private", None)
+                mine = legal if me == actor else []
+
+                def draw(view: dict[str, Any], me: int | None, mine: list[Any], awaiting: list[int]) -> str:
+                    drawn = render_board(
+                        renderer_for("water-frame"),
+                        title="water-frame",
+                        view=view,
+                        names=names,
+                        me=me,
+                        awaiting=awaiting,
+                        decisions=mine,
+                        actor=me if mine else None,
+                    )
+                    return drawn.svg
+
+                at = (view, me, mine, list(pending.seats))
+                kept = draw(*at)  # with whatever the other readers left in the store
+                wf.KEPT.clear()
+                assert kept == draw(*at), f"step {step}, seat {me}: a kept drawing differs from a fresh one"
+                checked += 1
+        state, _ = eng.apply(state, actor, eng.decision_adapter.validate_python(rnd.choice(legal)))
+    assert checked >= 20 and wf.KEPT

@@ -155,6 +155,7 @@ POLICY: dict[tuple[str, str], str] = {
     ("GET", "/lobby"): "page",
     ("GET", "/games/new"): "page",
     ("GET", "/games/{game_id}"): "page",
+    ("GET", "/games/{game_id}/forms"): "page",
     ("GET", "/games/{game_id}/replay"): "page",
     ("GET", "/games/{game_id}/audit"): "page",
     ("GET", "/games/{game_id}/disputes/{number}"): "party_page",
@@ -447,6 +448,8 @@ def expect(m: Matrix, method: str, template: str, policy: str, role: str) -> Non
             name = "admin" if role == "admin" else _name_of(m, role)
             if template.endswith(".csv"):  # a page's table as CSV: no page around it, signed in all the same
                 assert r.headers["content-type"].startswith("text/csv"), where
+            elif template == "/games/{game_id}/forms":  # a piece of the game page: the caller's own forms
+                assert r.headers["content-type"].startswith("text/html") and "<html" not in r.text, where
             else:
                 assert name in r.text, where
         m.tally["checked"] += 1

@@ -56,13 +56,17 @@ def test_three_people_play_cotton_trade_to_the_end_and_replay_it(people: list[Pe
     refused = False
     while not refused:
         person = next_to_move(people)
-        number = person.page.query_selector("#live form.decision input[type=number]")
+        number = None
+        if person.page.query_selector("#live details.power") is not None:
+            # the forms are fetched when "Write a decision yourself" opens
+            person.page.click("#live details.power summary")
+            person.page.wait_for_selector("#live details.power[data-forms-loaded]")
+            number = person.page.query_selector("#live form.decision input[type=number]")
         if number is None:
             play_one(person, rnd)
             continue
         form = number.evaluate_handle("i => i.form").as_element()
         assert form is not None
-        person.page.click("#live details.power summary")
         number.fill("999")
         before = person.version
         form.query_selector("button[type=submit]").click()  # type: ignore[union-attr]
@@ -187,6 +191,39 @@ def test_three_people_play_water_frame_to_the_end_on_its_board(people: list[Pers
     for words in ("English market", "Job market", "Administration", "Special markers mat", "Share value"):
         assert words in board
     replay_marks_the_decision(ann, game_id, range(40, 80), "water-frame-replay")
+
+
+def test_the_power_users_forms_load_when_opened_and_preview_a_written_decision(people: list[Person]) -> None:
+    """The forms are not in the page (issue 31: a tenth of its weight, for the few who write a
+    decision): opening "Write a decision yourself" fetches the seat's own, which pass axe-core,
+    and one of them previews what it writes; after a move the page swapped in by the live
+    update reopens them and fetches those of the new position."""
+    create_and_fill(people, "water-frame")
+    rnd = random.Random(31)
+    for _ in range(40):
+        person = next_to_move(people)
+        page = person.page
+        if page.query_selector("#live details.power") is None:
+            play_one(person, rnd)
+            continue
+        assert page.query_selector("#live form.decision") is None, "no form until opened"
+        page.click("#live details.power summary")
+        page.wait_for_selector("#live details.power[data-forms-loaded] form.decision")
+        check_accessibility(person, "the power users' forms")
+        form = page.query_selector("#live details.power form.decision")
+        assert form is not None
+        form.query_selector("button[type=submit]").click()  # type: ignore[union-attr]
+        page.wait_for_selector("#preview:not([hidden])")
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#preview", state="hidden")
+        before = person.version
+        play_one(person, rnd)
+        page.wait_for_selector(f"#live:not([data-version='{before}'])", state="attached")
+        if page.query_selector("#live details.power") is not None and person is next_to_move(people):
+            page.wait_for_selector("#live details.power[open][data-forms-loaded]", state="attached")
+        assert not person.problems, person.problems
+        return
+    raise AssertionError("no position offered a form to write in 40 moves")
 
 
 def test_every_kind_of_page_passes_the_accessibility_check(

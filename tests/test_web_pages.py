@@ -183,7 +183,10 @@ def test_the_game_page_offers_the_awaited_seat_its_legal_decisions(
         page = Page(html)
         assert offered(html) == Counter(canonical(d) for d in legal), "each listed decision, once"
         types = list(dict.fromkeys(d["type"] for d in legal))
-        forms = [a["data-type"] for a in page.all("form") if "data-type" in a]
+        assert not page.all("form", **{"class": "decision"}), "the power users' forms load when opened"
+        power = [a for a in page.all("details") if "data-forms" in a]
+        fragment = client.get(power[0]["data-forms"]).text if power else ""
+        forms = [a["data-type"] for a in Page(fragment).all("form") if "data-type" in a]
         for type_ in types:
             of_type = [d for d in legal if d["type"] == type_]
             assert len(of_type[0]) == 1 or type_ in forms, f"{title} {type_}: the power users' form too"
@@ -194,6 +197,8 @@ def test_the_game_page_offers_the_awaited_seat_its_legal_decisions(
         other = signed_in(client, t.players[others[0]]["token"]).get(f"/games/{t.game_id}").text
         if others[0] not in [a["seat"] for a in t.game()["awaiting"]]:
             assert offered(other) == Counter(), "nothing to choose out of turn"
+            theirs = client.get(f"/games/{t.game_id}/forms").text  # the other seat's cookie now
+            assert offered(theirs) == Counter() and "<form" not in theirs, "no seat's forms but one's own"
 
 
 def test_the_board_of_each_title_is_laid_out(client: TestClient, tables: dict[str, Table]) -> None:

@@ -397,10 +397,69 @@ def _board(
     )
 
 
+CHARTS: dict[tuple[Any, ...], str] = {}  # (game, version, names, points' count and last) -> SVG
+CHARTS_MAX = 256  # at most about 4 MB
+
+
 def _chart(services: Services, game: Game, names: dict[int, str]) -> str:
-    """The share-value chart drawn into the page (so that its points tell their values on hover)."""
+    """The share-value chart drawn into the page (so that its points tell their values on hover).
+    The same for every reader (share values are public): drawn once per version of the game and
+    of its points, and kept."""
     points = services.view("sharevalues").points(str(game.id))
-    return share_value_svg(f"{game.engine.meta.name}: share values", points, names, game.version, inline=True)
+    last = points[-1] if points else {}
+    key = (
+        id(services),
+        str(game.id),
+        game.version,
+        tuple(sorted(names.items())),
+        len(points),
+        last.get("version"),
+        last.get("company"),
+        last.get("value_to"),
+    )
+    svg = CHARTS.get(key)
+    if svg is None:
+        if len(CHARTS) >= CHARTS_MAX:
+            CHARTS.clear()
+        title = f"{game.engine.meta.name}: share values"
+        svg = CHARTS[key] = share_value_svg(title, points, names, game.version, inline=True)
+    return svg
+
+
+LOG_ENTRIES: dict[tuple[Any, ...], dict[str, Any]] = {}  # see _page_log
+LOG_ENTRIES_MAX = 10_000  # at most about 10 MB
+
+
+def _page_log(
+    services: Services, game: Game, caller: Caller, names: dict[int, str], words: tables.Words
+) -> list[dict[str, Any]]:
+    """The game page's log: its last ``LOG_EVENTS`` events in words, oldest first. An event's
+    entry never changes for the same reader: it is kept by the game, the event, what the
+    reader may see of it (their seats, and whether the game is over: the redaction's only
+    inputs), the rules and the seats' names; so a new version reads and describes only the
+    events not seen before. No reader is given an entry made for other seats."""
+    seen = (
+        id(services),
+        str(game.id),
+        tuple(game.seats_of(caller.player_id)),
+        game.over,
+        game.rules_version,
+        tuple(sorted(names.items())),
+    )
+    first = max(0, game.version - LOG_EVENTS) + 1
+    versions = range(first, game.version + 1)
+    kept = {v: LOG_ENTRIES.get((v, *seen)) for v in versions}
+    missing = [v for v, entry in kept.items() if entry is None]
+    if missing:
+        fresh = _log(
+            events_out(services, game, caller, missing[0] - 1, game.version - missing[0] + 1), names, words
+        )
+        if len(LOG_ENTRIES) + len(fresh) > LOG_ENTRIES_MAX:
+            LOG_ENTRIES.clear()
+        for entry in fresh:
+            LOG_ENTRIES[(entry["version"], *seen)] = entry
+            kept[entry["version"]] = entry
+    return [entry for entry in (kept.get(v) for v in versions) if entry is not None]
 
 
 def _game_context(request: Request, caller: Caller, game_id: str) -> dict[str, Any]:
@@ -408,8 +467,6 @@ def _game_context(request: Request, caller: Caller, game_id: str) -> dict[str, A
     game = services.ledger.get_game(game_id)
     out = game_out(services, game, caller)
     names = seat_names(game, names_for(services, game))
-    schema = decision_schema(game.title)
-    events = events_out(services, game, caller, max(0, game.version - LOG_EVENTS), LOG_EVENTS)
     mine = out["my_seats"]
     actor = next((s for s in mine if s in game.awaiting), None) if game.state is not None else None
     me = actor if actor is not None else (mine[0] if mine else None)
@@ -419,10 +476,10 @@ def _game_context(request: Request, caller: Caller, game_id: str) -> dict[str, A
         "game": out,
         "names": names,
         "drawn": _board(game, out["state"], names, me, out["legal_decisions"], actor, private=out["private"]),
-        "forms": [
-            words.form(f) for f in decision_forms(schema, out["legal_decisions"], type_schemas(game.title))
-        ],
-        "log": list(reversed(_log(events, names, words))),
+        # the power users' forms are fetched when opened (``decision_forms_page``): here only
+        # whether there is one to write
+        "forms": _writable(game.title, out["legal_decisions"]),
+        "log": list(reversed(_page_log(services, game, caller, names, words))),
         "scoreboard": scoreboard_out(services, game) if game.state is not None else None,
         "chart": _chart(services, game, names) if game.state is not None else None,
         "undo": _undo_offer(services, game, caller),
@@ -523,6 +580,34 @@ def _talk(services: Services, game: Game, caller: Caller, version: int | None = 
 @signed_in(not_found="There is no game {game_id}.")
 def game_page(request: Request, caller: Caller, game_id: str) -> Response:
     return render(request, "game.html", caller, **_game_context(request, caller, game_id))
+
+
+def _writable(title: str, legal: list[dict[str, Any]]) -> bool:
+    """Whether a power users' form would have a field to write: a listed decision type whose
+    schema has properties besides its type."""
+    schemas = type_schemas(title)
+    types = {str(d.get("type")) for d in legal}
+    return any(set(schemas.get(t, {}).get("properties", {})) - {"type"} for t in types)
+
+
+@router.get("/games/{game_id}/forms")
+@signed_in(not_found="There is no game {game_id}.")
+def decision_forms_page(request: Request, caller: Caller, game_id: str) -> Response:
+    """The power users' forms of the caller's listed decisions now (those with a field to
+    write), as a piece of the game page: its script fetches them when "Write a decision
+    yourself" opens. The same decisions the game page lists for the caller, and no other seat's."""
+    services = _services(request)
+    game = services.ledger.get_game(game_id)
+    out = game_out(services, game, caller)
+    words = tables.renderer_for(game.title).words
+    schema = decision_schema(game.title)
+    forms = [
+        words.form(f)
+        for f in decision_forms(schema, out["legal_decisions"], type_schemas(game.title))
+        if f.fields
+    ]
+    html = templates.get_template("_power_forms.html").render(forms=forms)
+    return HTMLResponse(html, headers=SECURITY_HEADERS)
 
 
 def replay_at(

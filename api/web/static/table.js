@@ -409,6 +409,26 @@
       confirm();
     }
   });
+  // the power users' forms: fetched when "Write a decision yourself" first opens (a page swapped
+  // in by a refresh reopens it, and fetches the new position's)
+  document.addEventListener("toggle", function (ev) {
+    var d = ev.target;
+    if (!d.open || !d.matches || !d.matches("details[data-forms]") || d.dataset.loaded) return;
+    d.dataset.loaded = "1";
+    var status = d.querySelector("[data-forms-status]");
+    if (status) status.textContent = "Loading the forms\u2026";
+    fetch(d.dataset.forms, { credentials: "same-origin", headers: { "Accept": "text/html" } })
+      .then(function (res) { return res.ok ? res.text() : Promise.reject(res.status); })
+      .then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        if (status) status.remove();
+        Array.prototype.slice.call(doc.body.childNodes).forEach(function (n) { d.appendChild(document.adoptNode(n)); });
+        d.setAttribute("data-forms-loaded", "");
+      }, function () {
+        delete d.dataset.loaded;
+        if (status) status.textContent = "The forms did not load: close and open this again.";
+      });
+  }, true);
   document.addEventListener("submit", function (ev) {
     var form = ev.target;
     if (!page() || !form.classList.contains("decision")) return;

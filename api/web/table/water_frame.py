@@ -80,6 +80,24 @@ def token(seat: int, x: float, y: float, r: float = 5.5) -> str:
     return f'<polygon points="{pts}" fill="{fill}" class="tok"/>'
 
 
+KEPT: dict[tuple[Any, ...], str] = {}  # drawings kept by everything they are drawn from
+KEPT_MAX = 1_024  # at most about 10 MB (a seat's board is about 10 KB)
+
+
+def kept(key: tuple[Any, ...], draw: Callable[[], str]) -> str:
+    """``draw()``, a drawing that is a function of ``key`` alone: ``key`` holds everything the
+    drawing reads (the parts of the view, the names, whose board it is to the reader), so a
+    drawing made for one reader is given to another only when it would be drawn the same for
+    them, byte for byte. A part of the view one seat sees and another does not is in the key,
+    and so never crosses. Nothing that claims decisions is kept."""
+    got = KEPT.get(key)
+    if got is None:
+        if len(KEPT) >= KEPT_MAX:
+            KEPT.clear()
+        got = KEPT[key] = draw()
+    return got
+
+
 def _is(*types: str, **fields: Any) -> Any:
     return lambda d: d.get("type") in types and all(d.get(k) == v for k, v in fields.items())
 
@@ -89,10 +107,33 @@ class WaterFrameBoard(Board):
     width = W
 
     def _shared(self, table: Table, v: Mapping[str, Any]) -> tuple[str, float]:
-        out = [self._market(table, v, 40)]
-        out.append(self._job_market(v, 344, 40))
-        out.append(self._decades(v, 470, 40))
-        out.append(self._share_track(table, v, 200))
+        # the market, the job market, the decades and the share track claim no decision: each
+        # is kept by what it is drawn from (the same for every reader of a version, mostly)
+        jm, revealed, decade = v.get("job_market", {}), v.get("economy_markers_revealed", []), v.get("decade")
+        market = (
+            repr(jm.get("demand")),
+            repr(v.get("importers")),
+            v.get("active_good"),
+            repr(v.get("goods_done_this_decade")),
+            repr(revealed),
+            decade,
+        )
+        out = [kept(("market", *market), lambda: self._market(table, v, 40))]
+        job = (repr(jm), v.get("fired_workers"), v.get("boxed_workers"))
+        out.append(kept(("job", *job), lambda: self._job_market(v, 344, 40)))
+        decades = (repr(revealed), repr(v.get("events_revealed")), decade)
+        out.append(kept(("decades", *decades), lambda: self._decades(v, 470, 40)))
+        track = tuple(
+            (
+                p.get("seat"),
+                p.get("share_space"),
+                p.get("shares"),
+                p.get("portfolio"),
+                table.who(p.get("seat")),
+            )
+            for p in v.get("players", [])
+        )
+        out.append(kept(("track", *track), lambda: self._share_track(table, v, 200)))
         out.append(self._mat(table, v, 0, 282))
         out.append(self._display(table, v, 556, 282))
         return "".join(out), PLAYERS_TOP
@@ -350,6 +391,37 @@ class WaterFrameBoard(Board):
         self, table: Table, v: Mapping[str, Any], p: Mapping[str, Any], x: float, y: float, w: float
     ) -> tuple[str, float]:
         seat = int(p["seat"])
+        if seat == table.actor:  # its decisions are placed on it: drawn for this reader
+            return self._player_board(table, v, p, x, y, w)
+        # another seat's board claims nothing: kept by all it is drawn from (the player's part
+        # of the reader's view whole, its name, whether it is the reader's, awaited or out, the
+        # turn, the sale and how many play)
+        key = (
+            "player",
+            x,
+            y,
+            w,
+            repr(p),
+            table.who(seat),
+            seat == table.me,
+            seat in table.awaiting,
+            seat in v.get("eliminated", []),
+            repr(v.get("turn")),
+            repr(v.get("sale")),
+            len(v.get("players", [])),
+        )
+
+        def draw() -> str:  # its height on the first line
+            svg, h = self._player_board(table, v, p, x, y, w)
+            return f"{h!r}\n{svg}"
+
+        h, _, svg = kept(key, draw).partition("\n")
+        return svg, float(h)
+
+    def _player_board(
+        self, table: Table, v: Mapping[str, Any], p: Mapping[str, Any], x: float, y: float, w: float
+    ) -> tuple[str, float]:
+        seat = int(p["seat"])
         me = seat == table.me
         turn = v.get("turn") or {}
         out: list[str] = []
@@ -560,17 +632,19 @@ class WaterFrameBoard(Board):
             who = "a worker" if g in cols else "no worker"
             out.append(table.target(mine, shape, f"The warehouse's {edge_name(edge)}: {who}"))
             held = int(stock.get(g, 0))
-            column = []
+            cells: dict[bool, list[str]] = {False: [], True: []}  # a path of the usable, one of the rest
+            goods = []
             for r in range(5):
                 usable = g in cols or (r + 1) in rows
                 cy = gy + (4 - r) * cell
-                column.append(
-                    f'<rect x="{gx + k * cell:.4g}" y="{cy:.4g}" class="wc{" on" if usable else ""}"/>'
-                )
+                cells[usable].append(f"M{gx + k * cell:.4g} {cy:.4g}h9v9h-9z")
                 if r < held:
-                    column.append(
+                    goods.append(
                         f'<circle cx="{gx + k * cell + 4.5:.4g}" cy="{cy + 4.5:.4g}" fill="{GOOD_FILL[g]}" class="gt"/>'
                     )
+            column = [
+                f'<path d="{"".join(d)}" class="wc{" on" if on else ""}"/>' for on, d in cells.items() if d
+            ] + goods
             mine = s.claim(_is("sell_stored_goods", good=g))
             label = f"{good(g).capitalize()} in the warehouse: {held} of {capacity.get(g, 0)}"
             out.append(table.target(mine, "".join(column), label))
@@ -605,28 +679,39 @@ class WaterFrameBoard(Board):
             at = held.get(g)
             where = f"Your {good(g)} contract: " + (f"on the {at} space" if at else "none")
             out.append(table.target(mine, hit(mine, x, ry, 42, 10) + txt(x, ry + 8, good(g), "xs"), where))
+            empty = []  # the row's empty spaces no decision acts on: one path
             for j, space in enumerate(track):
                 cx = x + 56 + j * 16
-                cell = f'<rect x="{cx:.4g}" y="{ry:.4g}" class="cc{" on" if at == space else ""}"/>'
                 mine = s.claim(_is("place_contract", good=g, space=space))
+                if not mine and at != space:
+                    empty.append(f"M{cx:.4g} {ry:.4g}h14v9h-14z")
+                    continue
+                cell = f'<rect x="{cx:.4g}" y="{ry:.4g}" class="cc{" on" if at == space else ""}"/>'
                 out.append(table.target(mine, cell, f"The {space} space of the {good(g)} contracts"))
+            if empty:
+                out.append(f'<path d="{"".join(empty)}" class="cc"/>')
         return "".join(out)
 
 
 @functools.cache
 def _track(y: float, per_row: int = 40) -> str:
     """The share-value track's spaces, each with its value (the same on every board). A space's
-    size is the style sheet's (``.shares rect``: 22.6 by 16, the width at 40 a row)."""
+    size is the style sheet's (``.shares rect``: 22.6 by 16, the width at 40 a row). A row's
+    spaces, then its values, are a group moved to their line: none needs a ``y`` of its own."""
     cw = (W - 56) / per_row
-    out = []
+    spaces: dict[int, list[str]] = {}
+    values: dict[int, list[str]] = {}
     for space in range(C.share_min, C.share_max + 1):
         row, col = divmod(space - 1, per_row)
-        sx, sy = 56 + col * cw, y + 16 + row * 34
+        sx = 56 + col * cw
         start = ' class="start"' if space == C.share_start else ""
-        out.append(
-            f'<rect x="{sx:.4g}" y="{sy:.4g}"{start}/>'
-            f'<text x="{sx + cw / 2 - 0.5:.4g}" y="{sy + 11.5:.4g}">{C.share_value(space)}</text>'
-        )
+        spaces.setdefault(row, []).append(f'<rect x="{sx:.4g}"{start}/>')
+        values.setdefault(row, []).append(f'<text x="{sx + cw / 2 - 0.5:.4g}">{C.share_value(space)}</text>')
+    out = []
+    for row, cells in spaces.items():
+        top = y + 16 + row * 34
+        out.append(f'<g transform="translate(0 {top:g})">{"".join(cells)}</g>')
+        out.append(f'<g transform="translate(0 {top + 11.5:g})">{"".join(values[row])}</g>')
     return f'<g class="track shares">{"".join(out)}</g>'
 
 
