@@ -57,10 +57,13 @@ def test_three_people_play_cotton_trade_to_the_end_and_replay_it(people: list[Pe
     while not refused:
         person = next_to_move(people)
         number = None
-        if person.page.query_selector("#live details.power") is not None:
-            # the forms are fetched when "Write a decision yourself" opens
-            person.page.click("#live details.power summary")
-            person.page.wait_for_selector("#live details.power[data-forms-loaded]")
+        power = person.page.query_selector("#live details.power")
+        if power is not None:
+            # the forms are fetched when "Write a decision yourself" opens; a page swapped in by a
+            # live update after this seat's last look keeps it open (a click would close it)
+            if power.get_attribute("open") is None:
+                person.page.click("#live details.power summary")
+            person.page.wait_for_selector("#live details.power[open][data-forms-loaded]")
             number = person.page.query_selector("#live form.decision input[type=number]")
         if number is None:
             play_one(person, rnd)
