@@ -147,7 +147,9 @@ def play_from_the_mail(
     ann = Person(browser, base, "Ann", viewport={"width": 1280, "height": 900})
     bob = Person(browser, base, "Bob", viewport={"width": 1280, "height": 900})
     folks = [ann, bob]
-    a_mail, b_mail = f"ann-{title}@example.org", f"bob-{title}@example.org"
+    # addresses of this run's own: the module's tests share one server and one inbox, and the
+    # default run's Water Frame game and the slow one's would sign up the same people otherwise
+    a_mail, b_mail = f"ann-{title}-{decisions}@example.org", f"bob-{title}-{decisions}@example.org"
     try:
         sign_up(ann, "Ann", a_mail, smtp)
         sign_up(bob, "Bob", b_mail, smtp)
