@@ -170,16 +170,16 @@ def positions(
         assert r.status_code == 200, r.text
 
 
-def drawn_positions(
+def random_positions(
     title: str, options: Mapping[str, Any], players: int, seed: int, steps: int
-) -> Iterator[tuple[list[dict[str, Any]], Drawn]]:
-    """Play a game in the engine with random legal decisions (draws settled): yields the awaited
-    seat's legal decisions and its board with them placed, at each position."""
+) -> Iterator[tuple[Any, Any, list[dict[str, Any]]]]:
+    """Play a game in the engine with random legal decisions (draws settled): yields each
+    position awaiting a decision, its pending (whose ``seats[0]`` decides next) and that seat's
+    legal decisions, then takes one of them at random."""
     eng = engine(title)
     state = eng.new_game(TITLES[title].options(**options), players)
     state, _ = draws.settle_draws(eng, state, 0)
     rnd = random.Random(seed)
-    names = dict(enumerate(("Ann", "Bob", "Cid", "Dan", "Eve", "Fay")))
     for _ in range(steps):
         pending = eng.pending(state)
         if pending.finished:
@@ -189,6 +189,19 @@ def drawn_positions(
             continue
         seat = pending.seats[0]
         decisions = [d.model_dump(mode="json") for d in eng.legal_decisions(state, seat)]
+        yield state, pending, decisions
+        state, _ = eng.apply(state, seat, eng.decision_adapter.validate_python(rnd.choice(decisions)))
+
+
+def drawn_positions(
+    title: str, options: Mapping[str, Any], players: int, seed: int, steps: int
+) -> Iterator[tuple[list[dict[str, Any]], Drawn]]:
+    """Play a game in the engine with random legal decisions (draws settled): yields the awaited
+    seat's legal decisions and its board with them placed, at each position."""
+    eng = engine(title)
+    names = dict(enumerate(("Ann", "Bob", "Cid", "Dan", "Eve", "Fay")))
+    for state, pending, decisions in random_positions(title, options, players, seed, steps):
+        seat = pending.seats[0]
         yield (
             decisions,
             render_board(
@@ -202,7 +215,6 @@ def drawn_positions(
                 actor=seat,
             ),
         )
-        state, _ = eng.apply(state, seat, eng.decision_adapter.validate_python(rnd.choice(decisions)))
 
 
 def placed(where: dict[str, set[str]], decisions: list[dict[str, Any]], drawn: Drawn) -> None:
