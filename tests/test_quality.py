@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 import textwrap
@@ -157,3 +158,21 @@ def test_the_import_cycle_check_finds_a_cycle_through_a_function_level_import() 
     )
     found = module_imports("probe", source, project_modules())
     assert found == {"ledger.registry", "ledger.games.water_frame.special"}
+
+
+# Slow-marked tests that `.ci/run` leaves to `pytest -m slow` (soaks too long for CI's budget).
+ONLY_BY_HAND = {
+    "test_cli.py": "the strong bot's whole simulated game, twice (its bot is checked in test_bots.py)",
+    "test_trust_decisions.py": "the illegal-decision attack at every 7th position of whole games",
+}
+
+
+def test_every_file_with_slow_tests_is_run_by_ci() -> None:
+    """A test moved behind `slow` to keep the README's command short still runs in CI: its file
+    is named in `.ci/run` (or listed above, with why not)."""
+    ci = (ROOT / ".ci" / "run").read_text()
+    marked = re.compile(r"^@pytest\.mark\.slow|^pytestmark = .*pytest\.mark\.slow", re.M)
+    slow = {p.name for p in (ROOT / "tests").glob("test_*.py") if marked.search(p.read_text())}
+    missing = sorted(name for name in slow if f"tests/{name}" not in ci and name not in ONLY_BY_HAND)
+    assert not missing, f"slow tests that .ci/run never runs: {missing}"
+    assert set(ONLY_BY_HAND) <= slow, "a file listed as run by hand has no slow test left"

@@ -19,7 +19,7 @@ import pytest
 from tests.browser_kit import Person, create_and_fill, next_to_move, play_one
 from tests.mailkit import SmtpServer, link_in, text_of
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # whole journeys in Chromium: .ci/run runs them
 
 PASSWORD = "ann's long password"
 BOB = "Bob <img src=x onerror=alert(1)>"

@@ -25,7 +25,7 @@ from tests.browser_kit import GAME_URL, SHOTS, Person, check_accessibility, serv
 from tests.mailkit import SmtpServer, text_of
 from tests.test_web_notifications import sign_up
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # whole journeys in Chromium: .ci/run runs them
 
 OPERATOR_MAIL = "operator@play.test"
 ADDRESSES = {"Olga": "olga@play.test", "Ann": "ann@play.test", "Bob": "bob@play.test"}

@@ -20,7 +20,7 @@ import pytest
 from tests.browser_kit import Person, create_and_fill, next_to_move, play_one
 from tests.mailkit import SmtpServer, link_in, text_of
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # whole journeys in Chromium: .ci/run runs them
 
 
 def sign_up(person: Person, name: str, email: str, server: SmtpServer) -> None:

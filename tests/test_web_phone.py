@@ -229,10 +229,11 @@ def play_from_the_mail(
             person.context.close()
 
 
+@pytest.mark.slow
 def test_a_turn_from_the_mail_to_a_confirmed_move_on_a_phone(
     browser: Any, mail_server: str, smtp: SmtpServer
 ) -> None:
-    """Water Frame, a few decisions: the default run's phone test."""
+    """Water Frame, a few decisions from the mailed link (slow since stop 37; .ci/run runs it)."""
     play_from_the_mail(browser, mail_server, smtp, "water-frame", 4, 31, by_link=True)
 
 

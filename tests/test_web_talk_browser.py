@@ -15,7 +15,7 @@ import pytest
 
 from tests.browser_kit import GAME_URL, Person, check_accessibility, signed_up
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # whole journeys in Chromium: .ci/run runs them
 
 PAYLOAD = "<script>window.pwned = 1</script><img src=x onerror=\"window.pwned = 2\"> & 'quotes'"
 
