@@ -9,7 +9,10 @@ Putting a schema back (``release``):
   that altered or half-migrated it leaves nothing behind);
 - in one transaction every table with rows is emptied, the rows the migrations wrote (their
   record, the read models' first tracking rows) are copied back from the reference taken once
-  a process, and every sequence is set to where the reference left it. A table of more than
+  a process (a schema of copies of those tables), and every sequence is set to where the
+  reference left it: the emptying, the copies and the sequences in one round trip, on a
+  connection the pool keeps (38 ms a test, from 98 ms with a statement a table and a
+  connection a release). A table of more than
   ``SMALL`` rows is truncated (DELETE would leave dead rows that slow every later test, with
   autovacuum off as on these machines); a smaller one is deleted from: TRUNCATE makes new files
   for a table and its indexes, 7 ms a table, and every test's tracking rows alone made 14 such
@@ -33,13 +36,16 @@ import psycopg
 from psycopg import sql
 
 SHAPE = """
-SELECT coalesce(string_agg(table_name || '.' || column_name || ':' || data_type, ','
-                           ORDER BY table_name, column_name), '')
-  FROM information_schema.columns WHERE table_schema = %(s)s
+SELECT coalesce(string_agg(c.relname || '.' || a.attname || ':' || format_type(a.atttypid, a.atttypmod),
+                           ',' ORDER BY c.relname, a.attname), '')
+  FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+ WHERE n.nspname = %(s)s AND c.relkind IN ('r', 'p', 'v', 'm', 'f') AND a.attnum > 0 AND NOT a.attisdropped
 UNION ALL
-SELECT coalesce(string_agg(tablename || '.' || indexname, ',' ORDER BY tablename, indexname), '')
-  FROM pg_indexes WHERE schemaname = %(s)s
-"""
+SELECT coalesce(string_agg(t.relname || '.' || i.relname, ',' ORDER BY t.relname, i.relname), '')
+  FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
+  JOIN pg_namespace n ON n.oid = t.relnamespace
+ WHERE n.nspname = %(s)s
+"""  # the catalogue itself: information_schema's views of it took 20-40 ms a schema, this 7
 
 
 SMALL = 100  # rows: a table with more is truncated, one with fewer deleted from (see the top)
@@ -51,8 +57,9 @@ class Reference:
 
     shape: tuple[str, ...]
     tables: tuple[str, ...]
-    rows: dict[str, bytes]  # table: its rows in COPY's binary format (the tables with rows)
+    rows: tuple[str, ...]  # the tables with rows: a copy of each is kept in ``kept``
     sequences: dict[str, tuple[int, bool]]  # sequence: (last value, called)
+    kept: str  # the schema holding those rows (CREATE TABLE ... AS), dropped with the pool
 
 
 class SchemaPool:
@@ -64,6 +71,7 @@ class SchemaPool:
         self.made: set[str] = set()
         self.reference: Reference | None = None
         self.reused = 0
+        self._conn: psycopg.Connection | None = None  # kept open between releases
         atexit.register(self.close)
 
     def new_name(self) -> str:
@@ -77,17 +85,28 @@ class SchemaPool:
             return self.free.pop()
         return self.new_name()
 
+    def _connection(self) -> psycopg.Connection:
+        if self._conn is None or self._conn.closed:
+            self._conn = psycopg.connect(self.conninfo, autocommit=True)
+        return self._conn
+
     def release(self, schema: str) -> None:
         try:
-            with psycopg.connect(self.conninfo, autocommit=True) as conn:
-                if self.enabled and self._put_back(conn, schema):
-                    self.free.append(schema)
-                    return
-                self._drop(conn, schema)
+            conn = self._connection()
+            if self.enabled and self._put_back(conn, schema):
+                self.free.append(schema)
+                return
+            self._drop(conn, schema)
         except psycopg.Error:
+            if self._conn is not None:
+                self._conn.close()
+            self._conn = None
             self._drop_quietly(schema)
 
     def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
         names, self.made, self.free = list(self.made), set(), []
         if not names:
             return
@@ -113,22 +132,22 @@ class SchemaPool:
 
     def _snapshot(self, conn: psycopg.Connection, schema: str) -> Reference:
         tables = self._tables(conn, schema)
-        rows: dict[str, bytes] = {}
+        kept = self.new_name()
+        conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(kept)))
+        rows: list[str] = []
         for table in tables:
             target = sql.Identifier(schema, table)
             if conn.execute(sql.SQL("SELECT EXISTS (SELECT 1 FROM {})").format(target)).fetchone()[0]:  # type: ignore[index]
-                data = bytearray()
-                with conn.cursor().copy(sql.SQL("COPY {} TO STDOUT (FORMAT BINARY)").format(target)) as cp:
-                    for chunk in cp:
-                        data += chunk
-                rows[table] = bytes(data)
+                copy = sql.SQL("CREATE TABLE {} AS SELECT * FROM {}")
+                conn.execute(copy.format(sql.Identifier(kept, table), target))
+                rows.append(table)
         sequences = {
             name: (int(last or 1), last is not None)
             for name, last in conn.execute(
                 "SELECT sequencename, last_value FROM pg_sequences WHERE schemaname = %s", (schema,)
             )
         }
-        return Reference(self._shape(conn, schema), tables, rows, sequences)
+        return Reference(self._shape(conn, schema), tables, tuple(rows), sequences, kept)
 
     def _ensure_reference(self, conn: psycopg.Connection) -> Reference:
         if self.reference is None:
@@ -152,24 +171,33 @@ class SchemaPool:
             for table in ref.tables
         )
         with conn.transaction():
-            conn.execute("SET LOCAL lock_timeout = '3s'")
-            conn.execute("SET LOCAL synchronous_commit = off")
+            conn.execute("SET LOCAL lock_timeout = '3s'; SET LOCAL synchronous_commit = off")
             counts = [(row[0], int(row[1])) for row in conn.execute(written)]
             large = [t for t, n in counts if n > SMALL]
+            emptying = [
+                sql.SQL("DELETE FROM {}").format(sql.Identifier(schema, t))
+                for t, n in counts
+                if 0 < n <= SMALL
+            ]
             if large:  # TRUNCATE, not DELETE: no dead rows pile up in a schema used again and again
                 targets = sql.SQL(", ").join(sql.Identifier(schema, t) for t in large)
-                conn.execute(sql.SQL("TRUNCATE {}").format(targets))
-            for table in (t for t, n in counts if 0 < n <= SMALL):
-                conn.execute(sql.SQL("DELETE FROM {}").format(sql.Identifier(schema, table)))
-            for table, data in ref.rows.items():
-                target = sql.Identifier(schema, table)
-                with conn.cursor().copy(sql.SQL("COPY {} FROM STDIN (FORMAT BINARY)").format(target)) as cp:
-                    cp.write(data)
-            for name, (value, called) in ref.sequences.items():
-                conn.execute(
-                    "SELECT setval(%s::regclass, %s, %s)",
-                    (sql.Identifier(schema, name).as_string(conn), value, called),
+                emptying.append(sql.SQL("TRUNCATE {}").format(targets))
+            refill = [
+                sql.SQL("INSERT INTO {} OVERRIDING SYSTEM VALUE SELECT * FROM {}").format(
+                    sql.Identifier(schema, table), sql.Identifier(ref.kept, table)
                 )
+                for table in ref.rows
+            ]
+            restart = [
+                sql.SQL("SELECT setval({}, {}, {})").format(
+                    sql.Literal(sql.Identifier(schema, name).as_string(conn)),
+                    sql.Literal(value),
+                    sql.Literal(called),
+                )
+                for name, (value, called) in ref.sequences.items()
+            ]
+            # in one round trip: statements without parameters go together
+            conn.execute(sql.SQL("; ").join([*emptying, *refill, *restart]))
         return True
 
     @staticmethod
