@@ -62,7 +62,9 @@ class Receiver:
         self.server = HTTPServer(("127.0.0.1", 0), Handler)
         self.port = self.server.server_port
         self.url = f"http://127.0.0.1:{self.port}/hook"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        ).start()
 
     def close(self) -> None:
         self.server.shutdown()

@@ -111,7 +111,7 @@ def test_the_terminal_player_prints_a_debt_with_its_sign(capsys: pytest.CaptureF
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Finished)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
     try:
         args = argparse.Namespace(
             url=f"http://127.0.0.1:{server.server_address[1]}", game="g", token=["t"], seed=1, verbose=False
