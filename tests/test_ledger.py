@@ -343,9 +343,9 @@ def test_the_repositorys_projector_gives_what_the_librarys_does(ledger: Ledger) 
 
 
 def test_a_snapshot_and_its_tail_read_at_once_load_what_a_full_replay_does(ledger: Ledger) -> None:
-    """With a snapshot, one read of the events gives both the tail and the first page its check
-    reads back: the game at every version is the one its events alone give, and a load reads
-    the snapshots once and the events once."""
+    """One statement reads the latest snapshot, the events after it and the first page of
+    records its check reads back (ledger/application/loadread.py, on both stores): the game
+    at every version is the one its events alone give, and a load is that one statement."""
     from eventsourcing.application import project_aggregate
 
     game, ids = started_game(ledger)
@@ -366,18 +366,28 @@ def test_a_snapshot_and_its_tail_read_at_once_load_what_a_full_replay_does(ledge
 
     repo.event_store.get = counted("events", event_get)  # type: ignore[method-assign]
     repo.snapshot_store.get = counted("snapshots", snapshot_get)  # type: ignore[method-assign, union-attr]
+    assert repo._one_read is not None
+    one_read, repo._one_read = repo._one_read, counted("one", repo._one_read)
     cache, repo.cache = repo.cache, None
     try:
         for version in sorted({snapshots[0], snapshots[0] + 1, snapshots[-1] + 2, game.version - 1}):
             reads.clear()
             loaded = ledger.get_game(game.id, version=version)
-            assert reads == ["snapshots", "events"], (version, reads)
+            assert reads == ["one"], (version, reads)
             assert _same(loaded) == _same(project_aggregate(None, events[:version])), version
         reads.clear()
         assert _same(ledger.get_game(game.id)) == _same(project_aggregate(None, events))
-        assert reads == ["snapshots", "events"]
+        assert reads == ["one"]
+        reads.clear()
+        assert ledger.get_player(ids[0]).name == "Ann" and reads == ["one"]  # no snapshot: all its events
+        repo._one_read = None  # any other store: the library's reads, the same games
+        for version in (snapshots[-1] + 2, game.version):
+            reads.clear()
+            loaded = ledger.get_game(game.id, version=version)
+            assert reads == ["snapshots", "events"], (version, reads)
+            assert _same(loaded) == _same(project_aggregate(None, events[:version])), version
     finally:
-        repo.cache = cache
+        repo.cache, repo._one_read = cache, one_read
         del repo.event_store.get, repo.snapshot_store.get  # type: ignore[union-attr]
     first = snapshots[-1]
     for version in (first, first - 1, 5, 3):

@@ -13,6 +13,7 @@ from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Repository, project_aggregate
 
+from ledger.application.loadread import one_read
 from ledger.export import event_record
 from ledger.snapshots import restore
 
@@ -46,39 +47,67 @@ class CopyOnReadRepository(Repository[UUID]):
         self.discarded: deque[dict[str, Any]] = deque(maxlen=100)
         self.on_discarded: list[Callable[[dict[str, Any]], None]] = []
         self._thrown: set[tuple[UUID, int | None]] = set()  # (game, version; None: undecodable)
+        self._one_read = one_read(self.event_store, self.snapshot_store, PAGES[0])
 
     def _reconstruct_aggregate(self, aggregate_id: UUID, version: int | None, projector_func: Any) -> Any:
         """The aggregate from its latest usable snapshot and the events after it, else from all
-        its events. With a snapshot at version v, one read gives both the events after it and
-        the first page of records its check reads back (the events after v - PAGES[0])."""
+        its events. One statement reads the latest snapshot, the events after it and the first
+        page of records its check reads back (``read_for_load``); a second reads all the events
+        only when the snapshot is not used."""
         projector_func = project if projector_func is project_aggregate else projector_func
+        snapshot, read, whole = self.read_for_load(aggregate_id, version)
         aggregate = None
-        events: Iterable[Any] | None = None
-        if self.snapshot_store is not None:
-            try:
-                snapshots = list(
-                    self.snapshot_store.get(originator_id=aggregate_id, desc=True, limit=1, lte=version)
-                )
-            except ValueError as exc:  # its stored row no longer decodes
-                if (aggregate_id, None) not in self._thrown:
-                    self.discard(aggregate_id, None, f"it does not decode ({type(exc).__name__})")
-                snapshots = []
-            if snapshots and (aggregate_id, snapshots[0].originator_version) not in self._thrown:
-                snapshot = snapshots[0]
-                at = snapshot.originator_version
-                read = list(
-                    self.event_store.get(originator_id=aggregate_id, gt=max(at - PAGES[0], 0), lte=version)
-                )
-                split = next((i for i, e in enumerate(read) if e.originator_version > at), len(read))
-                aggregate = self.restore(snapshot, read[:split])
-                if aggregate is not None:
-                    events = read[split:]
+        events: Iterable[Any] | None = read if whole else None
+        if snapshot is not None and (aggregate_id, snapshot.originator_version) not in self._thrown:
+            at = snapshot.originator_version
+            split = next((i for i, e in enumerate(read) if e.originator_version > at), len(read))
+            aggregate = self.restore(snapshot, read[:split])
+            if aggregate is not None:
+                events = read[split:]
         if events is None:
             events = self.event_store.get(originator_id=aggregate_id, gt=None, lte=version)
         aggregate = projector_func(aggregate, events)
         if aggregate is None:
             raise AggregateNotFoundError(f"Aggregate {aggregate_id!r} version {version!r} not found.")
         return aggregate
+
+    def read_for_load(self, aggregate_id: UUID, version: int | None) -> tuple[Any, list[Any], bool]:
+        """The aggregate's latest snapshot at or before ``version`` (None: none, or it does not
+        decode), its events after the snapshot's version - PAGES[0] up to ``version``, and
+        whether those are all its events (there is no snapshot): one statement on SQLite and
+        PostgreSQL (``ledger/application/loadread.py``), else the library's reads."""
+        stored = self._one_read(aggregate_id, version) if self._one_read is not None else None
+        snapshot = None
+        if stored is not None:
+            stored_snapshot, stored_events = stored
+            if stored_snapshot is not None:
+                try:
+                    snapshot = self.snapshot_store.mapper.to_domain_event(stored_snapshot)  # type: ignore[union-attr]
+                except ValueError as exc:  # its stored row no longer decodes
+                    self._undecodable(aggregate_id, exc)
+            decode = self.event_store.mapper.to_domain_event
+            return snapshot, [decode(e) for e in stored_events], stored_snapshot is None
+        if self.snapshot_store is not None:
+            try:
+                found = list(
+                    self.snapshot_store.get(originator_id=aggregate_id, desc=True, limit=1, lte=version)
+                )
+            except ValueError as exc:
+                self._undecodable(aggregate_id, exc)
+                found = []
+            snapshot = found[0] if found else None
+        if snapshot is None or (aggregate_id, snapshot.originator_version) in self._thrown:
+            return snapshot, list(self.event_store.get(originator_id=aggregate_id, lte=version)), True
+        at = snapshot.originator_version
+        return (
+            snapshot,
+            list(self.event_store.get(originator_id=aggregate_id, gt=max(at - PAGES[0], 0), lte=version)),
+            False,
+        )
+
+    def _undecodable(self, aggregate_id: UUID, exc: Exception) -> None:
+        if (aggregate_id, None) not in self._thrown:
+            self.discard(aggregate_id, None, f"it does not decode ({type(exc).__name__})")
 
     def restore(self, snapshot: Any, first_page: Sequence[Any] | None = None) -> Any:
         """The aggregate a snapshot holds, or None when it disagrees with the record;
