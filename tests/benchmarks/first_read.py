@@ -5,7 +5,8 @@
 
 Builds Water Frame games as the suite's load section does (real decisions, padded with refused
 undo requests to the length, then real decisions up to just before the next snapshot: the
-longest tail), then, ``--reads`` times a length, with nothing of the game, its players, the
+longest tail), catches the read models up (the players' names come from the game index, as in
+a server), then, ``--reads`` times a length, with nothing of the game, its players, the
 token or the names in this process's memory before each (the cache's entries evicted, the
 verified tokens and the kept names forgotten), times:
 
