@@ -13,7 +13,8 @@ verified tokens and the kept names forgotten), times:
 - the whole hot-route GET through the app (the test client's own share included);
 - the load alone (``Ledger.get_game``);
 - the token's verification from the store alone (``Ledger.verify_token``);
-- the answer alone (``game_out`` for a loaded game: the view, legal decisions, names).
+- the answer alone (``game_out`` for a loaded game: the view, legal decisions, names);
+- a warm GET (the game cached, the token known): the request's own path around the game.
 
 Prints the median of each. ``--keep FILE`` keeps the built games (the PostgreSQL schema or
 the SQLite file, and the games' ids and tokens in FILE) and reuses them when FILE exists, so
@@ -88,6 +89,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--lengths", type=int, nargs="+", default=[100, 1000, 10000])
     p.add_argument("--keep", type=Path, default=None)
     p.add_argument("--profile", type=int, default=0)
+    p.add_argument("--http", type=int, default=0, help="also N first GETs over HTTP, one a game")
+    p.add_argument("--only-http", action="store_true")
     args = p.parse_args(argv)
     reads = max(1, min(args.reads, MAX_READS))
     kept = json.loads(args.keep.read_text()) if args.keep and args.keep.exists() else None
@@ -104,8 +107,12 @@ def main(argv: list[str] | None = None) -> int:
         services = Services.start(settings)
         try:
             games = kept["games"] if kept is not None else build(services, args.lengths)
-            if args.keep and kept is None:
-                args.keep.write_text(json.dumps({"url": url, "games": games}))
+            built = list(games)
+            http_games = (kept or {}).get("http_games", [])
+            if len(http_games) < min(args.http, 200):
+                http_games += build(services, [100] * (min(args.http, 200) - len(http_games)))
+            if args.keep:
+                args.keep.write_text(json.dumps({"url": url, "games": games, "http_games": http_games}))
             for catchup in services.catchups.values():  # the game index holds the players' names
                 catchup.run()
             app = services.ledger
@@ -119,19 +126,28 @@ def main(argv: list[str] | None = None) -> int:
                 app._authenticated.clear()
                 presenters._NAMES.clear()
 
+            if args.only_http:
+                games = []
             with TestClient(create_app(settings, services)) as client:
-                warm = games[0]
+                warm = games[0] if games else built[0]
                 client.get(
                     f"/api/v1/games/{warm['game_id']}", headers={"Authorization": f"Bearer {warm['token']}"}
                 )
                 print(
-                    f"{'events':>7} {'whole GET':>10} {'load':>8} {'token':>8} {'answer':>8}   (ms, medians of {reads})"
+                    f"{'events':>7} {'whole GET':>10} {'load':>8} {'token':>8} {'answer':>8} {'warm GET':>9}"
+                    f"   (ms, medians of {reads})"
                 )
                 for g in games:
                     gid, token = g["game_id"], g["token"]
                     pid = uuid.UUID(hex=token.split("_")[1])
                     headers = {"Authorization": f"Bearer {token}"}
-                    times: dict[str, list[float]] = {"whole": [], "load": [], "token": [], "answer": []}
+                    times: dict[str, list[float]] = {
+                        "whole": [],
+                        "load": [],
+                        "token": [],
+                        "answer": [],
+                        "warm": [],
+                    }
 
                     def timed(what: str, fn: Callable[[], Any], times: dict[str, list[float]] = times) -> Any:
                         t = time.perf_counter()
@@ -160,12 +176,28 @@ def main(argv: list[str] | None = None) -> int:
                                 presenters.game_out(services, game, caller)
                             ),
                         )
+                        client.get(
+                            f"/api/v1/games/{gid}", headers=headers
+                        )  # the game cached, the token known
+                        timed(
+                            "warm",
+                            lambda gid=gid, headers=headers: client.get(
+                                f"/api/v1/games/{gid}", headers=headers
+                            ),
+                        )
                     m = {k: median(v) * 1000 for k, v in times.items()}
                     print(
-                        f"{g['version']:>7} {m['whole']:>10.2f} {m['load']:>8.2f} {m['token']:>8.2f} {m['answer']:>8.2f}",
+                        f"{g['version']:>7} {m['whole']:>10.2f} {m['load']:>8.2f} {m['token']:>8.2f} {m['answer']:>8.2f} {m['warm']:>9.2f}",
                         flush=True,
                     )
-            if args.profile:
+            if http_games and args.http:
+                over_http(
+                    url,
+                    data,
+                    kept_games=built,
+                    http_games=http_games[: args.http],
+                )
+            if args.profile and games:
                 g = games[len(games) // 2]
                 prof = cProfile.Profile()
                 for _ in range(min(args.profile, MAX_READS)):
@@ -177,6 +209,39 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             services.close()
     return 0
+
+
+def over_http(
+    url: str, data: str, kept_games: list[dict[str, Any]], http_games: list[dict[str, Any]]
+) -> None:
+    """A real ``gameledger serve`` (the suite's harness), its first request on another game, then
+    each game's first GET by it, once a game (a first read can happen once a game a process)."""
+    from tests import loadkit as lk
+    from tests.benchmarks.run import settle, start_server
+
+    server = start_server(url, data)
+    try:
+        settle(server)
+        client = lk.Api(server.url)
+        warm = kept_games[0] if kept_games else http_games[0]
+        client.call("GET", f"/games/{warm['game_id']}", warm["token"])  # the process's first request
+        first, then = [], []
+        for g in http_games:
+            t = time.perf_counter()
+            status, _ = client.call("GET", f"/games/{g['game_id']}", g["token"])
+            first.append(time.perf_counter() - t)
+            assert status == 200, status
+            t = time.perf_counter()
+            client.call("GET", f"/games/{g['game_id']}", g["token"])
+            then.append(time.perf_counter() - t)
+        print(
+            f"over HTTP, {len(http_games)} games of {http_games[0]['version']}-{http_games[-1]['version']} events: "
+            f"first GET p50 {median(first) * 1000:.2f} ms (p90 {sorted(first)[int(0.9 * (len(first) - 1))] * 1000:.2f}), "
+            f"then {median(then) * 1000:.2f} ms",
+            flush=True,
+        )
+    finally:
+        server.stop()
 
 
 if __name__ == "__main__":
