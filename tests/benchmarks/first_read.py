@@ -1,7 +1,7 @@
 """The first GET of a game by a process, in process, part by part (issue 29).
 
     python -m tests.benchmarks.first_read [--sqlite] [--reads 40] [--lengths 100 1000 10000]
-                                          [--keep FILE] [--profile N]
+                                          [--keep FILE] [--profile N] [--http N [--only-http]]
 
 Builds Water Frame games as the suite's load section does (real decisions, padded with refused
 undo requests to the length, then real decisions up to just before the next snapshot: the
@@ -20,6 +20,9 @@ Prints the median of each. ``--keep FILE`` keeps the built games (the PostgreSQL
 the SQLite file, and the games' ids and tokens in FILE) and reuses them when FILE exists, so
 that runs of two versions of the code can alternate on the same data. ``--profile N`` then
 runs cProfile over N loads of the middle length's game and prints the top functions.
+``--http N`` also starts a real ``gameledger serve`` (the suite's harness) and reads each of N
+games of about 112 events once, its first GET by that process, then again (p50 of each);
+``--only-http`` leaves out the in-process parts.
 """
 
 from __future__ import annotations
