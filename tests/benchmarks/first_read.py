@@ -28,11 +28,13 @@ games of about 112 events once, its first GET by that process, then again (p50 o
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import cProfile
 import json
 import pstats
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -59,7 +61,11 @@ def store(pg_url: str, sqlite: bool, kept: dict[str, Any] | None, keep: bool) ->
         return
     if sqlite:
         d = tempfile.mkdtemp(prefix="gl-first-read-")
-        yield f"sqlite:///{d}/ledger.sqlite3"
+        try:
+            yield f"sqlite:///{d}/ledger.sqlite3"
+        finally:
+            if not keep:
+                shutil.rmtree(d, ignore_errors=True)
         return
     schema = "firstread_" + uuid.uuid4().hex[:8]
     db = parse_database_url(pg_url)
@@ -106,6 +112,7 @@ def main(argv: list[str] | None = None) -> int:
 
     with store(args.database_url, args.sqlite, kept, args.keep is not None) as url:
         data = tempfile.mkdtemp(prefix="gl-first-read-data-")
+        atexit.register(shutil.rmtree, data, True)
         settings = Settings(database_url=url, data_dir=Path(data), projections="off")
         services = Services.start(settings)
         try:
