@@ -293,8 +293,8 @@ def test_refused_undo_requests_by_the_hundred_do_not_lengthen_a_load(ledger: Led
     read: list[int] = []
     recorded = ledger.repository.recorded_down_from
 
-    def counting(game_id: Any, version: int) -> Any:
-        for record in recorded(game_id, version):
+    def counting(game_id: Any, version: int, *first_page: Any) -> Any:
+        for record in recorded(game_id, version, *first_page):
             read.append(record["version"])
             yield record
 
@@ -308,3 +308,90 @@ def test_refused_undo_requests_by_the_hundred_do_not_lengthen_a_load(ledger: Led
     assert again.version == game.version and again.state == game.state
     assert read and len(read) <= 3, f"the snapshot check read back {len(read)} records"
     assert game.version - read[0] < interval, "a snapshot after the undos' run"
+
+
+def _same(a: Any) -> dict[str, Any]:
+    """An aggregate's attributes but those a snapshot does not keep."""
+    return {k: v for k, v in vars(a).items() if k not in ("_pending_events", "_precomputed")}
+
+
+def test_the_repositorys_projector_gives_what_the_librarys_does(ledger: Ledger) -> None:
+    """The repository projects events without the library's per-event ``Protocol`` check: the
+    same aggregate at every version, None for no events, the same error for no aggregate."""
+    import uuid
+
+    from eventsourcing.application import AggregateNotFoundError, project_aggregate
+
+    from ledger.application.repository import project
+
+    game, ids = started_game(ledger)
+    game = play_some(ledger, game, ids, 12)
+    events = list(ledger.events.get(game.id))
+    for n in (1, 5, len(events)):
+        assert _same(project(None, events[:n])) == _same(project_aggregate(None, events[:n]))
+    assert project(None, []) is None and project_aggregate(None, []) is None
+    missing = uuid.uuid4()
+    cache, ledger.repository.cache = ledger.repository.cache, None
+    try:
+        for version in (None, 3):
+            with pytest.raises(AggregateNotFoundError):
+                ledger.repository.get(missing, version=version)
+    finally:
+        ledger.repository.cache = cache
+    with pytest.raises(AggregateNotFoundError):
+        ledger.repository.get(missing)  # through the cache's miss
+
+
+def test_a_snapshot_and_its_tail_read_at_once_load_what_a_full_replay_does(ledger: Ledger) -> None:
+    """One statement reads the latest snapshot, the events after it and the first page of
+    records its check reads back (ledger/application/loadread.py, on both stores): the game
+    at every version is the one its events alone give, and a load is that one statement."""
+    from eventsourcing.application import project_aggregate
+
+    game, ids = started_game(ledger)
+    game = play_some(ledger, game, ids, 70)
+    snapshots = [s.originator_version for s in ledger.snapshots.get(game.id)]  # type: ignore[union-attr]
+    assert len(snapshots) >= 2
+    events = list(ledger.events.get(game.id))
+    repo = ledger.repository
+    reads: list[str] = []
+    event_get, snapshot_get = repo.event_store.get, repo.snapshot_store.get  # type: ignore[union-attr]
+
+    def counted(name: str, get: Any) -> Any:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            reads.append(name)
+            return get(*args, **kwargs)
+
+        return wrapper
+
+    repo.event_store.get = counted("events", event_get)  # type: ignore[method-assign]
+    repo.snapshot_store.get = counted("snapshots", snapshot_get)  # type: ignore[method-assign, union-attr]
+    assert repo._one_read is not None
+    one_read, repo._one_read = repo._one_read, counted("one", repo._one_read)
+    cache, repo.cache = repo.cache, None
+    try:
+        for version in sorted({snapshots[0], snapshots[0] + 1, snapshots[-1] + 2, game.version - 1}):
+            reads.clear()
+            loaded = ledger.get_game(game.id, version=version)
+            assert reads == ["one"], (version, reads)
+            assert _same(loaded) == _same(project_aggregate(None, events[:version])), version
+        reads.clear()
+        assert _same(ledger.get_game(game.id)) == _same(project_aggregate(None, events))
+        assert reads == ["one"]
+        reads.clear()
+        assert ledger.get_player(ids[0]).name == "Ann" and reads == ["one"]  # no snapshot: all its events
+        repo._one_read = None  # any other store: the library's reads, the same games
+        for version in (snapshots[-1] + 2, game.version):
+            reads.clear()
+            loaded = ledger.get_game(game.id, version=version)
+            assert reads == ["snapshots", "events"], (version, reads)
+            assert _same(loaded) == _same(project_aggregate(None, events[:version])), version
+    finally:
+        repo.cache, repo._one_read = cache, one_read
+        del repo.event_store.get, repo.snapshot_store.get  # type: ignore[union-attr]
+    first = snapshots[-1]
+    for version in (first, first - 1, 5, 3):
+        page = [e for e in events if version - 4 < e.originator_version <= version]
+        assert list(repo.recorded_down_from(game.id, version, page)) == list(
+            repo.recorded_down_from(game.id, version)
+        )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from copy import deepcopy
 from datetime import UTC, datetime
 from typing import Any
@@ -13,11 +13,20 @@ from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Repository, project_aggregate
 
+from ledger.application.loadread import one_read
 from ledger.export import event_record
 from ledger.snapshots import restore
 
 log = logging.getLogger("gameledger.ledger")
 PAGES = (4, 64)  # events read back from a snapshot's version, looking for the last state digest
+
+
+def project(aggregate: Any, events: Iterable[Any]) -> Any:
+    """The library's ``project_aggregate`` (each event's ``mutate`` in turn) without its
+    per-event ``isinstance`` against a runtime-checkable ``Protocol``: a tenth of a load."""
+    for event in events:
+        aggregate = event.mutate(aggregate)
+    return aggregate
 
 
 class CopyOnReadRepository(Repository[UUID]):
@@ -38,30 +47,75 @@ class CopyOnReadRepository(Repository[UUID]):
         self.discarded: deque[dict[str, Any]] = deque(maxlen=100)
         self.on_discarded: list[Callable[[dict[str, Any]], None]] = []
         self._thrown: set[tuple[UUID, int | None]] = set()  # (game, version; None: undecodable)
+        self._one_read = one_read(self.event_store, self.snapshot_store, PAGES[0])
 
     def _reconstruct_aggregate(self, aggregate_id: UUID, version: int | None, projector_func: Any) -> Any:
+        """The aggregate from its latest usable snapshot and the events after it, else from all
+        its events. One statement reads the latest snapshot, the events after it and the first
+        page of records its check reads back (``read_for_load``); a second reads all the events
+        only when the snapshot is not used."""
+        projector_func = project if projector_func is project_aggregate else projector_func
+        snapshot, read, whole = self.read_for_load(aggregate_id, version)
         aggregate = None
-        if self.snapshot_store is not None:
-            try:
-                snapshots = list(
-                    self.snapshot_store.get(originator_id=aggregate_id, desc=True, limit=1, lte=version)
-                )
-            except ValueError as exc:  # its stored row no longer decodes
-                if (aggregate_id, None) not in self._thrown:
-                    self.discard(aggregate_id, None, f"it does not decode ({type(exc).__name__})")
-                snapshots = []
-            if snapshots and (aggregate_id, snapshots[0].originator_version) not in self._thrown:
-                aggregate = self.restore(snapshots[0])
-        gt = aggregate.version if aggregate is not None else None
-        events = self.event_store.get(originator_id=aggregate_id, gt=gt, lte=version)
+        events: Iterable[Any] | None = read if whole else None
+        if snapshot is not None and (aggregate_id, snapshot.originator_version) not in self._thrown:
+            at = snapshot.originator_version
+            split = next((i for i, e in enumerate(read) if e.originator_version > at), len(read))
+            aggregate = self.restore(snapshot, read[:split])
+            if aggregate is not None:
+                events = read[split:]
+        if events is None:
+            events = self.event_store.get(originator_id=aggregate_id, gt=None, lte=version)
         aggregate = projector_func(aggregate, events)
         if aggregate is None:
             raise AggregateNotFoundError(f"Aggregate {aggregate_id!r} version {version!r} not found.")
         return aggregate
 
-    def restore(self, snapshot: Any) -> Any:
-        """The aggregate a snapshot holds, or None when it disagrees with the record."""
-        aggregate, problem = restore(snapshot, lambda v: self.recorded_down_from(snapshot.originator_id, v))
+    def read_for_load(self, aggregate_id: UUID, version: int | None) -> tuple[Any, list[Any], bool]:
+        """The aggregate's latest snapshot at or before ``version`` (None: none, or it does not
+        decode), its events after the snapshot's version - PAGES[0] up to ``version``, and
+        whether those are all its events (there is no snapshot): one statement on SQLite and
+        PostgreSQL (``ledger/application/loadread.py``), else the library's reads."""
+        stored = self._one_read(aggregate_id, version) if self._one_read is not None else None
+        snapshot = None
+        if stored is not None:
+            stored_snapshot, stored_events = stored
+            if stored_snapshot is not None:
+                try:
+                    snapshot = self.snapshot_store.mapper.to_domain_event(stored_snapshot)  # type: ignore[union-attr]
+                except ValueError as exc:  # its stored row no longer decodes
+                    self._undecodable(aggregate_id, exc)
+            decode = self.event_store.mapper.to_domain_event
+            return snapshot, [decode(e) for e in stored_events], stored_snapshot is None
+        if self.snapshot_store is not None:
+            try:
+                found = list(
+                    self.snapshot_store.get(originator_id=aggregate_id, desc=True, limit=1, lte=version)
+                )
+            except ValueError as exc:
+                self._undecodable(aggregate_id, exc)
+                found = []
+            snapshot = found[0] if found else None
+        if snapshot is None or (aggregate_id, snapshot.originator_version) in self._thrown:
+            return snapshot, list(self.event_store.get(originator_id=aggregate_id, lte=version)), True
+        at = snapshot.originator_version
+        return (
+            snapshot,
+            list(self.event_store.get(originator_id=aggregate_id, gt=max(at - PAGES[0], 0), lte=version)),
+            False,
+        )
+
+    def _undecodable(self, aggregate_id: UUID, exc: Exception) -> None:
+        if (aggregate_id, None) not in self._thrown:
+            self.discard(aggregate_id, None, f"it does not decode ({type(exc).__name__})")
+
+    def restore(self, snapshot: Any, first_page: Sequence[Any] | None = None) -> Any:
+        """The aggregate a snapshot holds, or None when it disagrees with the record;
+        ``first_page``: the game's events after the snapshot's version - PAGES[0] up to it,
+        read already (``recorded_down_from``)."""
+        aggregate, problem = restore(
+            snapshot, lambda v: self.recorded_down_from(snapshot.originator_id, v, first_page)
+        )
         if problem is None:
             return aggregate
         self.discard(snapshot.originator_id, snapshot.originator_version, problem)
@@ -85,9 +139,16 @@ class CopyOnReadRepository(Repository[UUID]):
         for listener in self.on_discarded:
             listener(found)
 
-    def recorded_down_from(self, game_id: UUID, version: int) -> Iterator[dict[str, Any]]:
-        """The game's event records from ``version`` down, newest first, a page at a time."""
+    def recorded_down_from(
+        self, game_id: UUID, version: int, first_page: Sequence[Any] | None = None
+    ) -> Iterator[dict[str, Any]]:
+        """The game's event records from ``version`` down, newest first, a page at a time;
+        ``first_page``: its events after ``version`` - PAGES[0] up to ``version`` (ascending),
+        read already: the pages below it are read only if the caller reads on."""
         size = PAGES[0]  # the snapshot's own event records one, most often
+        if first_page is not None:
+            yield from map(event_record, reversed(first_page))
+            version, size = version - PAGES[0], PAGES[1]
         while version >= 1:
             page = list(self.event_store.get(originator_id=game_id, lte=version, desc=True, limit=size))
             yield from map(event_record, page)
@@ -104,6 +165,7 @@ class CopyOnReadRepository(Repository[UUID]):
         fastforward_skipping: bool = False,
         deepcopy_from_cache: bool = True,
     ) -> Any:
+        projector_func = project if projector_func is project_aggregate else projector_func
         if self.cache is None or version is not None:
             return super().get(aggregate_id, version=version, projector_func=projector_func)
         try:
