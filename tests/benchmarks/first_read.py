@@ -43,12 +43,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import psycopg
-
 from api.services import Services
 from api.settings import Settings
-from ledger.storage import parse_database_url
-from tests.benchmarks.run import PG_DEFAULT, make_game, median, pad, play_to
+from tests.benchmarks.run import PG_DEFAULT, make_game, median, pad, pg_schema, play_to
 
 MAX_READS = 10_000
 
@@ -67,16 +64,8 @@ def store(pg_url: str, sqlite: bool, kept: dict[str, Any] | None, keep: bool) ->
             if not keep:
                 shutil.rmtree(d, ignore_errors=True)
         return
-    schema = "firstread_" + uuid.uuid4().hex[:8]
-    db = parse_database_url(pg_url)
-    with psycopg.connect(db.conninfo(), autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield pg_url + ("&" if "?" in pg_url else "?") + f"schema={schema}"
-    finally:
-        if not keep:
-            with psycopg.connect(db.conninfo(), autocommit=True) as conn:
-                conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    with pg_schema(pg_url, "firstread_", keep) as url:
+        yield url
 
 
 def build(services: Services, lengths: list[int]) -> list[dict[str, Any]]:

@@ -116,17 +116,18 @@ def verdict(ok: bool, ratio: float | None = None) -> str:
 
 
 @contextlib.contextmanager
-def pg_schema(base_url: str) -> Iterator[str]:
-    """A PostgreSQL schema of the benchmark's own, dropped afterwards."""
-    schema = "bench_" + uuid.uuid4().hex[:8]
+def pg_schema(base_url: str, prefix: str = "bench_", keep: bool = False) -> Iterator[str]:
+    """A PostgreSQL schema of the benchmark's own, dropped afterwards unless ``keep``."""
+    schema = prefix + uuid.uuid4().hex[:8]
     db = parse_database_url(base_url)
     with psycopg.connect(db.conninfo(), autocommit=True) as conn:
         conn.execute(f'CREATE SCHEMA "{schema}"')
     try:
         yield base_url + ("&" if "?" in base_url else "?") + f"schema={schema}"
     finally:
-        with psycopg.connect(db.conninfo(), autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        if not keep:
+            with psycopg.connect(db.conninfo(), autocommit=True) as conn:
+                conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
 @contextlib.contextmanager
