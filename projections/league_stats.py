@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import statistics
 from collections import defaultdict
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -66,6 +67,14 @@ def rate_in_order(
         for p, team in zip(players, rated, strict=True):
             current[p] = team[0]
             out.append((seq, gid, p, team[0]))
+    return out
+
+
+def history_by_player(rows: Iterable[dict[str, Any]]) -> dict[str, list[tuple[Any, ...]]]:
+    """A title's rating rows as each player's history (what their published figure shows)."""
+    out: dict[str, list[tuple[Any, ...]]] = defaultdict(list)
+    for r in sorted(rows, key=lambda r: (r["seq"], r["player_id"])):
+        out[r["player_id"]].append((r["seq"], r["game_id"], r["at"], r["mu"], r["sigma"]))
     return out
 
 
@@ -696,7 +705,7 @@ class LeagueStats(BatchProjection[LeagueStatsView]):
             for table_name in ("results", "decided_by", "measures"):
                 view.execute(c, f"DELETE FROM {view.t(table_name)} WHERE game_id = %s", [gid])
         finished = [g for g in finished if g not in annulled]
-        self._rate_titles(
+        touched_players |= self._rate_titles(
             c,
             {docs[g]["title"] for g in annulled},
             list(finished),
@@ -758,10 +767,11 @@ class LeagueStats(BatchProjection[LeagueStatsView]):
 
     def _rate_titles(
         self, c: Any, recompute: set[str], finished: list[str], docs: dict[str, dict[str, Any]]
-    ) -> None:
+    ) -> set[str]:
         """Ratings per title over every finished game of it in finishing order: the new games
         appended to the title's history, or the whole history recomputed (an annulment, or a game
-        that finished before the last one rated)."""
+        that finished before the last one rated). Returns the players whose history a recompute
+        changed: their published figures are due again, though none of their games is new."""
         view = self.view
         new: dict[str, list[str]] = defaultdict(list)
         for gid in sorted(finished, key=lambda g: (docs[g]["finished_at"], g)):
@@ -799,12 +809,20 @@ class LeagueStats(BatchProjection[LeagueStatsView]):
             view.executemany(
                 c, f"INSERT INTO {view.t('title_ratings')} VALUES (%s, %s, %s, %s, %s, %s, %s, %s)", rows
             )
+        moved: set[str] = set()
         for title in sorted(recompute):
             results = view.fetch(
                 c,
                 f"SELECT game_id, player_id, rank, finished_at FROM {view.t('results')} WHERE title = %s"
                 " ORDER BY finished_at, game_id, seat",
                 [title],
+            )
+            before = history_by_player(
+                view.fetch(
+                    c,
+                    f"SELECT seq, player_id, game_id, at, mu, sigma FROM {view.t('title_ratings')} WHERE title = %s",
+                    [title],
+                )
             )
             view.execute(c, f"DELETE FROM {view.t('title_ratings')} WHERE title = %s", [title])
             by_game: dict[str, list[dict[str, Any]]] = {}
@@ -819,6 +837,12 @@ class LeagueStats(BatchProjection[LeagueStatsView]):
             view.executemany(
                 c, f"INSERT INTO {view.t('title_ratings')} VALUES (%s, %s, %s, %s, %s, %s, %s, %s)", rows
             )
+            after = history_by_player(
+                {"seq": seq, "player_id": p, "game_id": gid, "at": at, "mu": mu, "sigma": sigma}
+                for _, seq, p, gid, at, mu, sigma, _ in rows
+            )
+            moved |= {p for p in before.keys() | after.keys() if before.get(p) != after.get(p)}
+        return moved
 
     @staticmethod
     def _count(doc: dict[str, Any], e: Fact) -> None:

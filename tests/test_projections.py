@@ -351,3 +351,31 @@ def test_one_shared_read_of_the_log_gives_every_read_model_the_rows_of_its_own_r
         finally:
             unshare(catchups)
     assert dump(services) == dump_after_rebuild(services)
+
+
+def test_a_game_that_finished_earlier_but_was_recorded_later_renumbers_every_figure_it_moves(
+    services: Services,
+) -> None:
+    """Concurrent servers record a finish after one that happened later (the CI run of stop 37
+    saw it under kill -9): the title's rating history is recomputed in finishing order, and the
+    published figures of every player whose history moved (not only the new game's) follow it,
+    so the rows equal a rebuild's."""
+    from tests.fake_clock import FakeClock
+
+    clock = FakeClock()
+    services.ledger.clock = clock
+    clock.advance(hours=2)
+    first = ledger_playout(services.ledger, "cotton-trade", 2, seed=1).game_id
+    services.refresh()
+    view = services.view("leaguestats")
+    early = services.ledger.get_game(first).standings[0]["player"]
+    assert [h["seq"] for h in view.player_stats(early)["ratings_by_title"]["cotton-trade"]["history"]] == [1]
+    clock.advance(hours=-1)  # the second game's finish is stamped before the first's
+    ledger_playout(services.ledger, "cotton-trade", 2, seed=2)
+    services.refresh()
+    assert [h["seq"] for h in view.player_stats(early)["ratings_by_title"]["cotton-trade"]["history"]] == [2]
+    published = json.loads(
+        view.rows(f"SELECT doc FROM {view.t('figures')} WHERE key = %s", [f"player:{early}"])[0]["doc"]
+    )
+    assert [h["seq"] for h in published["ratings_by_title"]["cotton-trade"]["history"]] == [2]
+    assert dump(services) == dump_after_rebuild(services)
