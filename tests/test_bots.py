@@ -187,12 +187,17 @@ def test_a_cotton_trade_seat_keeps_what_it_peeked_at_and_nothing_else() -> None:
     assert len(dealt) > 1
 
 
+@pytest.mark.parametrize(
+    "players",
+    [2, pytest.param(4, marks=pytest.mark.slow)],  # four seats: 2/3 of its time, in .ci/run
+    ids=lambda n: f"{n}p",
+)
 @pytest.mark.parametrize("title", TITLES)
-def test_the_strong_bot_always_answers_with_a_legal_decision(title: str) -> None:
-    """Played from every seat through whole games (small searches), it always answers legally
-    and the games end."""
+def test_the_strong_bot_always_answers_with_a_legal_decision(title: str, players: int) -> None:
+    """Played from every seat through a whole game (small searches), it always answers legally
+    and the game ends."""
     eng = registry.engine(title)
-    rng = random.Random(5)
+    rng = random.Random(5 if players == 2 else 6)
     checked = 0
 
     def play(s: Any, seat: int) -> Any:
@@ -202,11 +207,10 @@ def test_the_strong_bot_always_answers_with_a_legal_decision(title: str) -> None
         checked += 1
         return d
 
-    for players in (2, 4):
-        state = eng.new_game(eng.meta.options.model_validate(OPTIONS[title]), players)
-        state, _ = advance(eng, state, lambda _seat: play, rng)
-        assert eng.pending(state).finished
-    assert checked > 100
+    state = eng.new_game(eng.meta.options.model_validate(OPTIONS[title]), players)
+    state, _ = advance(eng, state, lambda _seat: play, rng)
+    assert eng.pending(state).finished
+    assert checked > 50
 
 
 def test_the_strong_bot_is_reproducible_from_its_seed() -> None:

@@ -171,7 +171,9 @@ def test_every_file_with_slow_tests_is_run_by_ci() -> None:
     """A test moved behind `slow` to keep the README's command short still runs in CI: its file
     is named in `.ci/run` (or listed above, with why not)."""
     ci = (ROOT / ".ci" / "run").read_text()
-    marked = re.compile(r"^@pytest\.mark\.slow|^pytestmark = .*pytest\.mark\.slow", re.M)
+    marked = re.compile(
+        r"^@pytest\.mark\.slow|^pytestmark = .*pytest\.mark\.slow|marks=\[?pytest\.mark\.slow", re.M
+    )
     slow = {p.name for p in (ROOT / "tests").glob("test_*.py") if marked.search(p.read_text())}
     missing = sorted(name for name in slow if f"tests/{name}" not in ci and name not in ONLY_BY_HAND)
     assert not missing, f"slow tests that .ci/run never runs: {missing}"
