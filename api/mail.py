@@ -289,7 +289,7 @@ class MailOutbox(SqlView):
     def due(self, now: str, stuck_before: str, limit: int) -> list[dict[str, Any]]:
         return self.rows(
             f"SELECT * FROM {self.t('outbox')} WHERE (status = 'pending' AND next_attempt_at <= %s)"
-            " OR (status = 'sending' AND updated_at <= %s) ORDER BY next_attempt_at LIMIT %s",
+            " OR (status = 'sending' AND updated_at <= %s) ORDER BY next_attempt_at, created_at, mail_id LIMIT %s",
             [now, stuck_before, limit],
         )
 
