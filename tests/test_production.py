@@ -143,6 +143,14 @@ def test_production_deployment_on_postgres_with_two_server_processes_and_a_worke
         assert http.wait("/live") == {"status": "alive"}
         ready = http.wait("/ready")
         assert ready["database"] == "postgres" and ready["reasons"] == []
+        # /ready is answered by whichever process started first: wait (with a deadline) for the
+        # second too, so that either may answer what follows (a CI run read the log before the
+        # second had started)
+        deadline = time.monotonic() + 60
+        while server_log.read_text().count("Application startup complete") < 2:
+            assert server.poll() is None, server_log.read_text()[-2000:]
+            assert time.monotonic() < deadline, "the second server process did not start"
+            time.sleep(0.1)
 
         # a game played over HTTP, every request with our own id
         ids: list[str] = []
